@@ -1,0 +1,22 @@
+/**
+ * The business run id names the customer's job ("review Acme for procurement ticket 42").
+ * The runtime ids name whatever the orchestrator uses to find its durable record:
+ * a LangGraph thread_id, or a Temporal workflow id plus the run id of one execution.
+ * They map one-to-one here, but they are different things and reports show both.
+ */
+export type Runtime = 'langgraph' | 'temporal' | 'plain';
+
+export interface RunIdentity {
+  /** Business run id, e.g. "rev-acme-3f9c1a2b". Stable for the life of the job. */
+  runId: string;
+  runtime: Runtime;
+  /** LangGraph: the thread_id. Temporal: the workflow id. Plain runner: equals runId. */
+  runtimeId: string;
+  /** Temporal only: the run id of the execution that was started. */
+  runtimeRunId?: string;
+}
+
+export function newRunId(vendorSlug: string): string {
+  const suffix = crypto.randomUUID().replace(/-/g, '').slice(0, 8);
+  return `rev-${vendorSlug}-${suffix}`;
+}

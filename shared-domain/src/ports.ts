@@ -1,0 +1,81 @@
+import type { StepName } from './steps/names.ts';
+
+/**
+ * What a step may tell the outside world about the call it is making. The simulated world
+ * writes these into its ledger; a real provider simply ignores the extra headers.
+ */
+export interface CallMeta {
+  runId: string;
+  step: StepName;
+  attempt: number;
+  /** Present only when the variant derives keys (hardened); the naive variant sends none. */
+  idempotencyKey?: string;
+  /** Which worker process made the call ("A", "B", "plain"), for timelines. */
+  worker?: string;
+}
+
+export interface Page {
+  url: string;
+  status: number;
+  title: string;
+  text: string;
+}
+
+export interface Web {
+  /** GET a page. Throws TransientError (429, 503, timeout, reset) or PermanentError (404, 422). */
+  get(url: string, meta: CallMeta): Promise<Page>;
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface ModelReply {
+  text: string;
+  model: string;
+  usage: TokenUsage;
+}
+
+export interface ModelRequest {
+  system: string;
+  user: string;
+  maxTokens?: number;
+}
+
+export interface Model {
+  complete(req: ModelRequest, meta: CallMeta): Promise<ModelReply>;
+}
+
+export interface TrackerNote {
+  runId: string;
+  requirementId?: string;
+  text: string;
+}
+
+export interface Receipt {
+  id: string;
+  /** True when the receiver recognised the idempotency key and did nothing new. */
+  duplicate: boolean;
+}
+
+export interface Tracker {
+  note(note: TrackerNote, meta: CallMeta): Promise<Receipt>;
+}
+
+export interface Mail {
+  to: string;
+  subject: string;
+  body: string;
+}
+
+export interface Mailer {
+  send(mail: Mail, meta: CallMeta): Promise<Receipt>;
+}
+
+export interface Ports {
+  web: Web;
+  model: Model;
+  tracker: Tracker;
+  mailer: Mailer;
+}

@@ -1,0 +1,14 @@
+export * from './names.ts';
+export * from './context.ts';
+export { validate } from './validate.ts';
+export { discover } from './discover.ts';
+export { selectRequirement } from './select-requirement.ts';
+export { selectPage } from './select-page.ts';
+export { fetchPage, type FetchTarget } from './fetch-page.ts';
+export { extract } from './extract.ts';
+export { verify } from './verify.ts';
+export { saveProgress } from './save-progress.ts';
+export { draft } from './draft.ts';
+export { approvalQuestion, applyApproval } from './approval.ts';
+export { composeDelivery, sendDelivery, deliver } from './deliver.ts';
+export { deadLetter } from './dead-letter.ts';
