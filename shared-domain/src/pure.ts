@@ -1,0 +1,7 @@
+/**
+ * The part of the domain that is free of I/O and of Node built-ins, so a Temporal workflow
+ * (which runs in a deterministic sandbox) can import it. Anything added here must stay pure.
+ */
+export * from './state.ts';
+export * from './steps/names.ts';
+export { CRASH_POINTS, CRASH_POINT_NAMES, type CrashPointName } from './crashpoints.ts';
