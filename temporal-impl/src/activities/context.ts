@@ -1,0 +1,22 @@
+import { Context } from '@temporalio/activity';
+import { deriveIdempotencyKey, type StepContext, type StepName } from '@vendor-review/domain';
+import type { Variant } from '../workflows/definitions.ts';
+
+/**
+ * The StepContext a shared step sees, built from the activity's own info. The hardened key is
+ * derived from the workflow run id and the activity id: both are fixed when the workflow
+ * schedules the activity, so every retry of the same activity (on any worker) sends the same
+ * key, and no other operation ever does.
+ */
+export function stepContext(step: StepName, variant: Variant, runId: string, worker: string): StepContext {
+  const info = Context.current().info;
+  const workflowId = info.workflowExecution?.workflowId ?? 'unknown-workflow';
+  const runtimeRunId = info.workflowExecution?.runId ?? 'unknown-run';
+  return {
+    run: { runId, runtime: 'temporal', runtimeId: workflowId, runtimeRunId },
+    step,
+    attempt: info.attempt,
+    worker,
+    ...(variant === 'hardened' ? { idempotencyKey: deriveIdempotencyKey(runtimeRunId, info.activityId) } : {}),
+  };
+}

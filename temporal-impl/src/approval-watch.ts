@@ -1,0 +1,28 @@
+import { Client, Connection } from '@temporalio/client';
+import { crashpoint, isArmed } from '@vendor-review/domain';
+import { reviewQuery } from './workflows/definitions.ts';
+
+/**
+ * The `awaiting-approval` crash point belongs to the worker process, not to a step: the moment to
+ * die is when the run is durably waiting, i.e. when a query (answered from completed workflow
+ * tasks only) reports the wait. The requestApproval activity tells us a run is about to wait.
+ */
+export function approvalCrashWatcher(o: { address: string; namespace: string; pollMs?: number }): ((workflowId: string) => void) | undefined {
+  if (!isArmed('awaiting-approval')) return undefined;
+  let client: Promise<Client> | undefined;
+  const getClient = () => (client ??= Connection.connect({ address: o.address }).then((connection) => new Client({ connection, namespace: o.namespace })));
+
+  return (workflowId) => {
+    void (async () => {
+      const handle = (await getClient()).workflow.getHandle(workflowId);
+      for (;;) {
+        const view = await handle.query(reviewQuery).catch(() => null);
+        if (view?.status === 'awaiting-approval') {
+          await crashpoint('awaiting-approval', { detail: `workflowId=${workflowId}` });
+          return;
+        }
+        await new Promise((r) => setTimeout(r, o.pollMs ?? 100));
+      }
+    })().catch((err) => process.stderr.write(`approval watcher: ${err instanceof Error ? err.message : String(err)}\n`));
+  };
+}

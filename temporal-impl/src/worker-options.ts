@@ -1,0 +1,15 @@
+/**
+ * Worker-side timing, next to the activity timeouts in workflows/activity-options.ts.
+ *
+ * STICKY_SCHEDULE_TO_START_TIMEOUT: a worker keeps the workflows it ran cached and asks the server
+ * to send their next workflow task to its own "sticky" queue. When that worker is dead, the task
+ * waits there this long before it moves to the shared queue where any worker can take it. The
+ * default (10s) would add 10s to every takeover; 1s is plenty on one machine.
+ *
+ * MAX_HEARTBEAT_THROTTLE: the SDK batches heartbeats and sends at most one per interval (by default
+ * 80% of the heartbeat timeout). 500ms keeps a 4x margin under the 2s heartbeat timeout when the
+ * machine is busy, so a live worker is never mistaken for a dead one.
+ */
+export const STICKY_SCHEDULE_TO_START_TIMEOUT = '1s';
+export const MAX_HEARTBEAT_THROTTLE = '500ms';
+export const SHUTDOWN_GRACE_TIME = '5s';

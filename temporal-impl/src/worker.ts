@@ -1,0 +1,89 @@
+/**
+ * The worker process: `node --import tsx src/worker.ts`.
+ *
+ * Env: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE (default "default"),
+ * TASK_QUEUE (default "vendor-review"), WORLD_URL (required), DATABASE_URL (hardened outbox and
+ * dead letters; without it only naive runs work), WORKFLOW_BUNDLE (the prebuilt bundle; without
+ * it the worker bundles at start, which is slow), CRASH_PLAN, WORKER_NAME (ledger label).
+ *
+ * It prints one line when it is polling: `WORKER READY name=… pid=… startMs=…`, where startMs is
+ * the time from process start, so the cost of a replacement worker is visible.
+ */
+import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, DefaultLogger } from '@temporalio/worker';
+import { createHttpPorts, CrashPlanError, parseCrashPlan } from '@vendor-review/domain';
+import { createActivities } from './activities.ts';
+import { approvalCrashWatcher } from './approval-watch.ts';
+import { WORKFLOWS_PATH } from './bundle.ts';
+import { startOutboxDrainer } from './outbox-drainer.ts';
+import { openStore, setupDatabase } from './postgres-store.ts';
+import { MAX_HEARTBEAT_THROTTLE, SHUTDOWN_GRACE_TIME, STICKY_SCHEDULE_TO_START_TIMEOUT } from './worker-options.ts';
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`worker: ${message}\n`);
+  process.exit(code);
+}
+
+async function main() {
+  const env = process.env;
+  const name = env.WORKER_NAME || `pid-${process.pid}`;
+  const address = env.TEMPORAL_ADDRESS || '127.0.0.1:7233';
+  const namespace = env.TEMPORAL_NAMESPACE || 'default';
+  const taskQueue = env.TASK_QUEUE || 'vendor-review';
+  const worldUrl = env.WORLD_URL || fail('WORLD_URL is not set: point it at the world server (pnpm world prints it)', 2);
+  try {
+    parseCrashPlan(env.CRASH_PLAN);
+  } catch (err) {
+    if (err instanceof CrashPlanError) fail(err.message, 2);
+    throw err;
+  }
+
+  Runtime.install({
+    logger: new DefaultLogger('WARN'),
+    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } },
+  });
+
+  const store = env.DATABASE_URL ? openStore(env.DATABASE_URL) : undefined;
+  if (env.DATABASE_URL) await setupDatabase(env.DATABASE_URL).catch((err) => fail(`cannot prepare the outbox tables at DATABASE_URL: ${err.message}`));
+  const ports = createHttpPorts({ worldUrl });
+
+  const connection = await NativeConnection.connect({ address }).catch((err) =>
+    fail(`cannot reach the Temporal server at ${address} (${err.message}); start one (temporal server start-dev) or set TEMPORAL_ADDRESS`),
+  );
+
+  const bundlePath = env.WORKFLOW_BUNDLE;
+  if (!bundlePath) process.stderr.write('worker: WORKFLOW_BUNDLE not set, bundling the workflows now (slow; build it once with the build:bundle script)\n');
+
+  const worker = await Worker.create({
+    connection,
+    namespace,
+    taskQueue,
+    identity: `${name}/${process.pid}`,
+    ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: WORKFLOWS_PATH }),
+    activities: createActivities({ ports, worker: name, store, onApprovalRequested: approvalCrashWatcher({ address, namespace }) }),
+    stickyQueueScheduleToStartTimeout: STICKY_SCHEDULE_TO_START_TIMEOUT,
+    maxHeartbeatThrottleInterval: MAX_HEARTBEAT_THROTTLE,
+    defaultHeartbeatThrottleInterval: MAX_HEARTBEAT_THROTTLE,
+    shutdownGraceTime: SHUTDOWN_GRACE_TIME,
+  });
+
+  const drainer = store ? startOutboxDrainer({ store, ports, worker: name }) : undefined;
+  // SIGTERM/SIGINT: the Runtime asks the worker to shut down (finish in-flight tasks within the
+  // grace time); run() then resolves and we close the drainer and the pool.
+  const running = worker.run();
+  process.stdout.write(
+    `WORKER READY name=${name} pid=${process.pid} taskQueue=${taskQueue} startMs=${Math.round(performance.now())} bundle=${bundlePath ? 'prebuilt' : 'built-at-start'}\n`,
+  );
+  try {
+    await running;
+  } finally {
+    await drainer?.stop();
+    await store?.close();
+    await connection.close();
+  }
+  process.stdout.write(`WORKER STOPPED name=${name} pid=${process.pid}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => fail(err instanceof Error ? (err.stack ?? err.message) : String(err)),
+);

@@ -1,0 +1,8 @@
+/**
+ * Workflow entry for the bundle: today's code, i.e. v2 with its change guarded by patched().
+ * Histories written by v1 replay through the old branch; new runs take the new one.
+ */
+import { makeVendorReview } from './workflows/review.ts';
+
+export const vendorReview = makeVendorReview('patched');
+export * from './workflows/definitions.ts';

@@ -1,0 +1,207 @@
+/**
+ * The vendor-review pipeline as a Temporal workflow: control flow only. Every step runs in an
+ * activity that calls the shared domain step; the workflow keeps the ReviewState and merges each
+ * result with the same applyUpdate the LangGraph channels use.
+ *
+ * Runs in the workflow sandbox: it may import @temporalio/workflow, @vendor-review/domain/pure and
+ * types, nothing else.
+ */
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  TimeoutFailure,
+  upsertMemo,
+  workflowInfo,
+  type ActivityOptions,
+} from '@temporalio/workflow';
+import { applyUpdate, hasMoreRequirements, initialState, type ReviewState, type StateUpdate, type StepName } from '@vendor-review/domain/pure';
+import type { Activities } from '../activities.ts';
+import { activityOptions, HARDENED_MAX_ATTEMPTS, localVerifyOptions, type StepKind } from './activity-options.ts';
+import {
+  approveSignal,
+  reviewQuery,
+  STATUS_MEMO_KEY,
+  type ApprovalDecision,
+  type VendorReviewInput,
+  type WorkflowStatus,
+} from './definitions.ts';
+
+/**
+ * The v2 change: VERIFY (pure, fast) runs as a local activity instead of a scheduled one.
+ * 'v1' is the code the recorded histories came from; 'patched' is today's code; 'unpatched' is
+ * the same change shipped without patched(), kept only to show that replay catches it.
+ */
+export type VerifyChange = 'v1' | 'patched' | 'unpatched';
+export const VERIFY_LOCAL_PATCH = 'verify-as-local-activity';
+
+/** What the workflow knows about the step that failed for good; goes into the dead letter. */
+interface Attempted {
+  step: StepName;
+  activityId: string;
+  kind: StepKind;
+  input: unknown;
+}
+
+class StepFailed extends Error {
+  constructor(
+    readonly attempted: Attempted,
+    readonly failure: ActivityFailure,
+  ) {
+    super(failure.message);
+  }
+}
+
+export function makeVendorReview(change: VerifyChange) {
+  return async function vendorReview(input: VendorReviewInput): Promise<ReviewState> {
+    const { workflowId, runId: runtimeRunId } = workflowInfo();
+    const { variant } = input;
+    // VALIDATE parses the request; until then the state carries it as received.
+    let state = initialState(input.runId, input.request as ReviewState['request']);
+    let status: WorkflowStatus = 'running';
+    let decision: ApprovalDecision | undefined;
+
+    setHandler(approveSignal, (d) => {
+      decision ??= d; // the first decision wins; a second click changes nothing
+    });
+    setHandler(reviewQuery, () => ({ status, state, identity: { runId: input.runId, workflowId, runtimeRunId } }));
+    const setStatus = (next: WorkflowStatus) => {
+      status = next;
+      upsertMemo({ [STATUS_MEMO_KEY]: next });
+    };
+
+    const step = async <R>(
+      kind: StepKind,
+      name: StepName,
+      activityId: string,
+      call: (acts: Activities) => Promise<R>,
+      input?: unknown,
+    ): Promise<R> => {
+      const acts = proxyActivities<Activities>(activityOptions(variant, kind, activityId) as ActivityOptions);
+      try {
+        return await call(acts);
+      } catch (err) {
+        if (err instanceof ActivityFailure) throw new StepFailed({ step: name, activityId, kind, input: input ?? summarize(state) }, err);
+        throw err;
+      }
+    };
+    const args = () => ({ state, variant });
+    const merge = (update: StateUpdate) => {
+      state = applyUpdate(state, update);
+    };
+
+    try {
+      merge(await step('pure', 'VALIDATE', 'VALIDATE', (a) => a.validate(args())));
+      merge(await step('web', 'DISCOVER', 'DISCOVER', (a) => a.discover(args())));
+
+      const bound = state.pending.length + 1;
+      for (let n = 1; hasMoreRequirements(state); n++) {
+        if (n > bound) throw ApplicationFailure.nonRetryable(`requirement loop did not shrink pending after ${bound} rounds`, 'LoopGuard');
+        merge(await step('pure', 'SELECT_REQUIREMENT', `SELECT_REQUIREMENT#${n}`, (a) => a.selectRequirement(args())));
+        const req = state.current?.requirementId;
+        if (!req) throw ApplicationFailure.nonRetryable('SELECT_REQUIREMENT chose no requirement', 'NoCurrentRequirement');
+        merge(await step('pure', 'SELECT_PAGE', `SELECT_PAGE:${req}`, (a) => a.selectPage(args())));
+
+        // FETCH fans out: one activity per candidate page, all scheduled at once. A sibling that
+        // completed is an event in history and is never run again, whatever happens to the others.
+        const candidates = state.current?.candidates ?? [];
+        const before = state;
+        const pages = await Promise.all(
+          candidates.map((url, index) => {
+            const target = { url, index, of: candidates.length };
+            return step('web', 'FETCH', `FETCH:${req}:${index}`, (a) => a.fetchPage({ state: before, variant, target }), { target, requirementId: req });
+          }),
+        );
+        pages.forEach(merge);
+
+        merge(await step('model', 'EXTRACT', `EXTRACT:${req}`, (a) => a.extract(args())));
+        merge(await runVerify(change, variant, state, req));
+        merge(await step('effect', 'SAVE_PROGRESS', `SAVE_PROGRESS:${req}`, (a) => a.saveProgress(args())));
+      }
+
+      merge(await step('model', 'DRAFT', 'DRAFT', (a) => a.draft(args())));
+
+      // AWAIT_APPROVAL: the question is recorded by an activity, then the workflow simply waits.
+      // Waiting costs no worker: the signal is stored in history even while no worker is alive.
+      await step('pure', 'AWAIT_APPROVAL', 'AWAIT_APPROVAL', (a) => a.requestApproval(args()));
+      setStatus('awaiting-approval');
+      await condition(() => decision !== undefined);
+      setStatus('running');
+      const d = decision as ApprovalDecision;
+      merge(await step('pure', 'AWAIT_APPROVAL', 'AWAIT_APPROVAL:decision', (a) => a.applyApproval({ ...args(), decision: d })));
+
+      if (state.approval?.approved !== false) {
+        if (variant === 'naive') {
+          merge(await step('effect', 'DELIVER', 'DELIVER', (a) => a.deliver(args())));
+        } else {
+          // Outbox: the activity writes the mail once (keyed); the worker's drainer sends it.
+          const { key } = await step('effect', 'DELIVER', 'DELIVER:outbox', (a) => a.enqueueDelivery(args()));
+          merge(await step('deliveryWait', 'DELIVER', 'DELIVER:sent', (a) => a.awaitDelivery({ key })));
+        }
+      }
+      setStatus('completed');
+      return state;
+    } catch (err) {
+      if (!(err instanceof StepFailed) || variant === 'naive') throw err instanceof StepFailed ? err.failure : err;
+      const { attempted, failure } = err;
+      const attempts = attemptsOf(failure, attempted.kind);
+      merge(
+        await step('deadLetter', 'DEAD_LETTER', 'DEAD_LETTER', (a) =>
+          a.recordDeadLetter({
+            run: { runId: input.runId, workflowId, runtimeRunId },
+            step: attempted.step,
+            activityId: attempted.activityId,
+            input: attempted.input,
+            error: describeFailure(failure),
+            attempts,
+          }),
+        ),
+      );
+      setStatus('failed');
+      throw ApplicationFailure.create({
+        type: 'DeadLettered',
+        nonRetryable: true,
+        message: `run ${input.runId} dead-lettered at ${attempted.step} (${attempted.activityId}) after ${attempts} attempt(s): ${describeFailure(failure)}`,
+        details: [state],
+      });
+    }
+  };
+}
+
+async function runVerify(change: VerifyChange, variant: VendorReviewInput['variant'], state: ReviewState, req: string): Promise<StateUpdate> {
+  const useLocal = change === 'unpatched' || (change === 'patched' && patched(VERIFY_LOCAL_PATCH));
+  const args = { state, variant };
+  try {
+    if (useLocal) return await proxyLocalActivities<Activities>(localVerifyOptions(variant)).verify(args);
+    return await proxyActivities<Activities>(activityOptions(variant, 'pure', `VERIFY:${req}`) as ActivityOptions).verify(args);
+  } catch (err) {
+    if (err instanceof ActivityFailure) throw new StepFailed({ step: 'VERIFY', activityId: `VERIFY:${req}`, kind: 'pure', input: summarize(state) }, err);
+    throw err;
+  }
+}
+
+/** The dead letter records what a person needs, not every fetched page. */
+function summarize(state: ReviewState) {
+  return { runId: state.runId, request: state.request, pending: state.pending, current: state.current };
+}
+
+function describeFailure(failure: ActivityFailure): string {
+  const cause = failure.cause;
+  if (cause instanceof ApplicationFailure) return `${cause.type ?? 'Error'}: ${cause.message}`;
+  if (cause instanceof TimeoutFailure) return `timeout (${cause.timeoutType}): ${cause.message}`;
+  return cause ? `${cause.name}: ${cause.message}` : failure.message;
+}
+
+/** The last attempt reports its own number (see activities/failures.ts); a timeout reports none, so fall back to the cap. */
+function attemptsOf(failure: ActivityFailure, kind: StepKind): number {
+  const cause = failure.cause;
+  if (cause instanceof ApplicationFailure) {
+    const detail = cause.details?.[0] as { attempt?: unknown } | undefined;
+    if (typeof detail?.attempt === 'number') return detail.attempt;
+  }
+  return HARDENED_MAX_ATTEMPTS[kind];
+}
