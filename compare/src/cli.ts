@@ -1,0 +1,130 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/domain/pure';
+import { DURABILITIES, RUNTIMES, VARIANTS, type Durability, type RuntimeName, type Variant } from './scenarios.ts';
+
+export interface CompareOptions {
+  runtimes?: RuntimeName[];
+  variants?: Variant[];
+  crashPoints?: CrashPointName[];
+  durabilities?: Durability[];
+  repeat: number;
+  json: boolean;
+  reportDir: string;
+  keepInfra: boolean;
+  concurrency: number;
+  /** Seconds a phase (worker A until the crash, worker B until done) may take before the cell is "stuck". */
+  boundSeconds: number;
+  help: boolean;
+}
+
+/** A user mistake on the command line: one line of explanation, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export const USAGE = `usage: pnpm compare [options]
+  --runtime  langgraph,temporal          which runtimes (default: both)
+  --variant  naive,hardened              which variants (default: both; baselines always run)
+  --crash    <point>[,<point>…]          crash points (default: all): ${CRASH_POINT_NAMES.join(', ')}
+  --durability sync,async,exit           LangGraph naive durability modes (default: all three)
+  --repeat N                             run every cell N times and report timing statistics
+  --concurrency N                        cells run at once (default: 4)
+  --bound S                              seconds before a waiting phase is declared stuck (default: 30)
+  --json                                 print only the results JSON on stdout (progress on stderr)
+  --report-dir DIR                       where results.json, results.md, report.html go (default: ./report)
+  --keep-infra                           leave the world, PostgreSQL and Temporal running at the end`;
+
+function commaList<T extends string>(label: string, allowed: readonly T[]) {
+  return z
+    .string()
+    .optional()
+    .transform((text, ctx): T[] | undefined => {
+      if (text === undefined) return undefined;
+      const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+      if (items.length === 0) {
+        ctx.addIssue({ code: 'custom', message: `--${label} needs at least one of: ${allowed.join(', ')}` });
+        return z.NEVER;
+      }
+      const unknown = items.filter((i) => !(allowed as readonly string[]).includes(i));
+      if (unknown.length) {
+        const what = label === 'crash' ? 'crash point' : label;
+        ctx.addIssue({ code: 'custom', message: `unknown ${what} ${unknown.map((u) => `"${u}"`).join(', ')} (known: ${allowed.join(', ')})` });
+        return z.NEVER;
+      }
+      return [...new Set(items)] as T[];
+    });
+}
+
+function positiveInt(label: string, fallback: number, max: number) {
+  return z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined) return fallback;
+      const n = Number(text);
+      if (!Number.isInteger(n) || n < 1 || n > max) {
+        ctx.addIssue({ code: 'custom', message: `--${label} must be a whole number from 1 to ${max}, got "${text}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+}
+
+const OptionsSchema = z.object({
+  runtime: commaList('runtime', RUNTIMES),
+  variant: commaList('variant', VARIANTS),
+  crash: commaList('crash', CRASH_POINT_NAMES),
+  durability: commaList('durability', DURABILITIES),
+  repeat: positiveInt('repeat', 1, 50),
+  concurrency: positiveInt('concurrency', 4, 32),
+  bound: positiveInt('bound', 30, 600),
+  json: z.boolean().default(false),
+  'report-dir': z.string().min(1, '--report-dir needs a folder').default('report'),
+  'keep-infra': z.boolean().default(false),
+  help: z.boolean().default(false),
+});
+
+/** Parses argv (without node and script); throws UsageError with one readable line. */
+export function parseCompareArgs(argv: string[]): CompareOptions {
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        runtime: { type: 'string' },
+        variant: { type: 'string' },
+        crash: { type: 'string' },
+        durability: { type: 'string' },
+        repeat: { type: 'string' },
+        concurrency: { type: 'string' },
+        bound: { type: 'string' },
+        json: { type: 'boolean' },
+        'report-dir': { type: 'string' },
+        'keep-infra': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (err) {
+    // node's messages are good but multi-clause; keep the first sentence.
+    throw new UsageError(String((err as Error).message).split('\n')[0]!.replace(/\. To specify.*$/, ''));
+  }
+  const parsed = OptionsSchema.safeParse(values);
+  if (!parsed.success) throw new UsageError(parsed.error.issues[0]!.message);
+  const o = parsed.data;
+  return {
+    runtimes: o.runtime,
+    variants: o.variant,
+    crashPoints: o.crash,
+    durabilities: o.durability,
+    repeat: o.repeat,
+    json: o.json,
+    reportDir: o['report-dir'],
+    keepInfra: o['keep-infra'],
+    concurrency: o.concurrency,
+    boundSeconds: o.bound,
+    help: o.help,
+  };
+}

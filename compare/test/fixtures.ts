@@ -1,0 +1,159 @@
+import { initialState, type ReviewState } from '@vendor-review/domain/pure';
+import { fromLangGraph, fromTemporal } from '../src/durable.ts';
+import type { LedgerEntry } from '../src/ledger.ts';
+import type { CellObservation, WorkerLife } from '../src/observation.ts';
+import { baselineIdFor, scenarioId, type Scenario } from '../src/scenarios.ts';
+
+/**
+ * Constructed evidence: a ledger shaped like the real pipeline's (sitemap, three pages and one
+ * model call per requirement, a tracker note per requirement, a draft call, one mail), so the pure
+ * modules can be tested without any runtime.
+ */
+export const T0 = 1_700_000_000_000;
+
+type Op = Pick<LedgerEntry, 'kind' | 'step' | 'opKey'> & Partial<LedgerEntry>;
+
+export const PIPELINE: Op[] = [
+  { kind: 'web', step: 'DISCOVER', opKey: 'GET /vendors/acme/sitemap.json', path: '/vendors/acme/sitemap.json' },
+  { kind: 'web', step: 'FETCH', opKey: 'GET /vendors/acme/security', path: '/vendors/acme/security' },
+  { kind: 'web', step: 'FETCH', opKey: 'GET /vendors/acme/trust', path: '/vendors/acme/trust' },
+  { kind: 'web', step: 'FETCH', opKey: 'GET /vendors/acme/legal', path: '/vendors/acme/legal' },
+  { kind: 'model', step: 'EXTRACT', opKey: 'model:EXTRACT:aaa', promptTokens: 900, completionTokens: 120, costUsd: 0.0021 },
+  { kind: 'tracker', step: 'SAVE_PROGRESS', opKey: 'note:soc2', method: 'POST', path: '/tracker/notes' },
+  { kind: 'web', step: 'FETCH', opKey: 'GET /vendors/acme/pricing', path: '/vendors/acme/pricing' },
+  { kind: 'web', step: 'FETCH', opKey: 'GET /vendors/acme/security', path: '/vendors/acme/security' },
+  { kind: 'model', step: 'EXTRACT', opKey: 'model:EXTRACT:bbb', promptTokens: 800, completionTokens: 100, costUsd: 0.0018 },
+  { kind: 'tracker', step: 'SAVE_PROGRESS', opKey: 'note:sso', method: 'POST', path: '/tracker/notes' },
+  { kind: 'model', step: 'DRAFT', opKey: 'model:DRAFT:ccc', promptTokens: 500, completionTokens: 300, costUsd: 0.0025 },
+  { kind: 'mail', step: 'DELIVER', opKey: 'mail:ddd', method: 'POST', path: '/mail/send' },
+];
+
+export function entries(ops: (Op & { worker: string })[], runId = 'rev-acme-1', start = T0): LedgerEntry[] {
+  return ops.map((op, i) => ({
+    seq: i + 1,
+    at: start + i * 100,
+    runId,
+    attempt: 1,
+    idempotencyKey: null,
+    method: 'GET',
+    path: '',
+    status: 200,
+    outcome: 'ok',
+    promptTokens: 0,
+    completionTokens: 0,
+    costUsd: 0,
+    durationMs: 40,
+    ...op,
+  }));
+}
+
+export function finalState(runId: string, extra: Partial<ReviewState> = {}): ReviewState {
+  const s = initialState(runId, {
+    vendor: { name: 'Acme', baseUrl: 'http://127.0.0.1:1/vendors/acme' },
+    requirements: [
+      { id: 'soc2', question: 'Is SOC 2 Type II current?' },
+      { id: 'sso', question: 'Is SAML SSO offered?' },
+    ],
+    requester: { name: 'Pat', email: 'pat@example.com' },
+    options: { maxPagesPerRequirement: 3 },
+  });
+  return {
+    ...s,
+    verdicts: {
+      soc2: { requirementId: 'soc2', status: 'confirmed', evidence: [{ url: 'u1', quote: 'SOC 2 Type II' }], confidence: 0.9 },
+      sso: { requirementId: 'sso', status: 'missing', evidence: [], confidence: 0.2 },
+    },
+    progressNotes: { soc2: 'n1', sso: 'n2' },
+    draft: { text: 'Acme: SOC 2 confirmed; SSO not stated.', model: 'sim-1' },
+    ...extra,
+  };
+}
+
+export function worker(name: string, startedAt: number, exitedAt: number, killed: boolean): WorkerLife {
+  return { name, pid: name === 'A' ? 1001 : 1002, startedAt, exitedAt, exitCode: killed ? null : 0, signal: killed ? 'SIGKILL' : null, crash: null, peakRssKb: 120_000, logTail: '' };
+}
+
+export function scenario(runtime: Scenario['runtime'], variant: Scenario['variant'], crashPoint: Scenario['crashPoint'], durability: Scenario['durability'] = runtime === 'langgraph' && variant === 'naive' ? 'async' : null): Scenario {
+  return { id: scenarioId(runtime, variant, durability, crashPoint), runtime, variant, durability, crashPoint, baselineId: baselineIdFor(runtime, variant), faults: [] };
+}
+
+export function baselineObservation(runtime: Scenario['runtime'] = 'langgraph', variant: Scenario['variant'] = 'naive'): CellObservation {
+  const runId = 'rev-acme-base';
+  const ledger = entries(PIPELINE.map((op) => ({ ...op, worker: 'A' })), runId);
+  return {
+    scenario: scenario(runtime, variant, null),
+    repetition: 0,
+    runId,
+    runtimeIds: { threadId: 'thread-base' },
+    link: null,
+    durability: runtime === 'langgraph' ? 'async' : null,
+    status: 'completed',
+    note: null,
+    startedAt: T0 - 500,
+    endedAt: T0 + 2000,
+    crash: null,
+    workers: [worker('A', T0 - 500, T0 + 1900, false)],
+    ledger,
+    durableAtCrash: null,
+    durableFinal: runtime === 'langgraph' ? lgRecord(12) : tmRecord(30, T0),
+    finalState: finalState(runId),
+    approvals: [{ at: T0 + 1050, aliveWorker: 'A' }],
+  };
+}
+
+export function lgRecord(n: number, forkAt?: number): ReturnType<typeof fromLangGraph> {
+  const checkpoints = Array.from({ length: n }, (_, i) => ({ checkpointId: `cp${i}`, parentId: i ? `cp${i - 1}` : null, step: i - 1, source: i ? 'loop' : 'input', node: i ? ['VALIDATE', 'DISCOVER', 'SELECT_REQUIREMENT', 'SELECT_PAGE', 'FETCH', 'EXTRACT'][(i - 1) % 6]! : null }));
+  if (forkAt !== undefined) checkpoints.push({ checkpointId: `fork${forkAt}`, parentId: `cp${forkAt}`, step: forkAt, source: 'loop', node: 'EXTRACT' });
+  return fromLangGraph({ checkpoints, pendingWrites: [] });
+}
+
+export function tmRecord(n: number, start: number): ReturnType<typeof fromTemporal> {
+  return fromTemporal(
+    Array.from({ length: n }, (_, i) => ({
+      eventId: i + 1,
+      eventType: i === 0 ? 'EVENT_TYPE_WORKFLOW_EXECUTION_STARTED' : i % 3 === 0 ? 'EVENT_TYPE_ACTIVITY_TASK_COMPLETED' : i % 3 === 1 ? 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED' : 'EVENT_TYPE_ACTIVITY_TASK_STARTED',
+      time: new Date(start + i * 60).toISOString(),
+      activityId: String(Math.floor((i + 2) / 3)),
+      activityType: i % 3 === 1 ? 'FETCH' : undefined,
+      workerIdentity: i % 3 === 2 ? '1001@host' : null,
+    })),
+  );
+}
+
+/**
+ * A crashed cell: worker A ran the pipeline up to and including `crashAfter` ops, then died; worker
+ * B repeated `repeatFrom..` (the unfinished step) and finished.
+ */
+export function crashedObservation(opts: { runtime?: Scenario['runtime']; variant?: Scenario['variant']; crashPoint: NonNullable<Scenario['crashPoint']>; crashAfter: number; resumeFrom: number; dedupe?: boolean; final?: ReviewState }): CellObservation {
+  const runtime = opts.runtime ?? 'langgraph';
+  const variant = opts.variant ?? 'naive';
+  const runId = 'rev-acme-crash';
+  const a = PIPELINE.slice(0, opts.crashAfter).map((op) => ({ ...op, worker: 'A' }));
+  const b = PIPELINE.slice(opts.resumeFrom).map((op, i) => ({
+    ...op,
+    worker: 'B',
+    outcome: opts.dedupe && i === 0 && (op.kind === 'mail' || op.kind === 'tracker') ? ('deduplicated' as const) : ('ok' as const),
+  }));
+  const ledger = entries([...a, ...b], runId);
+  const crashAt = T0 + (opts.crashAfter - 1) * 100 + 50;
+  const bStart = ledger.find((e) => e.worker === 'B')?.at ?? crashAt + 500;
+  return {
+    scenario: scenario(runtime, variant, opts.crashPoint),
+    repetition: 0,
+    runId,
+    runtimeIds: runtime === 'langgraph' ? { threadId: 'thread-1' } : { workflowId: 'review-rev-acme-crash', runtimeRunId: 'r1' },
+    link: null,
+    durability: runtime === 'langgraph' && variant === 'naive' ? 'async' : runtime === 'langgraph' ? 'sync' : null,
+    status: 'completed',
+    note: null,
+    startedAt: T0 - 500,
+    endedAt: T0 + 3000,
+    crash: { point: opts.crashPoint, occurrence: 1, pid: 1001, at: crashAt },
+    workers: [worker('A', T0 - 500, crashAt, true), worker('B', crashAt + 20, T0 + 2900, false)],
+    ledger,
+    durableAtCrash: runtime === 'langgraph' ? lgRecord(8) : tmRecord(12, T0 - 400),
+    durableFinal: runtime === 'langgraph' ? lgRecord(20) : tmRecord(40, T0 - 400),
+    finalState: opts.final ?? finalState(runId),
+    approvals: [],
+  };
+}
