@@ -7,3 +7,7 @@ export * from './digest.ts';
 export * from './state-migrations.ts';
 export * from './crashpoints.ts';
 export * from './steps/index.ts';
+export * from './requirements.ts';
+export * from './prompts.ts';
+export { createHttpPorts, type HttpPortsOptions, type ModelOptions } from './adapters/index.ts';
+export { runPlain, type PlainRunOptions, type PlainRunResult } from './runner/plain.ts';

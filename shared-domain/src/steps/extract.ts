@@ -1,8 +1,34 @@
+import { crashpoint } from '../crashpoints.ts';
+import { PermanentError } from '../errors.ts';
 import type { Ports } from '../ports.ts';
-import type { ReviewState, StateUpdate } from '../state.ts';
-import type { StepContext } from './context.ts';
+import { extractPrompt } from '../prompts.ts';
+import { keywordsFor } from '../requirements.ts';
+import type { Finding, ReviewState, StateUpdate } from '../state.ts';
+import { callMeta, type StepContext } from './context.ts';
+import { parseFindings } from './model-json.ts';
+import { currentRequirement } from './requirement-of.ts';
+
+/** Long enough for the request to reach the model, well short of the world's model latency: the kill lands mid-flight. */
+export const MID_MODEL_SETTLE_MS = 50;
 
 /** EXTRACT: one model call per requirement over the fetched candidate pages; findings[requirementId]. Crash points: boundary (at start), mid-model, after-model. */
 export async function extract(state: ReviewState, ports: Ports, ctx: StepContext): Promise<StateUpdate> {
-  throw new Error('extract: not implemented yet');
+  await crashpoint('boundary');
+  const { requirement, candidates } = currentRequirement(state, 'EXTRACT');
+  const pages = candidates.map((url) => {
+    const page = state.fetched[url];
+    if (!page) throw new PermanentError(`EXTRACT: candidate ${url} was never fetched`, 'page-not-fetched');
+    return page;
+  });
+  const prompt = extractPrompt({ requirementId: requirement.id, question: requirement.question, keywords: keywordsFor(requirement), pages });
+  const inFlight = ports.model.complete(prompt, callMeta(ctx));
+  // If the crash fires, nobody awaits this promise; keep a rejection from surfacing as unhandled first.
+  inFlight.catch(() => {});
+  await crashpoint('mid-model', { settleMs: MID_MODEL_SETTLE_MS });
+  const reply = await inFlight;
+  await crashpoint('after-model');
+  const byUrl = new Map(parseFindings(reply.text).map((f) => [f.url, f]));
+  // One finding per candidate, in candidate order: a page the model skipped counts as "says nothing".
+  const findings: Finding[] = candidates.map((url) => byUrl.get(url) ?? { url, found: false, answer: 'unclear', quote: '' });
+  return { findings: { [requirement.id]: findings } };
 }

@@ -1,6 +1,7 @@
+import { crashpoint } from '../crashpoints.ts';
 import type { Ports } from '../ports.ts';
 import type { ReviewState, StateUpdate } from '../state.ts';
-import type { StepContext } from './context.ts';
+import { callMeta, type StepContext } from './context.ts';
 
 /** One page of a parallel fan-out: which url, and its place among its siblings. */
 export interface FetchTarget {
@@ -9,7 +10,15 @@ export interface FetchTarget {
   of: number;
 }
 
+/** Long enough for sibling fetches (fast loopback GETs) to finish and be recorded durably by the runtime. */
+export const PARALLEL_FETCH_SETTLE_MS = 400;
+
 /** FETCH: GET one candidate page; fetched[url]. Crash points: after-fetch, parallel-fetch (in the last sibling, after letting the others settle). */
-export async function fetchPage(state: ReviewState, ports: Ports, ctx: StepContext, target: FetchTarget): Promise<StateUpdate> {
-  throw new Error('fetchPage: not implemented yet');
+export async function fetchPage(_state: ReviewState, ports: Ports, ctx: StepContext, target: FetchTarget): Promise<StateUpdate> {
+  const page = await ports.web.get(target.url, callMeta(ctx));
+  await crashpoint('after-fetch', { detail: `url=${target.url}` });
+  if (target.of >= 2 && target.index === target.of - 1) {
+    await crashpoint('parallel-fetch', { settleMs: PARALLEL_FETCH_SETTLE_MS, detail: `sibling=${target.index + 1}/${target.of}` });
+  }
+  return { fetched: { [target.url]: { url: target.url, title: page.title, text: page.text } } };
 }

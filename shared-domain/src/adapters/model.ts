@@ -1,0 +1,74 @@
+import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { PermanentError, TransientError } from '../errors.ts';
+import type { CallMeta, Model, ModelReply, ModelRequest } from '../ports.ts';
+import { metaHeaders } from './headers.ts';
+import { errorForStatus } from './http-errors.ts';
+
+export interface ModelOptions {
+  /** An OpenAI-compatible base URL ending in /v1. Default: OPENAI_BASE_URL, else the world's /v1. */
+  baseURL?: string;
+  /** Default: OPENAI_API_KEY, else a placeholder the world accepts. */
+  apiKey?: string;
+  /** Default: MODEL, else the world's sim-4o-mini. */
+  model?: string;
+  timeoutMs?: number;
+}
+
+export function resolveModelOptions(worldUrl: string | undefined, opts: ModelOptions = {}, env: NodeJS.ProcessEnv = process.env): Required<ModelOptions> {
+  const baseURL = opts.baseURL ?? env.OPENAI_BASE_URL ?? (worldUrl ? `${worldUrl.replace(/\/+$/, '')}/v1` : undefined);
+  if (!baseURL) throw new PermanentError('no model endpoint: set OPENAI_BASE_URL (and OPENAI_API_KEY, MODEL) or pass a world URL', 'model-config');
+  return {
+    baseURL,
+    apiKey: opts.apiKey ?? env.OPENAI_API_KEY ?? 'sk-world-sim',
+    model: opts.model ?? env.MODEL ?? 'sim-4o-mini',
+    timeoutMs: opts.timeoutMs ?? 60_000,
+  };
+}
+
+function classify(err: unknown): Error {
+  if (err instanceof APIUserAbortError) return new TransientError(`model call aborted: ${err.message}`, 'aborted');
+  if (err instanceof APIConnectionError) return new TransientError(`model call failed: ${err.message}`, err.constructor.name === 'APIConnectionTimeoutError' ? 'timeout' : 'ECONNRESET');
+  if (err instanceof APIError && typeof err.status === 'number') return errorForStatus(err.status, 'model call', err.message);
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+/** The model port on the official client, so any OpenAI-compatible provider works by configuration alone. */
+export function openAiModel(opts: Required<ModelOptions>): Model {
+  const client = new OpenAI({
+    baseURL: opts.baseURL,
+    apiKey: opts.apiKey,
+    timeout: opts.timeoutMs,
+    // No retries in the client: the runtime (LangGraph retry policy, Temporal activity retries)
+    // decides what to retry and counts attempts; a hidden second layer would multiply calls and
+    // hide them from the attempt numbers the ledger shows.
+    maxRetries: 0,
+  });
+  return {
+    async complete(req: ModelRequest, meta: CallMeta): Promise<ModelReply> {
+      let completion: OpenAI.Chat.Completions.ChatCompletion;
+      try {
+        completion = await client.chat.completions.create(
+          {
+            model: opts.model,
+            temperature: 0,
+            messages: [
+              { role: 'system', content: req.system },
+              { role: 'user', content: req.user },
+            ],
+            ...(req.maxTokens ? { max_tokens: req.maxTokens } : {}),
+          },
+          { headers: metaHeaders(meta) },
+        );
+      } catch (err) {
+        throw classify(err);
+      }
+      const text = completion.choices[0]?.message.content;
+      if (typeof text !== 'string') throw new TransientError('model returned no text', 'empty-completion');
+      return {
+        text,
+        model: completion.model,
+        usage: { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 },
+      };
+    },
+  };
+}

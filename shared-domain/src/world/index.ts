@@ -1,0 +1,10 @@
+export { startWorld, createWorldServer, type World, type WorldOptions } from './server.ts';
+export { worldClient, type WorldClient, type DeliveryView } from './client.ts';
+export { ROUTES, type WorldConfig } from './control.ts';
+export type { LedgerEntry, LedgerKind, LedgerOutcome, LedgerFilter } from './ledger.ts';
+export { FAULT_KINDS, type FaultKind, type FaultRule, type FaultRuleInput } from './faults.ts';
+export type { Delivery } from './deliveries.ts';
+export { MODEL_PRICES, DEFAULT_MODEL, costUsd } from './pricing.ts';
+export { VENDORS, VENDOR_SLUGS, EXPECTED_VERDICTS, vendorBySlug, type VendorSite } from './vendors/index.ts';
+export { vendorRequest, rebaseOnWorld } from './requests.ts';
+export { summarizeLedger, type LedgerSummary } from './summary.ts';
