@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/** The URL with its password replaced by `***`, for messages and logs. */
+export function maskDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+  }
+}
+
+/** The same server and credentials, another database. */
+export function databaseUrl(serverUrl: string, database: string): string {
+  const parsed = new URL(serverUrl);
+  parsed.pathname = `/${encodeURIComponent(database)}`;
+  return parsed.toString();
+}
+
+async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const DUPLICATE_DATABASE = '42P04';
+
+/** Creates `name` on the server behind `url` unless it exists; returns the URL of that database. */
+export async function createDatabase(url: string, name: string): Promise<string> {
+  await withClient(url, async (client) => {
+    try {
+      await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`);
+    } catch (err) {
+      if ((err as { code?: string }).code !== DUPLICATE_DATABASE) throw err;
+    }
+  });
+  return databaseUrl(url, name);
+}
+
+export interface FreshDatabase {
+  url: string;
+  name: string;
+  /** Drops the database, disconnecting whoever is still in it. */
+  drop(): Promise<void>;
+}
+
+/**
+ * A new, uniquely named, empty database on the server behind `serverUrl`, so concurrent test
+ * files and repeated runs never see each other's tables.
+ */
+export async function freshDatabase(serverUrl: string, prefix = 'test'): Promise<FreshDatabase> {
+  const safePrefix = prefix.toLowerCase().replace(/[^a-z0-9_]+/g, '_').slice(0, 30) || 'test';
+  const name = `${safePrefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`));
+  let dropped = false;
+  return {
+    url: databaseUrl(serverUrl, name),
+    name,
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      await withClient(serverUrl, (client) =>
+        client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`),
+      );
+    },
+  };
+}

