@@ -1,0 +1,157 @@
+import { MemorySaver, type BaseCheckpointSaver } from '@langchain/langgraph';
+import type { ChannelVersions, Checkpoint, CheckpointListOptions, CheckpointMetadata, CheckpointTuple } from '@langchain/langgraph-checkpoint';
+import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
+import type { RunnableConfig } from '@langchain/core/runnables';
+import { PermanentError, STATE_SCHEMA_VERSION, UnsupportedStateVersionError, migrateState, stateVersionOf } from '@vendor-review/domain';
+import type pg from 'pg';
+import { STATE_CHANNELS } from './channels.ts';
+import { INSERT_MIGRATED_BLOB } from './sql.ts';
+
+export type Variant = 'naive' | 'hardened';
+export type CheckpointerKind = 'postgres' | 'memory';
+
+/**
+ * What wrote the bytes. LangGraph's JsonPlusSerializer is the only format we write; a reader
+ * that meets another name refuses the checkpoint instead of guessing at it.
+ */
+export const SERIALIZER_VERSION = 'langgraph-jsonplus/1';
+
+export class UnsupportedSerializerError extends PermanentError {
+  constructor(readonly found: unknown) {
+    super(`checkpoint was written with serializer ${JSON.stringify(found)}; this code reads only ${SERIALIZER_VERSION}`, 'unsupported-serializer');
+  }
+}
+
+export interface WriterLabel {
+  worker: string;
+  fencingToken?: number;
+}
+
+export interface ReviewSaverOptions {
+  /** hardened migrates older state on load; naive hands back whatever it finds. */
+  variant: Variant;
+  /** Stamped into each checkpoint's metadata: evidence for "who wrote this", not a lock. */
+  writer?: WriterLabel;
+  /** Store the migrated channel values (as new blobs) so the next checkpoint can point at them. Off for read-only callers. */
+  persistMigrations?: boolean;
+}
+
+/** LangGraph's own channels (branch:to:X, __start__, __pregel_tasks…) as opposed to review state. */
+export function isRuntimeChannel(name: string): boolean {
+  return name.startsWith('__') || name.includes(':');
+}
+
+const STATE_KEYS = new Set<string>(STATE_CHANNELS);
+
+/**
+ * PostgresSaver plus the two things state-outlives-code needs: every checkpoint's metadata says
+ * which serializer and which state schema wrote it, and (hardened) an older state is migrated with
+ * the domain's registry when it is loaded, an unknown one refused whole.
+ */
+export class ReviewSaver extends PostgresSaver {
+  constructor(
+    private readonly db: pg.Pool,
+    private readonly opts: ReviewSaverOptions,
+  ) {
+    super(db);
+  }
+
+  override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
+    const stamped = {
+      ...metadata,
+      serializer: SERIALIZER_VERSION,
+      stateSchemaVersion: (checkpoint.channel_values.schemaVersion as number | undefined) ?? STATE_SCHEMA_VERSION,
+      ...(this.opts.writer ? { writer: this.opts.writer.worker } : {}),
+      ...(this.opts.writer?.fencingToken !== undefined ? { fencingToken: this.opts.writer.fencingToken } : {}),
+    };
+    return super.put(config, checkpoint, stamped as CheckpointMetadata, newVersions);
+  }
+
+  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    const tuple = await super.getTuple(config);
+    return tuple && this.opts.variant === 'hardened' ? this.upgrade(tuple) : tuple;
+  }
+
+  override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
+    for await (const tuple of super.list(config, options)) {
+      yield this.opts.variant === 'hardened' ? await this.upgrade(tuple) : tuple;
+    }
+  }
+
+  private async upgrade(tuple: CheckpointTuple): Promise<CheckpointTuple> {
+    const meta = (tuple.metadata ?? {}) as Record<string, unknown>;
+    if (meta.serializer !== undefined && meta.serializer !== SERIALIZER_VERSION) throw new UnsupportedSerializerError(meta.serializer);
+    const values = tuple.checkpoint.channel_values;
+    const stateKeys = Object.keys(values).filter((k) => !isRuntimeChannel(k));
+    if (stateKeys.length === 0) return tuple; // LangGraph's input checkpoint: nothing of ours to read yet
+    const found = stateVersionOf(values);
+    if (found === STATE_SCHEMA_VERSION && stateKeys.every((k) => STATE_KEYS.has(k))) return tuple;
+
+    const oldState = Object.fromEntries(stateKeys.map((k) => [k, values[k]]));
+    const migrated = migrateState(oldState) as unknown as Record<string, unknown>; // throws UnsupportedStateVersionError
+    // Shallow copies: channel values may hold class instances (Send) that a deep clone would flatten.
+    const checkpoint = { ...tuple.checkpoint, channel_values: { ...values }, channel_versions: { ...tuple.checkpoint.channel_versions } };
+    const versions = checkpoint.channel_versions;
+    const top = Object.values(versions).reduce<number>((max, v) => Math.max(max, Number(v)), 0);
+    if (!Number.isFinite(top)) throw new UnsupportedStateVersionError(found);
+    const fresh = top + 1;
+    const changed: Record<string, unknown> = {};
+    for (const key of stateKeys) {
+      if (!(key in migrated) || !STATE_KEYS.has(key)) {
+        delete checkpoint.channel_values[key];
+        delete versions[key];
+      }
+    }
+    for (const [key, value] of Object.entries(migrated)) {
+      if (!STATE_KEYS.has(key)) continue;
+      if (key in values && JSON.stringify(values[key]) === JSON.stringify(value)) continue;
+      checkpoint.channel_values[key] = value;
+      versions[key] = fresh;
+      changed[key] = value;
+    }
+    if (this.opts.persistMigrations) await this.storeBlobs(tuple, changed, fresh);
+    return {
+      ...tuple,
+      checkpoint,
+      metadata: { ...meta, migratedFrom: found } as unknown as CheckpointMetadata,
+      pendingWrites: tuple.pendingWrites?.map((w) => this.upgradeWrite(w, found as number)),
+    };
+  }
+
+  /** A pending write on a channel that no longer exists is run through the same migration, alone. */
+  private upgradeWrite([taskId, channel, value]: [string, string, unknown], from: number): [string, string, unknown] {
+    if (STATE_KEYS.has(channel) || isRuntimeChannel(channel)) return [taskId, channel, value];
+    const moved = Object.entries(migrateState({ schemaVersion: from, [channel]: value })).find(([k]) => k !== 'schemaVersion' && STATE_KEYS.has(k));
+    return moved ? [taskId, moved[0], moved[1]] : [taskId, channel, value];
+  }
+
+  /**
+   * The migrated values must exist as blobs before LangGraph writes the next checkpoint: it only
+   * stores channels it changed itself, and would otherwise point at versions nobody stored.
+   * Idempotent (fixed version, same bytes), and fenced when this saver's pool is.
+   */
+  private async storeBlobs(tuple: CheckpointTuple, changed: Record<string, unknown>, version: number): Promise<void> {
+    const { thread_id, checkpoint_ns = '' } = tuple.config.configurable ?? {};
+    const client = await this.db.connect();
+    try {
+      await client.query('BEGIN');
+      for (const [channel, value] of Object.entries(changed)) {
+        const [type, bytes] = await this.serde.dumpsTyped(value);
+        await client.query(INSERT_MIGRATED_BLOB, [thread_id, checkpoint_ns, channel, String(version), type, bytes]);
+      }
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+export function createCheckpointer(kind: CheckpointerKind, pool: pg.Pool | null, opts: ReviewSaverOptions): BaseCheckpointSaver {
+  if (kind === 'memory') return new MemorySaver();
+  if (!pool) throw new Error('a postgres checkpointer needs a pool');
+  return new ReviewSaver(pool, opts);
+}
+

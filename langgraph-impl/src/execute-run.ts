@@ -1,0 +1,167 @@
+import { Command } from '@langchain/langgraph';
+import { STATE_SCHEMA_VERSION, crashpoint, initialState, stateVersionOf, type Ports, type ReviewRequest, type ReviewState } from '@vendor-review/domain';
+import type pg from 'pg';
+import { findApproval, markApprovalConsumed, waitForApproval } from './approvals.ts';
+import { createCheckpointer, isRuntimeChannel } from './checkpointer.ts';
+import { CheckpointUnreadableError, NothingToResumeError, RunNotFoundError } from './errors.ts';
+import { compileGraph } from './graph.ts';
+import { FencedOutError, claimLease, fencedPool, keepLeaseAlive, leaseOwner, releaseLease, type Lease } from './lease.ts';
+import type { DomainSteps } from './nodes.ts';
+import { drainOutbox, outboxWriter } from './outbox.ts';
+import { loadRun, markRunFailed, markRunStarted, setRunStatus, type RunRow } from './runs.ts';
+
+export interface ExecuteOptions {
+  pool: pg.Pool;
+  runId: string;
+  /** Label for the ledger and the runs table ("A", "B"…). */
+  worker: string;
+  ports: Ports;
+  leaseTtlMs: number;
+  /** Deliver this run's outbox rows before exiting (hardened). */
+  drainOutbox: boolean;
+  /** Start over from the request when the run has nothing durable to resume from. */
+  restart?: boolean;
+  approvalPollMs?: number;
+  steps?: DomainSteps;
+  log?: (line: string) => void;
+}
+
+export type ExecuteOutcome = { status: 'completed' | 'failed'; rejected?: boolean; state: ReviewState | null };
+
+function isUnreadable(err: unknown): err is Error & { code: string } {
+  const code = (err as { code?: unknown })?.code;
+  return code === 'unsupported-state-version' || code === 'unsupported-serializer';
+}
+
+/**
+ * Executes or resumes one run until it completes or fails: claims the lease (hardened), loads the
+ * latest checkpoint, starts from the request, continues with invoke(null), or resumes the approval
+ * interrupt with Command({ resume }) once a decision is recorded, waiting for one if need be.
+ */
+export async function executeRun(o: ExecuteOptions): Promise<ExecuteOutcome> {
+  const log = o.log ?? (() => {});
+  const run = await loadRun(o.pool, o.runId);
+  if (!run) throw new RunNotFoundError(o.runId);
+  const hardened = run.variant === 'hardened';
+
+  const lease: Lease | null = hardened ? await claimLease(o.pool, run.threadId, leaseOwner(o.worker), o.leaseTtlMs) : null;
+  const controller = new AbortController();
+  let lostLease: FencedOutError | null = null;
+  const keeper = lease
+    ? keepLeaseAlive(o.pool, lease, (err) => {
+        lostLease = err;
+        controller.abort(err);
+      })
+    : null;
+  if (lease) log(`claimed the lease on thread ${run.threadId} (fencing token ${lease.token})`);
+
+  try {
+    return await drive(o, run, lease, controller.signal, log);
+  } catch (err) {
+    if (lostLease) throw lostLease;
+    if (err instanceof Error && err.name === 'FencedOutError') throw err;
+    throw err;
+  } finally {
+    keeper?.stop();
+    if (lease && !lostLease) await releaseLease(o.pool, lease).catch(() => {});
+  }
+}
+
+async function drive(o: ExecuteOptions, run: RunRow, lease: Lease | null, signal: AbortSignal, log: (line: string) => void): Promise<ExecuteOutcome> {
+  const writer = lease ? fencedPool(o.pool, lease) : o.pool;
+  const checkpointer = createCheckpointer(run.checkpointer, writer, {
+    variant: run.variant,
+    writer: { worker: o.worker, ...(lease ? { fencingToken: lease.token } : {}) },
+    persistMigrations: true,
+  });
+  const graph = compileGraph(
+    {
+      variant: run.variant,
+      ports: o.ports,
+      worker: o.worker,
+      ...(o.steps ? { steps: o.steps } : {}),
+      ...(run.variant === 'hardened'
+        ? {
+            outbox: outboxWriter(o.pool, lease),
+            onDeadLetter: (runId, failure) => markRunFailed(writer, runId, o.worker, `${failure.step}: ${failure.error}`, failure),
+          }
+        : {}),
+    },
+    checkpointer,
+  );
+  const config = { configurable: { thread_id: run.threadId }, durability: run.durability, signal, recursionLimit: 500 };
+
+  let tuple;
+  try {
+    tuple = await checkpointer.getTuple(config);
+  } catch (err) {
+    if (isUnreadable(err)) throw new CheckpointUnreadableError(run.runId, err, `${err.message}.`);
+    throw err;
+  }
+  const values = tuple?.checkpoint.channel_values ?? {};
+  const hasState = Object.keys(values).some((k) => !isRuntimeChannel(k));
+  if (hasState && stateVersionOf(values) !== STATE_SCHEMA_VERSION) {
+    // Only naive gets here: the hardened saver has already migrated (or refused) older state.
+    throw new CheckpointUnreadableError(
+      run.runId,
+      new Error('state version mismatch'),
+      `its latest checkpoint holds review state of schema version ${JSON.stringify(stateVersionOf(values))}, this worker reads version ${STATE_SCHEMA_VERSION}, and the ${run.variant} variant has no migrations, so it refuses the state rather than run on a half-read one.`,
+    );
+  }
+
+  let input: unknown = null;
+  if (!tuple) {
+    if (run.status !== 'pending' && !o.restart) throw new NothingToResumeError(run);
+    log(run.status === 'pending' ? 'starting from the request' : 'restarting from the request (--restart): nothing durable to resume from');
+    input = initialState(run.runId, run.request as ReviewRequest);
+  } else if (run.status === 'completed' || run.status === 'failed') {
+    log(`run already ${run.status}`);
+  } else {
+    log(`resuming from checkpoint ${tuple.config.configurable?.checkpoint_id} (step ${(tuple.metadata as { step?: number })?.step})`);
+  }
+
+  for (;;) {
+    if (input === null) {
+      const snapshot = await graph.getState(config);
+      if (isAwaitingApproval(snapshot)) input = await decisionFor(o, run, signal, log);
+      else if (snapshot.next.length === 0) break; // nothing left to run
+    }
+    await markRunStarted(o.pool, run.runId, o.worker);
+    await graph.invoke(input as never, config);
+    input = null;
+    if (isAwaitingApproval(await graph.getState(config))) {
+      await setRunStatus(o.pool, run.runId, 'awaiting-approval', o.worker);
+      log('waiting for approval (the interrupt is checkpointed)');
+      await crashpoint('awaiting-approval');
+    }
+  }
+
+  const final = (await graph.getState(config)).values as ReviewState;
+  if (final.failure) {
+    await markRunFailed(o.pool, run.runId, o.worker, `${final.failure.step}: ${final.failure.error}`, final.failure);
+    log(`failed into the dead letter at ${final.failure.step} after ${final.failure.attempts} attempt(s): ${final.failure.error}`);
+    return { status: 'failed', state: final };
+  }
+  if (run.variant === 'hardened' && o.drainOutbox) {
+    const drained = await drainOutbox({ pool: o.pool, ports: o.ports, worker: o.worker, runId: run.runId, untilEmpty: true, signal, log });
+    if (drained.sent) log(`delivered ${drained.sent} outbox mail(s)`);
+  }
+  await setRunStatus(o.pool, run.runId, 'completed', o.worker);
+  const rejected = final.approval?.approved === false;
+  log(rejected ? 'completed: the review was rejected, nothing delivered' : 'completed');
+  return { status: 'completed', rejected, state: final };
+}
+
+function isAwaitingApproval(snapshot: { tasks: readonly { name: string; interrupts: readonly unknown[] }[] }): boolean {
+  return snapshot.tasks.some((t) => t.name === 'AWAIT_APPROVAL' && t.interrupts.length > 0);
+}
+
+async function decisionFor(o: ExecuteOptions, run: RunRow, signal: AbortSignal, log: (line: string) => void): Promise<Command> {
+  const recorded = await findApproval(o.pool, run.runId);
+  if (!recorded) await setRunStatus(o.pool, run.runId, 'awaiting-approval', o.worker);
+  const decision = recorded ?? (await waitForApproval(o.pool, run.runId, { pollMs: o.approvalPollMs ?? 250, signal }));
+  if (!decision) throw signal.reason ?? new Error('stopped while waiting for approval');
+  log(`approval found: ${decision.approved ? 'approved' : 'rejected'} by ${decision.by}`);
+  await markApprovalConsumed(o.pool, run.runId, o.worker);
+  return new Command({ resume: decision });
+}

@@ -1,0 +1,148 @@
+import type { DeliveryReceipt, Ports, ReviewState } from '@vendor-review/domain';
+import type pg from 'pg';
+import { ReviewSaver, type Variant } from './checkpointer.ts';
+import type { Durability } from './durability.ts';
+import { RunNotFoundError } from './errors.ts';
+import { compileGraph } from './graph.ts';
+import { withPool } from './pool.ts';
+import { loadRun, type RunRow, type RunStatus } from './runs.ts';
+import { SELECT_CHECKPOINT_ROWS, SELECT_OUTBOX_FOR_RUN, SELECT_WRITE_ROWS } from './sql.ts';
+
+/** Reading a run never executes a node; these ports make sure of it. */
+const NO_PORTS: Ports = new Proxy({} as Ports, {
+  get: () => {
+    throw new Error('inspection must not call the outside world');
+  },
+});
+
+/** A graph over a read-only saver: getState / getStateHistory only, no migration blobs written. */
+function readerGraph(pool: pg.Pool, variant: Variant) {
+  return compileGraph({ variant, ports: NO_PORTS, worker: 'reader' }, new ReviewSaver(pool, { variant }));
+}
+
+export interface RunView {
+  runId: string;
+  threadId: string;
+  variant: Variant;
+  durability: Durability;
+  checkpointer: RunRow['checkpointer'];
+  status: RunStatus;
+  state: ReviewState | null;
+  deliveredVia?: 'direct' | 'outbox';
+  /** The receipt of the delivered mail, from state (naive) or from the outbox row (hardened). */
+  delivery?: DeliveryReceipt & { status: 'sent' | 'pending' | 'dead' };
+  error?: string;
+  /** Why `state` is null although checkpoints exist (unreadable by this code). */
+  stateError?: string;
+}
+
+export async function getRun(o: { databaseUrl: string; runId: string }): Promise<RunView> {
+  return withPool(o.databaseUrl, async (pool) => {
+    const run = await loadRun(pool, o.runId);
+    if (!run) throw new RunNotFoundError(o.runId);
+    let state: ReviewState | null = null;
+    let status = run.status;
+    let stateError: string | undefined;
+    if (run.checkpointer === 'postgres') {
+      try {
+        const snapshot = await readerGraph(pool, run.variant).getState({ configurable: { thread_id: run.threadId } });
+        if (snapshot.config.configurable?.checkpoint_id) {
+          state = snapshot.values as ReviewState;
+          const waiting = snapshot.tasks.some((t) => t.name === 'AWAIT_APPROVAL' && t.interrupts.length > 0);
+          if (waiting && (status === 'running' || status === 'pending')) status = 'awaiting-approval';
+        }
+      } catch (err) {
+        stateError = (err as Error).message;
+      }
+    }
+    const outbox = (await pool.query(SELECT_OUTBOX_FOR_RUN, [run.runId])).rows[0];
+    const view: RunView = {
+      runId: run.runId,
+      threadId: run.threadId,
+      variant: run.variant,
+      durability: run.durability,
+      checkpointer: run.checkpointer,
+      status,
+      state,
+      ...(run.error ? { error: run.error } : {}),
+      ...(stateError ? { stateError } : {}),
+    };
+    if (outbox) {
+      view.deliveredVia = 'outbox';
+      view.delivery = { messageId: outbox.message_id ?? '', duplicate: Boolean(outbox.duplicate), to: outbox.mail?.to ?? '', status: outbox.status };
+    } else if (state?.delivery) {
+      view.deliveredVia = 'direct';
+      view.delivery = { ...state.delivery, status: 'sent' };
+    }
+    return view;
+  });
+}
+
+export interface DurableCheckpoint {
+  checkpointId: string;
+  parentId: string | null;
+  step: number;
+  source: string;
+  /** The node(s) whose completion this checkpoint records; null for LangGraph's input checkpoint. */
+  node: string | null;
+  createdAt?: string;
+  /** The worker label stamped by our saver (evidence of who wrote it, not a lock). */
+  writer?: string;
+  fencingToken?: number;
+  stateSchemaVersion?: number;
+}
+
+export interface DurablePendingWrite {
+  checkpointId: string;
+  taskId: string;
+  channel: string;
+  node?: string;
+}
+
+export interface DurableRecord {
+  checkpoints: DurableCheckpoint[];
+  pendingWrites: DurablePendingWrite[];
+}
+
+/**
+ * What is in LangGraph's tables for the run's thread, oldest first, straight from the rows. Node
+ * names are not stored there; they come from LangGraph's own view of each checkpoint's tasks
+ * (the tasks of a checkpoint are what ran to produce its children, and own its pending writes).
+ */
+export async function readDurableRecord(o: { databaseUrl: string; runId: string }): Promise<DurableRecord> {
+  return withPool(o.databaseUrl, async (pool) => {
+    const run = await loadRun(pool, o.runId);
+    if (!run) throw new RunNotFoundError(o.runId);
+    const [cps, writes] = await Promise.all([pool.query(SELECT_CHECKPOINT_ROWS, [run.threadId]), pool.query(SELECT_WRITE_ROWS, [run.threadId])]);
+    const tasksOf = new Map<string, Map<string, string>>();
+    try {
+      for await (const snap of readerGraph(pool, run.variant).getStateHistory({ configurable: { thread_id: run.threadId } })) {
+        const id = snap.config.configurable?.checkpoint_id as string;
+        tasksOf.set(id, new Map(snap.tasks.map((t) => [t.id, t.name])));
+      }
+    } catch {
+      // An unreadable checkpoint (unknown version) still has rows worth showing, just without node names.
+    }
+    const checkpoints = cps.rows.map((r): DurableCheckpoint => {
+      const meta = r.metadata ?? {};
+      const parentTasks = r.parent_checkpoint_id ? tasksOf.get(r.parent_checkpoint_id) : undefined;
+      const names = parentTasks ? [...new Set(parentTasks.values())].sort() : [];
+      return {
+        checkpointId: r.checkpoint_id,
+        parentId: r.parent_checkpoint_id ?? null,
+        step: Number(meta.step),
+        source: String(meta.source),
+        node: names.length ? names.join('+') : null,
+        ...(r.ts ? { createdAt: r.ts } : {}),
+        ...(meta.writer ? { writer: meta.writer } : {}),
+        ...(meta.fencingToken !== undefined ? { fencingToken: Number(meta.fencingToken) } : {}),
+        ...(meta.stateSchemaVersion !== undefined ? { stateSchemaVersion: Number(meta.stateSchemaVersion) } : {}),
+      };
+    });
+    const pendingWrites = writes.rows.map((r): DurablePendingWrite => {
+      const node = tasksOf.get(r.checkpoint_id)?.get(r.task_id);
+      return { checkpointId: r.checkpoint_id, taskId: r.task_id, channel: r.channel, ...(node ? { node } : {}) };
+    });
+    return { checkpoints, pendingWrites };
+  });
+}

@@ -1,0 +1,145 @@
+import type pg from 'pg';
+import { CHECK_FENCE, CLAIM_LEASE, RELEASE_LEASE, RENEW_LEASE, SELECT_LEASE } from './sql.ts';
+
+/**
+ * One writer per thread. LangGraph loads a thread for whoever asks and takes no lock, so two
+ * workers on one thread both execute and both write. A lease row (owner, expiry, fencing token)
+ * decides who may; the token, checked inside every write transaction, stops a worker that lost
+ * the lease without noticing (frozen, partitioned, paused by SIGSTOP) from writing when it wakes.
+ */
+export interface Lease {
+  threadId: string;
+  owner: string;
+  token: number;
+  ttlMs: number;
+}
+
+export class LeaseHeldError extends Error {
+  override readonly name = 'LeaseHeldError';
+  constructor(
+    readonly threadId: string,
+    readonly holder: string,
+    readonly expiresAt: Date,
+  ) {
+    super(`thread ${threadId} is leased to ${holder} until ${expiresAt.toISOString()}`);
+  }
+}
+
+export class FencedOutError extends Error {
+  override readonly name = 'FencedOutError';
+  constructor(
+    readonly lease: Lease,
+    readonly detail: string,
+  ) {
+    super(`worker ${lease.owner} lost the lease on thread ${lease.threadId} (token ${lease.token}): ${detail}; its writes are refused`);
+  }
+}
+
+export function leaseOwner(workerName: string): string {
+  return `${workerName}#${process.pid}`;
+}
+
+/** Claims the lease or throws LeaseHeldError naming the current holder. */
+export async function claimLease(pool: pg.Pool, threadId: string, owner: string, ttlMs: number): Promise<Lease> {
+  const { rows } = await pool.query(CLAIM_LEASE, [threadId, owner, ttlMs]);
+  if (rows[0]) return { threadId, owner, token: Number(rows[0].fencing_token), ttlMs };
+  const held = (await pool.query(SELECT_LEASE, [threadId])).rows[0];
+  throw new LeaseHeldError(threadId, held?.owner ?? 'unknown', held?.expires_at ?? new Date());
+}
+
+export async function releaseLease(pool: pg.Pool, lease: Lease): Promise<void> {
+  await pool.query(RELEASE_LEASE, [lease.threadId, lease.owner, lease.token]);
+}
+
+/** Why the fence refused, in words, for the error message. */
+async function describeLoss(client: pg.PoolClient | pg.Pool, lease: Lease): Promise<string> {
+  const row = (await client.query(SELECT_LEASE, [lease.threadId])).rows[0];
+  if (!row) return 'the lease row is gone';
+  if (Number(row.fencing_token) !== lease.token || row.owner !== lease.owner) {
+    return `${row.owner} claimed it since (token ${row.fencing_token})`;
+  }
+  return `it expired at ${new Date(row.expires_at).toISOString()} without being renewed`;
+}
+
+export async function assertFence(client: pg.PoolClient, lease: Lease): Promise<void> {
+  const { rowCount } = await client.query(CHECK_FENCE, [lease.threadId, lease.owner, lease.token]);
+  if (!rowCount) throw new FencedOutError(lease, await describeLoss(client, lease));
+}
+
+/** Runs fn in a transaction that commits only while the lease is still ours. */
+export async function withFence<T>(pool: pg.Pool, lease: Lease | null, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    if (lease) await assertFence(client, lease);
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * A pool whose transactions are fenced: right after each BEGIN it checks the lease, so
+ * PostgresSaver.put / putWrites (each one BEGIN … COMMIT on a pooled client) write only under a
+ * valid lease, in the same transaction as the write. Plain pool.query calls (the saver's reads)
+ * pass through untouched.
+ */
+export function fencedPool(pool: pg.Pool, lease: Lease): pg.Pool {
+  const connect = async () => {
+    const client = await pool.connect();
+    const query = async (text: unknown, values?: unknown) => {
+      const result = await client.query(text as string, values as unknown[]);
+      if (typeof text === 'string' && text.trim().toUpperCase() === 'BEGIN') {
+        try {
+          await assertFence(client, lease);
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => {});
+          throw err;
+        }
+      }
+      return result;
+    };
+    return { query, release: (err?: Error | boolean) => client.release(err) };
+  };
+  return new Proxy(pool, {
+    get(target, prop) {
+      if (prop === 'connect') return connect;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * Renews the lease every third of its lifetime. A failed renewal means somebody else may own the
+ * thread now: onLost fires once and the worker must stop (the fence would refuse its writes anyway).
+ */
+export function keepLeaseAlive(pool: pg.Pool, lease: Lease, onLost: (err: FencedOutError) => void): { stop(): void } {
+  let lost = false;
+  let lastOk = Date.now();
+  const timer = setInterval(async () => {
+    if (lost) return;
+    try {
+      const { rowCount } = await pool.query(RENEW_LEASE, [lease.threadId, lease.owner, lease.token, lease.ttlMs]);
+      if (rowCount) {
+        lastOk = Date.now();
+        return;
+      }
+      lost = true;
+      onLost(new FencedOutError(lease, await describeLoss(pool, lease).catch(() => 'renewal refused')));
+    } catch {
+      // The database may be briefly unreachable; the lease is only gone once it has expired.
+      if (Date.now() - lastOk > lease.ttlMs && !lost) {
+        lost = true;
+        onLost(new FencedOutError(lease, 'could not renew before expiry'));
+      }
+    }
+  }, Math.max(100, Math.floor(lease.ttlMs / 3)));
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,162 @@
+import { interrupt, isGraphBubbleUp, type LangGraphRunnableConfig } from '@langchain/langgraph';
+import * as domain from '@vendor-review/domain';
+import {
+  STATE_SCHEMA_VERSION,
+  UnsupportedStateVersionError,
+  deriveIdempotencyKey,
+  type DeadLetter,
+  type FetchTarget,
+  type Mail,
+  type Ports,
+  type ReviewState,
+  type StateUpdate,
+  type StepContext,
+  type StepName,
+} from '@vendor-review/domain';
+import type { Variant } from './checkpointer.ts';
+import { FencedOutError } from './lease.ts';
+import { willBeRetried } from './retry.ts';
+
+/** The shared steps, injectable so unit tests can run the graph without the world. */
+export const DOMAIN_STEPS = {
+  validate: domain.validate,
+  discover: domain.discover,
+  selectRequirement: domain.selectRequirement,
+  selectPage: domain.selectPage,
+  fetchPage: domain.fetchPage,
+  extract: domain.extract,
+  verify: domain.verify,
+  saveProgress: domain.saveProgress,
+  draft: domain.draft,
+  approvalQuestion: domain.approvalQuestion,
+  applyApproval: domain.applyApproval,
+  composeDelivery: domain.composeDelivery,
+  deliver: domain.deliver,
+  deadLetter: domain.deadLetter,
+};
+export type DomainSteps = typeof DOMAIN_STEPS;
+
+export interface OutboxWriter {
+  /** Records "send this mail" durably, once per key. */
+  enqueue(entry: { runId: string; threadId: string; idempotencyKey: string; mail: Mail }): Promise<void>;
+}
+
+export interface NodeDeps {
+  variant: Variant;
+  ports: Ports;
+  /** Label of this worker process for the ledger ("A", "B"…). */
+  worker: string;
+  steps?: DomainSteps;
+  /** hardened: DELIVER writes here instead of sending. */
+  outbox?: OutboxWriter;
+  /** hardened: DEAD_LETTER reports the failure here (marks the run failed). */
+  onDeadLetter?: (runId: string, failure: DeadLetter) => Promise<void>;
+}
+
+export type FetchInput = ReviewState & { target: FetchTarget };
+type Node<I = ReviewState> = (state: I, config: LangGraphRunnableConfig) => Promise<StateUpdate>;
+
+function threadOf(config: LangGraphRunnableConfig): string {
+  const id = config.configurable?.thread_id;
+  if (typeof id !== 'string' || !id) throw new Error('graph invoked without configurable.thread_id');
+  return id;
+}
+
+/**
+ * What a step learns about this execution. The attempt is LangGraph's own count for this task in
+ * this process (executionInfo.nodeAttempt). The key, hardened only, is derived from the thread and
+ * the logical operation, so a re-execution after a crash sends the same key and the receiver
+ * collapses the duplicate.
+ */
+export function stepContext(deps: NodeDeps, step: StepName, state: ReviewState, config: LangGraphRunnableConfig, keyParts: string[] = []): StepContext {
+  const threadId = threadOf(config);
+  return {
+    run: { runId: state.runId, runtime: 'langgraph', runtimeId: threadId },
+    step,
+    attempt: config.executionInfo?.nodeAttempt ?? 1,
+    ...(deps.variant === 'hardened' ? { idempotencyKey: deriveIdempotencyKey(threadId, step, ...keyParts) } : {}),
+    worker: deps.worker,
+  };
+}
+
+/** Never run a step on state this code does not understand: a half-read state fails three nodes later. */
+function assertCurrentVersion(state: ReviewState): void {
+  if (state.schemaVersion !== STATE_SCHEMA_VERSION) throw new UnsupportedStateVersionError(state.schemaVersion);
+}
+
+/**
+ * One thin node: build the context, call the shared step. In hardened, an error that will not be
+ * retried any more (permanent, unexpected, or transient at the cap) becomes the dead-letter record
+ * in state instead of an exception, and the edges route to DEAD_LETTER. A transient error below
+ * the cap is rethrown for LangGraph's RetryPolicy to retry. Naive lets everything propagate.
+ */
+function wrap<I extends ReviewState>(
+  deps: NodeDeps,
+  step: StepName,
+  run: (state: I, ctx: StepContext) => Promise<StateUpdate>,
+  keyParts: (state: I) => string[] = () => [],
+  describeInput: (state: I) => unknown = (s) => ({ current: s.current, pending: s.pending }),
+): Node<I> {
+  return async (state, config) => {
+    assertCurrentVersion(state);
+    if (state.failure) return {}; // a sibling already failed; EXTRACT's edge takes the run to DEAD_LETTER
+    const ctx = stepContext(deps, step, state, config, keyParts(state));
+    try {
+      return await run(state, ctx);
+    } catch (err) {
+      if (deps.variant === 'naive' || isGraphBubbleUp(err) || err instanceof FencedOutError) throw err;
+      if (willBeRetried(err, ctx.attempt)) throw err;
+      const steps = deps.steps ?? DOMAIN_STEPS;
+      return steps.deadLetter({ step, error: err, attempts: ctx.attempt, input: describeInput(state) });
+    }
+  };
+}
+
+export function createNodes(deps: NodeDeps) {
+  const steps = deps.steps ?? DOMAIN_STEPS;
+  const { ports } = deps;
+  const req = (s: ReviewState) => (s.current ? [s.current.requirementId] : []);
+
+  return {
+    VALIDATE: wrap(deps, 'VALIDATE', (s, ctx) => steps.validate(s, ports, ctx), () => [], (s) => ({ request: s.request })),
+    DISCOVER: wrap(deps, 'DISCOVER', (s, ctx) => steps.discover(s, ports, ctx)),
+    SELECT_REQUIREMENT: wrap(deps, 'SELECT_REQUIREMENT', (s, ctx) => steps.selectRequirement(s, ports, ctx), req),
+    SELECT_PAGE: wrap(deps, 'SELECT_PAGE', (s, ctx) => steps.selectPage(s, ports, ctx), req),
+    FETCH: wrap<FetchInput>(
+      deps,
+      'FETCH',
+      (s, ctx) => steps.fetchPage(s, ports, ctx, s.target),
+      (s) => [...req(s), s.target.url],
+      (s) => ({ current: s.current, target: s.target }),
+    ),
+    EXTRACT: wrap(deps, 'EXTRACT', (s, ctx) => steps.extract(s, ports, ctx), req),
+    VERIFY: wrap(deps, 'VERIFY', (s, ctx) => steps.verify(s, ports, ctx), req),
+    SAVE_PROGRESS: wrap(deps, 'SAVE_PROGRESS', (s, ctx) => steps.saveProgress(s, ports, ctx), req),
+    DRAFT: wrap(deps, 'DRAFT', (s, ctx) => steps.draft(s, ports, ctx)),
+
+    /**
+     * interrupt() stores the question in the checkpoint and stops the run; the worker resumes it
+     * with Command({ resume: decision }). Nothing before interrupt() has effects, so running this
+     * node again on resume is harmless.
+     */
+    AWAIT_APPROVAL: (async (state) => {
+      assertCurrentVersion(state);
+      if (state.failure) return {};
+      const decision = interrupt(steps.approvalQuestion(state)) as { approved: boolean; by: string; note?: string };
+      return steps.applyApproval(state, decision);
+    }) as Node,
+
+    DELIVER: wrap(deps, 'DELIVER', async (s, ctx) => {
+      if (deps.variant === 'naive') return steps.deliver(s, ports, ctx);
+      if (!deps.outbox || !ctx.idempotencyKey) throw new Error('hardened DELIVER needs an outbox and an idempotency key');
+      // The outbox row is the source of truth for the mail; the drainer sends it and records the receipt there.
+      await deps.outbox.enqueue({ runId: s.runId, threadId: ctx.run.runtimeId, idempotencyKey: ctx.idempotencyKey, mail: steps.composeDelivery(s) });
+      return {};
+    }),
+
+    DEAD_LETTER: (async (state) => {
+      if (state.failure) await deps.onDeadLetter?.(state.runId, state.failure);
+      return {};
+    }) as Node,
+  };
+}

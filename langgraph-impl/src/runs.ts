@@ -1,0 +1,89 @@
+import { newRunId, type ReviewRequestInput } from '@vendor-review/domain';
+import type pg from 'pg';
+import type { CheckpointerKind, Variant } from './checkpointer.ts';
+import { defaultDurability, type Durability } from './durability.ts';
+import { withPool } from './pool.ts';
+import { INSERT_RUN, MARK_RUN_FAILED, MARK_RUN_STARTED, SELECT_RUN, SET_RUN_STATUS } from './sql.ts';
+
+/**
+ * The business run (the customer's vendor review) and LangGraph's thread are different things:
+ * the run id is ours and stable, the thread_id is where LangGraph keeps the checkpoints. This table
+ * maps one to the other and holds what LangGraph does not: variant, durability, status, request.
+ */
+export type RunStatus = 'pending' | 'running' | 'awaiting-approval' | 'completed' | 'failed';
+
+export interface RunRow {
+  runId: string;
+  threadId: string;
+  variant: Variant;
+  durability: Durability;
+  checkpointer: CheckpointerKind;
+  status: RunStatus;
+  request: ReviewRequestInput;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  lastWorker: string | null;
+  error: string | null;
+  failure: unknown;
+  purgedAt: Date | null;
+}
+
+export interface CreateRunOptions {
+  databaseUrl: string;
+  request: ReviewRequestInput;
+  variant: Variant;
+  durability?: Durability;
+  checkpointer?: CheckpointerKind;
+  runId?: string;
+}
+
+function vendorSlug(request: ReviewRequestInput): string {
+  const name = typeof request?.vendor?.name === 'string' ? request.vendor.name : '';
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 24) || 'vendor';
+}
+
+export async function insertRun(pool: pg.Pool, o: Omit<CreateRunOptions, 'databaseUrl'>): Promise<{ runId: string; threadId: string }> {
+  const runId = o.runId ?? newRunId(vendorSlug(o.request));
+  const threadId = crypto.randomUUID();
+  await pool.query(INSERT_RUN, [runId, threadId, o.variant, o.durability ?? defaultDurability(o.variant), o.checkpointer ?? 'postgres', JSON.stringify(o.request)]);
+  return { runId, threadId };
+}
+
+/** Registers a run; nothing executes until a worker takes it. */
+export async function createRun(o: CreateRunOptions): Promise<{ runId: string; threadId: string }> {
+  return withPool(o.databaseUrl, (pool) => insertRun(pool, o));
+}
+
+export async function loadRun(pool: pg.Pool, runId: string): Promise<RunRow | null> {
+  const r = (await pool.query(SELECT_RUN, [runId])).rows[0];
+  if (!r) return null;
+  return {
+    runId: r.run_id,
+    threadId: r.thread_id,
+    variant: r.variant,
+    durability: r.durability,
+    checkpointer: r.checkpointer,
+    status: r.status,
+    request: r.request,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    lastWorker: r.last_worker,
+    error: r.error,
+    failure: r.failure,
+    purgedAt: r.purged_at,
+  };
+}
+
+export async function markRunStarted(pool: pg.Pool, runId: string, worker: string): Promise<void> {
+  await pool.query(MARK_RUN_STARTED, [runId, worker]);
+}
+
+export async function setRunStatus(pool: pg.Pool, runId: string, status: RunStatus, worker: string): Promise<void> {
+  await pool.query(SET_RUN_STATUS, [runId, status, worker]);
+}
+
+export async function markRunFailed(pool: pg.Pool, runId: string, worker: string, error: string, failure?: unknown): Promise<void> {
+  await pool.query(MARK_RUN_FAILED, [runId, worker, error, failure === undefined ? null : JSON.stringify(failure)]);
+}

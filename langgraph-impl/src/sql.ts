@@ -1,0 +1,237 @@
+/**
+ * Every statement this package runs against its own tables, in one place. The checkpoint tables
+ * (checkpoints, checkpoint_blobs, checkpoint_writes, checkpoint_migrations) belong to
+ * PostgresSaver.setup(); we only read them here, and delete from them in retention.
+ *
+ * Our tables live next to the checkpoints in the same database on purpose: the outbox row and
+ * the lease check can then share a transaction with what they guard.
+ */
+
+export const TABLES = {
+  runs: 'lg_runs',
+  approvals: 'lg_approvals',
+  leases: 'lg_leases',
+  outbox: 'lg_outbox',
+} as const;
+
+export const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS lg_runs (
+  run_id        TEXT PRIMARY KEY,
+  thread_id     TEXT NOT NULL UNIQUE,
+  variant       TEXT NOT NULL CHECK (variant IN ('naive', 'hardened')),
+  durability    TEXT NOT NULL CHECK (durability IN ('exit', 'async', 'sync')),
+  checkpointer  TEXT NOT NULL CHECK (checkpointer IN ('postgres', 'memory')),
+  status        TEXT NOT NULL DEFAULT 'pending'
+                CHECK (status IN ('pending', 'running', 'awaiting-approval', 'completed', 'failed')),
+  request       JSONB NOT NULL,
+  created_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
+  updated_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
+  started_at    TIMESTAMPTZ,
+  finished_at   TIMESTAMPTZ,
+  last_worker   TEXT,
+  claimed_by    TEXT,
+  error         TEXT,
+  failure       JSONB,
+  purged_at     TIMESTAMPTZ
+);
+CREATE INDEX IF NOT EXISTS lg_runs_status ON lg_runs (status, finished_at);
+
+CREATE TABLE IF NOT EXISTS lg_approvals (
+  run_id        TEXT PRIMARY KEY REFERENCES lg_runs (run_id) ON DELETE CASCADE,
+  approved      BOOLEAN NOT NULL,
+  decided_by    TEXT NOT NULL,
+  note          TEXT,
+  decided_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
+  consumed_at   TIMESTAMPTZ,
+  consumed_by   TEXT
+);
+
+CREATE TABLE IF NOT EXISTS lg_leases (
+  thread_id     TEXT PRIMARY KEY,
+  owner         TEXT NOT NULL,
+  expires_at    TIMESTAMPTZ NOT NULL,
+  fencing_token BIGINT NOT NULL,
+  claimed_at    TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+
+CREATE TABLE IF NOT EXISTS lg_outbox (
+  id              BIGSERIAL PRIMARY KEY,
+  run_id          TEXT NOT NULL,
+  thread_id       TEXT NOT NULL,
+  idempotency_key TEXT NOT NULL UNIQUE,
+  mail            JSONB NOT NULL,
+  status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'dead')),
+  attempts        INTEGER NOT NULL DEFAULT 0,
+  last_error      TEXT,
+  next_attempt_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  created_at      TIMESTAMPTZ NOT NULL DEFAULT now(),
+  sent_at         TIMESTAMPTZ,
+  message_id      TEXT,
+  duplicate       BOOLEAN,
+  sent_by         TEXT
+);
+CREATE INDEX IF NOT EXISTS lg_outbox_due ON lg_outbox (status, next_attempt_at);
+`;
+
+// --- runs -------------------------------------------------------------------------------------
+
+export const INSERT_RUN = `
+INSERT INTO lg_runs (run_id, thread_id, variant, durability, checkpointer, request)
+VALUES ($1, $2, $3, $4, $5, $6)`;
+
+export const SELECT_RUN = `SELECT * FROM lg_runs WHERE run_id = $1`;
+
+export const MARK_RUN_STARTED = `
+UPDATE lg_runs SET status = 'running', started_at = coalesce(started_at, now()), updated_at = now(), last_worker = $2
+WHERE run_id = $1 AND status NOT IN ('completed', 'failed')`;
+
+export const SET_RUN_STATUS = `
+UPDATE lg_runs SET status = $2, updated_at = now(), last_worker = $3,
+  finished_at = CASE WHEN $2 IN ('completed', 'failed') THEN now() ELSE finished_at END
+WHERE run_id = $1`;
+
+export const MARK_RUN_FAILED = `
+UPDATE lg_runs SET status = 'failed', updated_at = now(), finished_at = now(), last_worker = $2, error = $3, failure = $4
+WHERE run_id = $1`;
+
+/** A naive run has no lease: the only claim is marking a pending run as taken, once. */
+export const CLAIM_PENDING_NAIVE_RUN = `
+UPDATE lg_runs SET claimed_by = $1, updated_at = now()
+WHERE run_id = (
+  SELECT run_id FROM lg_runs WHERE variant = 'naive' AND status = 'pending' AND claimed_by IS NULL
+  ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+RETURNING run_id`;
+
+/**
+ * Hardened runs that need an owner: not finished, nobody holding a live lease, and not parked
+ * at the approval gate without a decision (an undecided approval needs a human, not a worker).
+ */
+export const SELECT_HARDENED_RUNS_NEEDING_OWNER = `
+SELECT r.run_id FROM lg_runs r
+LEFT JOIN lg_leases l ON l.thread_id = r.thread_id
+WHERE r.variant = 'hardened' AND r.checkpointer = 'postgres' AND NOT (r.run_id = ANY($1::text[]))
+  AND r.status IN ('pending', 'running', 'awaiting-approval')
+  AND (l.thread_id IS NULL OR l.expires_at < now())
+  AND (r.status <> 'awaiting-approval' OR EXISTS (SELECT 1 FROM lg_approvals a WHERE a.run_id = r.run_id))
+ORDER BY r.created_at
+LIMIT 20`;
+
+// --- approvals ----------------------------------------------------------------------------------
+
+/** The first decision wins: a second click cannot flip a review that may already be delivered. */
+export const INSERT_APPROVAL = `
+INSERT INTO lg_approvals (run_id, approved, decided_by, note) VALUES ($1, $2, $3, $4)
+ON CONFLICT (run_id) DO NOTHING`;
+
+export const SELECT_APPROVAL = `SELECT approved, decided_by, note, decided_at FROM lg_approvals WHERE run_id = $1`;
+
+export const MARK_APPROVAL_CONSUMED = `
+UPDATE lg_approvals SET consumed_at = coalesce(consumed_at, now()), consumed_by = coalesce(consumed_by, $2) WHERE run_id = $1`;
+
+// --- leases -------------------------------------------------------------------------------------
+
+/**
+ * One statement claims the lease: insert it when absent, otherwise take it over only when it has
+ * expired or is already ours. Each successful claim bumps the fencing token, so every earlier
+ * holder's token is now stale. No row returned = somebody else holds a live lease.
+ */
+export const CLAIM_LEASE = `
+INSERT INTO lg_leases AS l (thread_id, owner, expires_at, fencing_token)
+VALUES ($1, $2, now() + make_interval(secs => $3::double precision / 1000), 1)
+ON CONFLICT (thread_id) DO UPDATE
+  SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at,
+      fencing_token = l.fencing_token + 1, claimed_at = now()
+  WHERE l.expires_at < now() OR l.owner = EXCLUDED.owner
+RETURNING fencing_token, expires_at`;
+
+/** Renewal extends only the lease we still hold with the token we were given. */
+export const RENEW_LEASE = `
+UPDATE lg_leases SET expires_at = now() + make_interval(secs => $4::double precision / 1000)
+WHERE thread_id = $1 AND owner = $2 AND fencing_token = $3 AND expires_at > now()
+RETURNING expires_at`;
+
+export const RELEASE_LEASE = `
+UPDATE lg_leases SET expires_at = now() WHERE thread_id = $1 AND owner = $2 AND fencing_token = $3`;
+
+export const SELECT_LEASE = `SELECT owner, expires_at, fencing_token, expires_at > now() AS live FROM lg_leases WHERE thread_id = $1`;
+
+/**
+ * Run inside every fenced write transaction. FOR SHARE holds the row until COMMIT, so a rival's
+ * claim (an UPDATE of this row) waits for our write to finish or fails it: the write either
+ * commits under a valid lease or does not happen.
+ */
+export const CHECK_FENCE = `
+SELECT 1 FROM lg_leases
+WHERE thread_id = $1 AND owner = $2 AND fencing_token = $3 AND expires_at > now()
+FOR SHARE`;
+
+// --- outbox -------------------------------------------------------------------------------------
+
+/** Re-executing DELIVER re-inserts the same key: the row is written once, whatever the crash. */
+export const INSERT_OUTBOX = `
+INSERT INTO lg_outbox (run_id, thread_id, idempotency_key, mail) VALUES ($1, $2, $3, $4)
+ON CONFLICT (idempotency_key) DO NOTHING`;
+
+/** The row lock is held while the mail is sent: a second drainer skips it instead of sending it again. */
+export const CLAIM_OUTBOX_ROW = `
+SELECT id, run_id, thread_id, idempotency_key, mail, attempts FROM lg_outbox
+WHERE status = 'pending' AND next_attempt_at <= now() AND ($1::text IS NULL OR run_id = $1)
+ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`;
+
+export const MARK_OUTBOX_SENT = `
+UPDATE lg_outbox SET status = 'sent', attempts = attempts + 1, sent_at = now(), message_id = $2, duplicate = $3, sent_by = $4, last_error = NULL
+WHERE id = $1`;
+
+export const MARK_OUTBOX_RETRY = `
+UPDATE lg_outbox SET attempts = attempts + 1, last_error = $2,
+  next_attempt_at = now() + make_interval(secs => $3::double precision / 1000)
+WHERE id = $1`;
+
+export const MARK_OUTBOX_DEAD = `
+UPDATE lg_outbox SET status = 'dead', attempts = attempts + 1, last_error = $2 WHERE id = $1`;
+
+export const COUNT_OUTBOX_UNSENT = `SELECT count(*)::int AS n FROM lg_outbox WHERE status = 'pending' AND ($1::text IS NULL OR run_id = $1)`;
+
+export const SELECT_OUTBOX_FOR_RUN = `
+SELECT status, attempts, message_id, duplicate, mail, last_error, sent_at FROM lg_outbox WHERE run_id = $1 ORDER BY id`;
+
+// --- durable record (LangGraph's own tables, read-only) -----------------------------------------
+
+export const SELECT_CHECKPOINT_ROWS = `
+SELECT checkpoint_id, parent_checkpoint_id, metadata, checkpoint->>'ts' AS ts, checkpoint->'versions_seen' AS versions_seen
+FROM checkpoints WHERE thread_id = $1 AND checkpoint_ns = '' ORDER BY checkpoint_id`;
+
+export const SELECT_WRITE_ROWS = `
+SELECT checkpoint_id, task_id, idx, channel FROM checkpoint_writes
+WHERE thread_id = $1 AND checkpoint_ns = '' ORDER BY checkpoint_id, task_id, idx`;
+
+// --- retention ----------------------------------------------------------------------------------
+
+/**
+ * Finished long enough ago, and nobody holds a live lease on the thread (a worker finishing up the
+ * outbox, say). Locked so a concurrent status change waits for us rather than racing the delete.
+ */
+export const SELECT_EXPIRED_RUNS = `
+SELECT r.run_id, r.thread_id FROM lg_runs r
+WHERE r.status IN ('completed', 'failed') AND r.purged_at IS NULL
+  AND r.finished_at < now() - make_interval(secs => $1::double precision / 1000)
+  AND NOT EXISTS (SELECT 1 FROM lg_leases l WHERE l.thread_id = r.thread_id AND l.expires_at > now())
+  AND NOT EXISTS (SELECT 1 FROM lg_outbox o WHERE o.run_id = r.run_id AND o.status = 'pending')
+FOR UPDATE OF r SKIP LOCKED`;
+
+export const DELETE_THREAD_CHECKPOINTS = [
+  `DELETE FROM checkpoint_writes WHERE thread_id = ANY($1)`,
+  `DELETE FROM checkpoint_blobs WHERE thread_id = ANY($1)`,
+  `DELETE FROM checkpoints WHERE thread_id = ANY($1)`,
+];
+
+/** The mail bodies go too: a finished run's delivered review is the customer's, not an archive's. */
+export const DELETE_FINISHED_OUTBOX = `DELETE FROM lg_outbox WHERE run_id = ANY($1) AND status <> 'pending'`;
+
+export const MARK_RUNS_PURGED = `UPDATE lg_runs SET purged_at = now() WHERE run_id = ANY($1)`;
+
+/** Migrated channel values are stored as blobs under fresh versions, next to the ones PostgresSaver writes. */
+export const INSERT_MIGRATED_BLOB = `
+INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, blob)
+VALUES ($1, $2, $3, $4, $5, $6)
+ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING`;

@@ -1,0 +1,117 @@
+/**
+ * The LangGraph worker process:
+ *
+ *   node --import tsx src/worker.ts --run <runId>     execute or resume that run until it completes or fails
+ *   node --import tsx src/worker.ts --claim           keep claiming runs that need an owner and run them
+ *   node --import tsx src/worker.ts --outbox          only deliver the outbox (a separate delivery worker)
+ *
+ * Options: --restart (start a run over from its request when nothing durable is left),
+ * --no-outbox (with --run/--claim: leave delivery to a separate --outbox worker; by default a
+ * hardened run's own worker delivers its outbox rows after DELIVER), --until-idle (with --claim or
+ * --outbox: exit when there is nothing left to do), --worker <name>.
+ * Environment: DATABASE_URL, WORLD_URL, CRASH_PLAN, WORKER_NAME, LEASE_TTL_MS, APPROVAL_POLL_MS.
+ * Exit codes: see exit-codes.ts.
+ */
+import { parseArgs } from 'node:util';
+import { createHttpPorts, parseCrashPlan } from '@vendor-review/domain';
+import { CheckpointUnreadableError, NothingToResumeError, RunNotFoundError } from './errors.ts';
+import { executeRun } from './execute-run.ts';
+import { EXIT } from './exit-codes.ts';
+import { FencedOutError, LeaseHeldError } from './lease.ts';
+import { drainOutbox } from './outbox.ts';
+import { createPool } from './pool.ts';
+import { nextRunNeedingOwner } from './claims.ts';
+
+const USAGE = 'usage: worker.ts (--run <runId> | --claim | --outbox) [--restart] [--no-outbox] [--until-idle] [--worker <name>]';
+
+function fail(code: number, message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      options: {
+        run: { type: 'string' },
+        claim: { type: 'boolean', default: false },
+        outbox: { type: 'boolean', default: false },
+        'no-outbox': { type: 'boolean', default: false },
+        restart: { type: 'boolean', default: false },
+        'until-idle': { type: 'boolean', default: false },
+        worker: { type: 'string' },
+      },
+      strict: true,
+    }).values;
+  } catch (err) {
+    return fail(EXIT.usage, `${(err as Error).message}\n${USAGE}`);
+  }
+  if (!args.run && !args.claim && !args.outbox) return fail(EXIT.usage, USAGE);
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) return fail(EXIT.usage, 'DATABASE_URL is not set: the worker needs the PostgreSQL that holds the runs and checkpoints.');
+  parseCrashPlan(process.env.CRASH_PLAN); // a typo in the plan must fail now, not silently never fire
+
+  const worker = args.worker ?? process.env.WORKER_NAME ?? 'A';
+  const leaseTtlMs = Number(process.env.LEASE_TTL_MS ?? 15_000);
+  const approvalPollMs = Number(process.env.APPROVAL_POLL_MS ?? 250);
+  const log = (line: string) => process.stdout.write(`[worker ${worker} pid ${process.pid}] ${line}\n`);
+  const ports = createHttpPorts();
+  const pool = createPool(databaseUrl);
+  const stop = new AbortController();
+  process.once('SIGTERM', () => stop.abort(new Error('SIGTERM')));
+  process.once('SIGINT', () => stop.abort(new Error('SIGINT')));
+
+  const runOne = async (runId: string, restart: boolean) => {
+    const rlog = (line: string) => log(`run ${runId}: ${line}`);
+    const outcome = await executeRun({ pool, runId, worker, ports, leaseTtlMs, approvalPollMs, restart, drainOutbox: !args['no-outbox'], log: rlog });
+    return outcome;
+  };
+
+  try {
+    if (args.run) {
+      await runOne(args.run, args.restart);
+      if (args.outbox) await drainOutbox({ pool, ports, worker, untilEmpty: true, signal: stop.signal, log });
+      return EXIT.done;
+    }
+    if (args.claim) {
+      const gaveUp: string[] = []; // runs this worker could not move; another worker or a person must
+      while (!stop.signal.aborted) {
+        const runId = await nextRunNeedingOwner(pool, worker, gaveUp);
+        if (runId) {
+          try {
+            await runOne(runId, false);
+          } catch (err) {
+            // One run's trouble is reported and the loop goes on to the next run.
+            if (err instanceof LeaseHeldError) continue;
+            gaveUp.push(runId);
+            log(`run ${runId}: ${(err as Error).message}`);
+          }
+          continue;
+        }
+        if (args.outbox) await drainOutbox({ pool, ports, worker, untilEmpty: true, signal: stop.signal, log });
+        if (args['until-idle']) break;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      return EXIT.done;
+    }
+    const drained = await drainOutbox({ pool, ports, worker, untilEmpty: args['until-idle'], signal: stop.signal, log });
+    log(`outbox: ${drained.sent} sent, ${drained.retried} to retry, ${drained.dead} dead`);
+    return EXIT.done;
+  } catch (err) {
+    if (err instanceof RunNotFoundError) return fail(EXIT.usage, err.message);
+    if (err instanceof NothingToResumeError) return fail(EXIT.nothingToResume, err.message);
+    if (err instanceof LeaseHeldError) {
+      return fail(EXIT.leaseHeld, `Run ${args.run} is being run by another worker (${err.holder}, lease valid until ${err.expiresAt.toISOString()}); this worker leaves it alone. Start it again after that time if the other worker has died.`);
+    }
+    if (err instanceof FencedOutError || (err as Error)?.name === 'FencedOutError') {
+      return fail(EXIT.fencedOut, `Run ${args.run}: this worker stopped because ${(err as Error).message}. Another worker owns the run now; nothing this worker did after losing the lease was saved.`);
+    }
+    if (err instanceof CheckpointUnreadableError) return fail(EXIT.checkpointUnreadable, err.message);
+    return fail(EXIT.unexpected, `worker ${worker}: unexpected error${args.run ? ` on run ${args.run}` : ''}: ${(err as Error)?.stack ?? String(err)}`);
+  } finally {
+    await pool.end().catch(() => {});
+  }
+}
+
+process.exit(await main());

@@ -1,0 +1,79 @@
+import { MemorySaver } from '@langchain/langgraph';
+import { initialState, parseReviewRequest, type ReviewState } from '@vendor-review/domain';
+import { Command } from '@langchain/langgraph';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approveRun } from '../src/approvals.ts';
+import { executeRun } from '../src/execute-run.ts';
+import { compileGraph } from '../src/graph.ts';
+import { getRun, readDurableRecord } from '../src/inspect.ts';
+import { createPool } from '../src/pool.ts';
+import { createRun } from '../src/runs.ts';
+import { freshTestDatabase } from './db.ts';
+import { fakePorts, fakeSteps, sampleRequest } from './fakes.ts';
+
+let db: { url: string; drop(): Promise<void> };
+beforeAll(async () => {
+  db = await freshTestDatabase('graph');
+});
+afterAll(async () => {
+  await db?.drop();
+});
+
+describe('graph wiring (fake steps, in-process)', () => {
+  it('runs every step, fans FETCH out per candidate, stops at the approval interrupt and delivers after resume', async () => {
+    const world = fakePorts();
+    const graph = compileGraph({ variant: 'naive', ports: world.ports, worker: 'T', steps: fakeSteps }, new MemorySaver());
+    const config = { configurable: { thread_id: 't-1' } };
+    await graph.invoke(initialState('run-1', parseReviewRequest(sampleRequest())), config);
+    const waiting = await graph.getState(config);
+    expect(waiting.next).toEqual(['AWAIT_APPROVAL']);
+    // 1 sitemap + 3 pages for each of the 2 requirements
+    expect(world.calls.filter((c) => c.kind === 'web')).toHaveLength(7);
+    expect(world.calls.filter((c) => c.kind === 'tracker')).toHaveLength(2);
+    await graph.invoke(new Command({ resume: { approved: true, by: 'qa' } }), config);
+    const done = (await graph.getState(config)).values as ReviewState;
+    expect(done.delivery?.to).toBe('priya@example.com');
+    expect(Object.keys(done.verdicts).sort()).toEqual(['dpa', 'soc2']);
+    // naive sends no keys
+    expect(world.calls.every((c) => c.meta.idempotencyKey === undefined)).toBe(true);
+  });
+
+  it('a rejection ends the run without delivering', async () => {
+    const world = fakePorts();
+    const graph = compileGraph({ variant: 'naive', ports: world.ports, worker: 'T', steps: fakeSteps }, new MemorySaver());
+    const config = { configurable: { thread_id: 't-2' } };
+    await graph.invoke(initialState('run-2', parseReviewRequest(sampleRequest())), config);
+    await graph.invoke(new Command({ resume: { approved: false, by: 'qa', note: 'no' } }), config);
+    const done = (await graph.getState(config)).values as ReviewState;
+    expect(done.approval).toEqual({ approved: false, by: 'qa', note: 'no' });
+    expect(done.delivery).toBeNull();
+    expect(world.calls.some((c) => c.kind === 'mail')).toBe(false);
+  });
+});
+
+describe('executeRun against PostgreSQL (fake steps)', () => {
+  it('hardened: keys on every call, outbox delivers once, durable record names the nodes', async () => {
+    const world = fakePorts();
+    const { runId } = await createRun({ databaseUrl: db.url, request: sampleRequest(), variant: 'hardened' });
+    await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
+    const pool = createPool(db.url);
+    try {
+      const outcome = await executeRun({ pool, runId, worker: 'T', ports: world.ports, leaseTtlMs: 5_000, drainOutbox: true, steps: fakeSteps });
+      expect(outcome.status).toBe('completed');
+    } finally {
+      await pool.end();
+    }
+    expect(world.calls.filter((c) => c.kind !== 'web').every((c) => typeof c.meta.idempotencyKey === 'string')).toBe(true);
+    expect(world.calls.filter((c) => c.kind === 'mail')).toHaveLength(1);
+    const view = await getRun({ databaseUrl: db.url, runId });
+    expect(view.status).toBe('completed');
+    expect(view.deliveredVia).toBe('outbox');
+    expect(view.delivery?.status).toBe('sent');
+    const record = await readDurableRecord({ databaseUrl: db.url, runId });
+    const nodes = record.checkpoints.map((c) => c.node);
+    expect(nodes).toContain('FETCH');
+    expect(nodes).toContain('AWAIT_APPROVAL');
+    expect(record.checkpoints.every((c) => c.writer === undefined || c.writer === 'T')).toBe(true);
+    expect(record.checkpoints.filter((c) => c.node === 'FETCH')).toHaveLength(2);
+  });
+});
