@@ -25,6 +25,8 @@ export function htmlToText(html: string): string {
   const text = main
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<(script|style|noscript|template)[^>]*>[\s\S]*?<\/\1>/gi, '')
+    // Line breaks in HTML source are just spaces; only elements make lines.
+    .replace(/\s+/g, ' ')
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<\/?(p|div|section|article|header|footer|nav|main|h[1-6]|li|ul|ol|tr|table|blockquote|pre)[^>]*>/gi, '\n')
     .replace(/<[^>]+>/g, '');
