@@ -1,5 +1,5 @@
 import { Command } from '@langchain/langgraph';
-import { STATE_SCHEMA_VERSION, crashpoint, initialState, stateVersionOf, type Ports, type ReviewRequest, type ReviewState } from '@vendor-review/domain';
+import { STATE_SCHEMA_VERSION, crashpoint, initialState, isPermanent, isTransient, stateVersionOf, type Ports, type ReviewRequest, type ReviewState } from '@vendor-review/domain';
 import type pg from 'pg';
 import { findApproval, markApprovalConsumed, waitForApproval } from './approvals.ts';
 import { createCheckpointer, isRuntimeChannel } from './checkpointer.ts';
@@ -110,6 +110,10 @@ async function drive(o: ExecuteOptions, run: RunRow, lease: Lease | null, signal
   }
 
   let input: unknown = null;
+  if (!tuple && (run.status === 'completed' || run.status === 'failed')) {
+    log(`run already ${run.status}; its checkpoints are gone (retention or memory), nothing to do`);
+    return { status: run.status, state: null };
+  }
   if (!tuple) {
     if (run.status !== 'pending' && !o.restart) throw new NothingToResumeError(run);
     log(run.status === 'pending' ? 'starting from the request' : 'restarting from the request (--restart): nothing durable to resume from');
@@ -127,7 +131,18 @@ async function drive(o: ExecuteOptions, run: RunRow, lease: Lease | null, signal
       else if (snapshot.next.length === 0) break; // nothing left to run
     }
     await markRunStarted(o.pool, run.runId, o.worker);
-    await graph.invoke(input as never, config);
+    try {
+      await graph.invoke(input as never, config);
+    } catch (err) {
+      // naive has no dead letter: a step's error ends the run, recorded as it is.
+      if (run.variant === 'naive' && (isTransient(err) || isPermanent(err))) {
+        const message = `${(err as Error).name}: ${(err as Error).message}`;
+        await markRunFailed(o.pool, run.runId, o.worker, message);
+        log(`failed: ${message}`);
+        return { status: 'failed', state: (await graph.getState(config)).values as ReviewState };
+      }
+      throw err;
+    }
     input = null;
     if (isAwaitingApproval(await graph.getState(config))) {
       await setRunStatus(o.pool, run.runId, 'awaiting-approval', o.worker);
