@@ -17,6 +17,14 @@ describe('FETCH', () => {
     expect(page.text).not.toContain('dataLayer');
   });
 
+  it('does not read a page again that the run already has', async () => {
+    const state = await stateThrough('acme-analytics', 'FETCH', 'sso');
+    const ports = fakePorts();
+    const url = state.current!.candidates[0]!;
+    expect(await fetchPage(state, ports, testCtx('FETCH'), { url, index: 0, of: 2 })).toEqual({ fetched: { [url]: state.fetched[url] } });
+    expect(ports.calls).toEqual([]);
+  });
+
   it('lets a permanent failure through (a page that does not exist)', async () => {
     const state = await stateThrough('acme-analytics', 'SELECT_PAGE', 'sso');
     const url = `${state.request.vendor.baseUrl}/careers`;
