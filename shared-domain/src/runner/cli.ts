@@ -1,13 +1,8 @@
 import { parseArgs } from 'node:util';
-import { createHttpPorts } from '../adapters/index.ts';
 import { CrashPlanError, parseCrashPlan } from '../crashpoints.ts';
 import { InvalidRequestError, parseReviewRequest } from '../request.ts';
 import { rebaseOnWorld, vendorRequest } from '../world/requests.ts';
-import { startWorld, type World } from '../world/server.ts';
-import { summarizeLedger } from '../world/summary.ts';
-import { worldClient } from '../world/client.ts';
 import { VENDOR_SLUGS } from '../world/vendors/index.ts';
-import { runPlain } from './plain.ts';
 import { readRequestFile, RequestFileError } from './request-file.ts';
 
 /**
@@ -50,7 +45,15 @@ try {
   throw err;
 }
 
-let world: World | undefined;
+// Loaded only now: the openai client and the server are most of the start-up time, and a rejected input needs neither.
+const [{ createHttpPorts }, { startWorld }, { summarizeLedger }, { worldClient }, { runPlain }] = await Promise.all([
+  import('../adapters/index.ts'),
+  import('../world/server.ts'),
+  import('../world/summary.ts'),
+  import('../world/client.ts'),
+  import('./plain.ts'),
+]);
+let world: Awaited<ReturnType<typeof startWorld>> | undefined;
 const worldUrl = process.env.WORLD_URL ?? (world = await startWorld()).url;
 const request = rebaseOnWorld(raw, worldUrl) as Parameters<typeof runPlain>[0];
 const { state, failed } = await runPlain(request, createHttpPorts({ worldUrl }), { keys: args.keys, worker: process.env.WORKER_NAME ?? 'plain' });

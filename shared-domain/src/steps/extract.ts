@@ -9,7 +9,7 @@ import { parseFindings } from './model-json.ts';
 import { currentRequirement } from './requirement-of.ts';
 
 /** Long enough for the request to reach the model, well short of the world's model latency: the kill lands mid-flight. */
-export const MID_MODEL_SETTLE_MS = 50;
+export const MID_MODEL_SETTLE_MS = 100;
 
 /** EXTRACT: one model call per requirement over the fetched candidate pages; findings[requirementId]. Crash points: boundary (at start), mid-model, after-model. */
 export async function extract(state: ReviewState, ports: Ports, ctx: StepContext): Promise<StateUpdate> {
