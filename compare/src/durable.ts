@@ -130,6 +130,17 @@ function describeEvent(name: string, activityType: string | null): { short: stri
   return { short: compact, long: words };
 }
 
+/** The workflow names activities by step ("FETCH:soc2:1", "DELIVER:outbox"); fall back to the activity type. */
+function activityLabel(activityId: string | null, activityType: string | null): string | null {
+  return activityId ?? activityType;
+}
+
+function stepOfActivity(activityId: string | null, activityType: string | null): string | null {
+  const head = activityId?.split(/[:#]/)[0];
+  if (head && /^[A-Z_]+$/.test(head)) return head;
+  return activityType;
+}
+
 export function fromTemporal(events: TemporalEventIn[]): DurableRecord {
   // Temporal names the activity type only on the scheduled event; carry it to its siblings by activity id.
   const typeById = new Map<string, string>();
@@ -137,12 +148,12 @@ export function fromTemporal(events: TemporalEventIn[]): DurableRecord {
   const marks = events.map((e): DurableMark => {
     const name = eventName(e.eventType);
     const activityType = e.activityType ?? (e.activityId ? typeById.get(e.activityId) ?? null : null);
-    const d = describeEvent(name, activityType);
+    const d = describeEvent(name, activityLabel(e.activityId ?? null, activityType));
     return {
       id: String(e.eventId),
       kind: 'event',
       at: toMs(e.time),
-      step: activityType,
+      step: stepOfActivity(e.activityId ?? null, activityType),
       short: `#${e.eventId} ${d.short}`,
       long: `history event ${e.eventId}: ${d.long}${e.attempt && e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}`,
       workerIdentity: e.workerIdentity ?? null,

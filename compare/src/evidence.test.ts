@@ -44,7 +44,7 @@ describe('evidence from constructed ledgers', () => {
     const obs = crashedObservation({ crashPoint: 'after-deliver', crashAfter: 12, resumeFrom: 11 });
     const e = computeEvidence(obs, baseline);
     expect(e.sideEffectDuplicated).toBe(true);
-    expect(e.sideEffectDuplicatedWhy[0]).toMatch(/mail delivered 2×/);
+    expect(e.sideEffectDuplicatedWhy[0]).toMatch(/mail delivered 2× \(expected 1\)/);
     expect(e.repeatedOperations).toEqual(['mail:ddd']);
   });
 

@@ -68,12 +68,13 @@ export function operationLabel(e: Pick<LedgerEntry, 'kind' | 'path' | 'method' |
 export function repeatedOperations(run: readonly LedgerEntry[], baseline: readonly LedgerEntry[] | null): RepeatedOperation[] {
   const ran = executed(run);
   const counts = countBy(ran, (e) => e.opKey);
-  // Without a baseline, anything seen twice is the best available guess (and is reported as such).
+  // Without a baseline, or for a key the baseline cannot have (it names the run), anything seen twice is the repeat.
   const base = baseline ? countBy(executed(baseline), (e) => e.opKey) : null;
   const out: RepeatedOperation[] = [];
   for (const [opKey, count] of counts) {
-    const baselineCount = base ? base.get(opKey) ?? 0 : 1;
-    if (count > baselineCount && (base ? true : count > 1)) {
+    // An operation the baseline never made under this key (the mail's key names the run) was expected once.
+    const baselineCount = base?.get(opKey) ?? 1;
+    if (count > baselineCount) {
       const first = ran.find((e) => e.opKey === opKey)!;
       out.push({ opKey, kind: first.kind, step: first.step, count, baselineCount });
     }
@@ -108,10 +109,18 @@ export function duplicatedSideEffects(run: readonly LedgerEntry[], baseline: rea
   const base = baseline ? countBy(delivered(baseline), (e) => e.opKey) : new Map<string, number>();
   const why: string[] = [];
   for (const [opKey, n] of counts) {
-    const allowed = baseline ? base.get(opKey) ?? 0 : 1;
+    const allowed = base.get(opKey) ?? 1;
     if (n > allowed) {
       const kind = opKey.startsWith('mail') ? 'mail delivered' : 'tracker note stored';
-      why.push(`${kind} ${n}× (baseline ${baseline ? allowed : '—'}): ${opKey}`);
+      why.push(`${kind} ${n}× (expected ${allowed}): ${opKey}`);
+    }
+  }
+  // Also by kind: a duplicate the receiver stored under a different key is still a duplicate.
+  if (baseline && !why.length) {
+    for (const kind of ['mail', 'tracker'] as const) {
+      const mine = delivered(run).filter((e) => e.kind === kind).length;
+      const theirs = delivered(baseline).filter((e) => e.kind === kind).length;
+      if (mine > theirs) why.push(`${kind === 'mail' ? 'mails delivered' : 'tracker notes stored'}: ${mine}, baseline ${theirs}`);
     }
   }
   return why;

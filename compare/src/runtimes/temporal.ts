@@ -1,0 +1,75 @@
+import { Client, Connection } from '@temporalio/client';
+import * as temporal from '@vendor-review/temporal';
+import { newRunId, type ReviewRequestInput } from '@vendor-review/domain';
+import { fromTemporal, type DurableRecord } from '../durable.ts';
+import type { Scenario } from '../scenarios.ts';
+import type { WorkerSpec } from '../worker-process.ts';
+import { APPROVER, type RunHandle, type RunView, type RuntimeAdapter } from './adapter.ts';
+
+export interface TemporalAdapterOptions {
+  address: string;
+  namespace: string;
+  databaseUrl: string;
+  worldUrl: string;
+  bundlePath: string;
+  /** Temporal UI base URL when the server is the user's own (runs are linked), else null. */
+  uiUrl: string | null;
+}
+
+export function temporalUiLink(uiUrl: string, namespace: string, workflowId: string, runId: string): string {
+  return `${uiUrl.replace(/\/$/, '')}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(workflowId)}/${encodeURIComponent(runId)}`;
+}
+
+/** One task queue per run: workers of concurrent cells must never pick up each other's tasks. */
+function taskQueueFor(runId: string): string {
+  return `compare-${runId}`;
+}
+
+export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<RuntimeAdapter> {
+  const connection = await Connection.connect({ address: o.address });
+  const client = new Client({ connection, namespace: o.namespace });
+  return {
+    runtime: 'temporal',
+    workerExitsWhenDone: false,
+    isRetryableExit: () => false,
+    async createRun(s: Scenario, request: ReviewRequestInput): Promise<RunHandle> {
+      const runId = newRunId(s.variant === 'naive' ? 'tm-naive' : 'tm-hard');
+      const taskQueue = taskQueueFor(runId);
+      const started = await temporal.startRun({ client, taskQueue, request, variant: s.variant, runId });
+      return {
+        runId: started.runId,
+        runtimeIds: { workflowId: started.workflowId, runtimeRunId: started.runtimeRunId },
+        link: o.uiUrl ? temporalUiLink(o.uiUrl, o.namespace, started.workflowId, started.runtimeRunId) : null,
+        durability: null,
+        taskQueue,
+      };
+    },
+    workerSpec(h: RunHandle, crashPlan: string | null): WorkerSpec {
+      return {
+        entry: temporal.WORKER_ENTRY,
+        env: {
+          TEMPORAL_ADDRESS: o.address,
+          TEMPORAL_NAMESPACE: o.namespace,
+          TASK_QUEUE: h.taskQueue,
+          DATABASE_URL: o.databaseUrl,
+          WORLD_URL: o.worldUrl,
+          WORKFLOW_BUNDLE: o.bundlePath,
+          CRASH_PLAN: crashPlan ?? undefined,
+        },
+      };
+    },
+    async status(h: RunHandle): Promise<RunView> {
+      const v = await temporal.getRun({ client, runId: h.runId });
+      return { status: v.status, state: v.state, ...(v.reason ? { reason: v.reason } : {}) };
+    },
+    async approve(h: RunHandle): Promise<void> {
+      await temporal.approveRun({ client, runId: h.runId, approved: true, by: APPROVER });
+    },
+    async durableRecord(h: RunHandle): Promise<DurableRecord> {
+      return fromTemporal(await temporal.readHistory({ client, runId: h.runId }));
+    },
+    async close(): Promise<void> {
+      await connection.close();
+    },
+  };
+}
