@@ -7,7 +7,7 @@ import pg from 'pg';
 import { InfraError, reasonOf } from './infra-error.ts';
 import { stderrLog, type InfraLog } from './infra-log.ts';
 import { freePort } from './net-probe.ts';
-import { onProcessEnd } from './process-cleanup.ts';
+import { killWithParent, onProcessEnd } from './process-cleanup.ts';
 import { databaseUrl, maskDatabaseUrl } from './postgres-databases.ts';
 
 export interface PostgresHandle {
@@ -100,8 +100,10 @@ async function startEmbedded(database: string, log: InfraLog): Promise<PostgresH
   });
 
   let postmasterPid: number | undefined;
+  let unwatch = () => {};
   // Runs only if this process ends without stop(): an immediate shutdown, then the directory.
   const forget = onProcessEnd(() => {
+    unwatch();
     if (postmasterPid) {
       try {
         process.kill(postmasterPid, 'SIGQUIT');
@@ -115,9 +117,12 @@ async function startEmbedded(database: string, log: InfraLog): Promise<PostgresH
   try {
     await server.initialise();
     await server.start();
-    postmasterPid = Number((await readFile(path.join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    const pidFile = path.join(dataDir, 'postmaster.pid');
+    postmasterPid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+    unwatch = killWithParent({ pid: postmasterPid, signal: 'QUIT', pidFile, removeDir: dataDir });
   } catch (err) {
     await server.stop().catch(() => undefined);
+    unwatch();
     await rm(dataDir, { recursive: true, force: true });
     forget();
     throw new InfraError(
@@ -146,6 +151,7 @@ async function startEmbedded(database: string, log: InfraLog): Promise<PostgresH
     stop() {
       stopped ??= (async () => {
         await server.stop();
+        unwatch();
         await rm(dataDir, { recursive: true, force: true });
         forget();
       })();

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { InfraError, reasonOf } from './infra-error.ts';
 import { stderrLog, type InfraLog } from './infra-log.ts';
 import { freePort, settlesWithin, sleep, tcpConnect } from './net-probe.ts';
-import { onProcessEnd } from './process-cleanup.ts';
+import { killWithParent, onProcessEnd } from './process-cleanup.ts';
 import { cliEnv, resolveTemporalCli, temporalCliVersion } from './temporal-cli.ts';
 import { describeNamespace, GrpcError, NOT_FOUND, temporalHealthy } from './grpc-probe.ts';
 
@@ -159,6 +159,10 @@ async function startDevServer(cli: string, namespace: string, opts: StartTempora
     child.once('exit', () => resolve());
   });
   const isGone = () => spawnError !== undefined || child.exitCode !== null || child.signalCode !== null;
+  if (child.pid !== undefined) {
+    const unwatch = killWithParent({ pid: child.pid, signal: 'KILL' });
+    child.once('exit', unwatch);
+  }
   const forget = onProcessEnd(() => {
     if (!isGone()) child.kill('SIGKILL');
   });

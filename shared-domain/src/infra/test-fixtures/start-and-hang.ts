@@ -1,0 +1,13 @@
+// Starts an embedded PostgreSQL and a Temporal dev server, reports where they are, and never
+// stops them: process-cleanup.test.ts then ends this process abruptly and checks nothing survives.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { startPostgres, startTemporal } from '../index.ts';
+
+const lines: string[] = [];
+await startPostgres({ env: {}, log: (l) => lines.push(l) });
+const temporal = await startTemporal({ log: () => undefined });
+const dataDir = /\(data in (.+)\)$/.exec(lines[0] ?? '')?.[1] ?? '';
+const postgresPid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+process.stdout.write(`${JSON.stringify({ dataDir, postgresPid, temporalPid: temporal.pid })}\n`);
+setInterval(() => undefined, 60_000);
