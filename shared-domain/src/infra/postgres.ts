@@ -132,32 +132,34 @@ async function startEmbedded(database: string, log: InfraLog): Promise<PostgresH
     );
   }
 
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= (async () => {
+      await server.stop();
+      unwatch();
+      await rm(dataDir, { recursive: true, force: true });
+      forget();
+    })();
+    return stopped;
+  };
+
   const serverUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  let version = '';
+  let version: string;
   try {
-    version = String((await client.query('show server_version')).rows[0]?.server_version ?? '').split(' ')[0] ?? '';
-    await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
-  } finally {
-    await client.end();
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      version = String((await client.query('show server_version')).rows[0]?.server_version ?? '').split(' ')[0] ?? '';
+      await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
+    } finally {
+      await client.end();
+    }
+  } catch (err) {
+    await stop();
+    throw new InfraError(`postgres: embedded PostgreSQL on port ${port} started but could not create database ${database} (${reasonOf(err)})`);
   }
   log(`postgres: embedded PostgreSQL ${version} on 127.0.0.1:${port} (data in ${dataDir})`);
-
-  let stopped: Promise<void> | undefined;
-  return {
-    url: databaseUrl(serverUrl, database),
-    kind: 'embedded',
-    stop() {
-      stopped ??= (async () => {
-        await server.stop();
-        unwatch();
-        await rm(dataDir, { recursive: true, force: true });
-        forget();
-      })();
-      return stopped;
-    },
-  };
+  return { url: databaseUrl(serverUrl, database), kind: 'embedded', stop };
 }
 
 /**

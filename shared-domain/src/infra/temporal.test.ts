@@ -49,7 +49,7 @@ describe('Temporal dev server from the CLI', () => {
       expect(server.namespace).toBe('infra-test');
       expect(server.address).toMatch(/^127\.0\.0\.1:\d+$/);
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^temporal: dev server \(CLI 1\.9\.1 .*\) from .+ on 127\.0\.0\.1:\d+, namespace infra-test, state in memory, pid \d+$/);
+      expect(lines[0]).toMatch(/^temporal: dev server \(CLI \d+\.\d+\.\d+ .*\) from .+ on 127\.0\.0\.1:\d+, namespace infra-test, state in memory, pid \d+$/);
       const [host, port] = server.address.split(':');
       await tcpConnect(host!, Number(port), 2_000);
       const described = JSON.parse(await temporalCli(cli, 'operator', 'namespace', 'describe', '--namespace', 'infra-test', '--address', server.address, '--output', 'json'));

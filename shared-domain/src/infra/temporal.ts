@@ -56,9 +56,12 @@ const NO_PROCESS = (kind: string) => () =>
   Promise.reject(new Error(`temporal: kill() needs a dev server started from the CLI; this one is ${kind}`));
 
 /**
- * A Temporal server for tests and the harness, in order of preference: TEMPORAL_ADDRESS (checked:
- * it accepts connections, its gRPC health check says SERVING, the namespace exists), a dev server spawned from the CLI at TEMPORAL_CLI_PATH or on PATH, or
- * `opts.sdkFallback`. Fails with one line naming the three ways when none is available.
+ * A Temporal server for tests and the harness, in order of preference:
+ * 1. TEMPORAL_ADDRESS, checked: it accepts connections, its gRPC health says SERVING, the namespace exists;
+ * 2. a dev server spawned from the CLI at TEMPORAL_CLI_PATH, on PATH, or in .cache/temporal-cli (from .ci/run),
+ *    ready once it serves the namespace;
+ * 3. `opts.sdkFallback`.
+ * Fails with one line naming the three ways when none is available.
  */
 export async function startTemporal(opts: StartTemporalOptions = {}): Promise<TemporalHandle> {
   const env = opts.env ?? process.env;
@@ -141,7 +144,8 @@ async function startDevServer(cli: string, namespace: string, opts: StartTempora
   // `default` always exists; naming it again is harmless but noisy.
   if (namespace !== 'default') args.push('--namespace', namespace);
 
-  const versionPromise = temporalCliVersion(cli);
+  // Only for the log line; settled here so a failing start never leaves it rejected and unobserved.
+  const versionPromise = temporalCliVersion(cli).catch(() => 'unknown version');
   const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv() });
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
@@ -190,7 +194,7 @@ async function startDevServer(cli: string, namespace: string, opts: StartTempora
     await sleep(100);
   }
 
-  const version = await versionPromise.catch(() => 'unknown version');
+  const version = await versionPromise;
   log(
     `temporal: dev server (CLI ${version}) from ${cli} on ${address}, namespace ${namespace}, ` +
       `${opts.dbFilename ? `state in ${opts.dbFilename}` : 'state in memory'}${uiUrl ? `, UI ${uiUrl}` : ''}, pid ${child.pid}`,
