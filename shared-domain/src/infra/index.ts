@@ -1,7 +1,15 @@
 /**
  * Infrastructure on demand, shared by every package's tests and the compare harness.
- * Each start logs one line to stderr saying what it started, and fails with one line saying what
- * is missing and how to provide it.
+ * Each start logs one line to stderr saying what it started, and fails with one line (InfraError)
+ * saying what is missing and how to provide it. Servers it spawns are stopped by `stop()`, or, if
+ * the process ends first, by exit/signal hooks and by a watcher that outlives a SIGKILL.
+ *
+ *   const pg = await startPostgres();                    // DATABASE_URL, else embedded PostgreSQL 17
+ *   const db = await freshDatabase(pg.url, 'my_test');   // isolated database; db.drop() afterwards
+ *   const temporal = await startTemporal({ namespace }); // TEMPORAL_ADDRESS, else the CLI's dev server
+ *
+ * The Temporal SDK's own test environment can run the same CLI instead of downloading one:
+ *   TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path: resolveTemporalCli()! } } })
  */
 export { startPostgres, type PostgresHandle, type StartPostgresOptions } from './postgres.ts';
 export { createDatabase, databaseUrl, freshDatabase, maskDatabaseUrl, type FreshDatabase } from './postgres-databases.ts';
