@@ -2,6 +2,7 @@
  * The LangGraph worker process:
  *
  *   node --import tsx src/worker.ts --run <runId>     execute or resume that run until it completes or fails
+ *                                                      (repeat --run to take several runs in one process, concurrently)
  *   node --import tsx src/worker.ts --claim           keep claiming runs that need an owner and run them
  *   node --import tsx src/worker.ts --outbox          only deliver the outbox (a separate delivery worker)
  *
@@ -34,7 +35,7 @@ async function main(): Promise<number> {
   try {
     args = parseArgs({
       options: {
-        run: { type: 'string' },
+        run: { type: 'string', multiple: true },
         claim: { type: 'boolean', default: false },
         outbox: { type: 'boolean', default: false },
         'no-outbox': { type: 'boolean', default: false },
@@ -47,7 +48,8 @@ async function main(): Promise<number> {
   } catch (err) {
     return fail(EXIT.usage, `${(err as Error).message}\n${USAGE}`);
   }
-  if (!args.run && !args.claim && !args.outbox) return fail(EXIT.usage, USAGE);
+  const runIds = args.run ?? [];
+  if (runIds.length === 0 && !args.claim && !args.outbox) return fail(EXIT.usage, USAGE);
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) return fail(EXIT.usage, 'DATABASE_URL is not set: the worker needs the PostgreSQL that holds the runs and checkpoints.');
   parseCrashPlan(process.env.CRASH_PLAN); // a typo in the plan must fail now, not silently never fire
@@ -69,10 +71,18 @@ async function main(): Promise<number> {
   };
 
   try {
-    if (args.run) {
-      await runOne(args.run, args.restart);
-      if (args.outbox) await drainOutbox({ pool, ports, worker, untilEmpty: true, signal: stop.signal, log });
-      return EXIT.done;
+    if (runIds.length > 0) {
+      // Every run is reported on its own; the exit code is the first failure's (0 when all are done).
+      const results = await Promise.allSettled(runIds.map((id) => runOne(id, args.restart)));
+      let code: number = EXIT.done;
+      results.forEach((r, i) => {
+        if (r.status === 'fulfilled') return;
+        const { code: c, message } = explain(r.reason, runIds[i]!, worker);
+        process.stderr.write(`${message}\n`);
+        if (code === EXIT.done) code = c;
+      });
+      if (code === EXIT.done && args.outbox) await drainOutbox({ pool, ports, worker, untilEmpty: true, signal: stop.signal, log });
+      return code;
     }
     if (args.claim) {
       const gaveUp: string[] = []; // runs this worker could not move; another worker or a person must
@@ -85,7 +95,7 @@ async function main(): Promise<number> {
             // One run's trouble is reported and the loop goes on to the next run.
             if (err instanceof LeaseHeldError) continue;
             gaveUp.push(runId);
-            log(`run ${runId}: ${(err as Error).message}`);
+            log(explain(err, runId, worker).message);
           }
           continue;
         }
@@ -99,19 +109,31 @@ async function main(): Promise<number> {
     log(`outbox: ${drained.sent} sent, ${drained.retried} to retry, ${drained.dead} dead`);
     return EXIT.done;
   } catch (err) {
-    if (err instanceof RunNotFoundError) return fail(EXIT.usage, err.message);
-    if (err instanceof NothingToResumeError) return fail(EXIT.nothingToResume, err.message);
-    if (err instanceof LeaseHeldError) {
-      return fail(EXIT.leaseHeld, `Run ${args.run} is being run by another worker (${err.holder}, lease valid until ${err.expiresAt.toISOString()}); this worker leaves it alone. Start it again after that time if the other worker has died.`);
-    }
-    if (err instanceof FencedOutError || (err as Error)?.name === 'FencedOutError') {
-      return fail(EXIT.fencedOut, `Run ${args.run}: this worker stopped because ${(err as Error).message}. Another worker owns the run now; nothing this worker did after losing the lease was saved.`);
-    }
-    if (err instanceof CheckpointUnreadableError) return fail(EXIT.checkpointUnreadable, err.message);
-    return fail(EXIT.unexpected, `worker ${worker}: unexpected error${args.run ? ` on run ${args.run}` : ''}: ${(err as Error)?.stack ?? String(err)}`);
+    const { code, message } = explain(err, undefined, worker);
+    return fail(code, message);
   } finally {
     await pool.end().catch(() => {});
   }
+}
+
+/** The exit code and the words for a person, per kind of failure. LangGraph's own text is never the message. */
+function explain(err: unknown, runId: string | undefined, worker: string): { code: number; message: string } {
+  if (err instanceof RunNotFoundError) return { code: EXIT.usage, message: err.message };
+  if (err instanceof NothingToResumeError) return { code: EXIT.nothingToResume, message: err.message };
+  if (err instanceof CheckpointUnreadableError) return { code: EXIT.checkpointUnreadable, message: err.message };
+  if (err instanceof LeaseHeldError) {
+    return {
+      code: EXIT.leaseHeld,
+      message: `Run ${runId} is being run by another worker (${err.holder}, lease valid until ${err.expiresAt.toISOString()}); this worker leaves it alone. Start it again after that time if the other worker has died.`,
+    };
+  }
+  if (err instanceof FencedOutError || (err as Error)?.name === 'FencedOutError') {
+    return {
+      code: EXIT.fencedOut,
+      message: `Run ${runId}: this worker stopped because ${(err as Error).message}. Another worker owns the run now; nothing this worker did after losing the lease was saved.`,
+    };
+  }
+  return { code: EXIT.unexpected, message: `worker ${worker}: unexpected error${runId ? ` on run ${runId}` : ''}: ${(err as Error)?.stack ?? String(err)}` };
 }
 
 process.exit(await main());
