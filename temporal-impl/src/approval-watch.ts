@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { crashpoint, isArmed } from '@vendor-review/domain';
 import { reviewQuery } from './workflows/definitions.ts';
 
@@ -10,7 +10,9 @@ import { reviewQuery } from './workflows/definitions.ts';
 export function approvalCrashWatcher(o: { address: string; namespace: string; pollMs?: number }): ((workflowId: string) => void) | undefined {
   if (!isArmed('awaiting-approval')) return undefined;
   let client: Promise<Client> | undefined;
-  const getClient = () => (client ??= Connection.connect({ address: o.address }).then((connection) => new Client({ connection, namespace: o.namespace })));
+  // Loaded only when this crash point is armed: the client library costs a worker ~1s of start time.
+  const getClient = () =>
+    (client ??= import('@temporalio/client').then(async ({ Client, Connection }) => new Client({ connection: await Connection.connect({ address: o.address }), namespace: o.namespace })));
 
   return (workflowId) => {
     void (async () => {

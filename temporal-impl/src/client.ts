@@ -87,7 +87,12 @@ export async function approveRun(o: { client: Client; runId: string; approved: b
 /** How long getRun waits for a worker to answer the state query before reporting state: null. */
 const QUERY_DEADLINE_MS = 2_000;
 
-export async function getRun(o: { client: Client; runId: string }): Promise<RunView> {
+/**
+ * Where the run is and its state. The status of a running workflow comes from its memo (kept by
+ * the workflow, readable with no worker alive); the state comes from a query, which needs a live
+ * worker: without one, state is null after a short wait. `queryState: false` skips the query.
+ */
+export async function getRun(o: { client: Client; runId: string; queryState?: boolean }): Promise<RunView> {
   const workflowId = workflowIdFor(o.runId);
   const handle = o.client.workflow.getHandle(workflowId);
   let description;
@@ -104,7 +109,8 @@ export async function getRun(o: { client: Client; runId: string }): Promise<RunV
     case 'RUNNING': {
       const memoStatus = description.memo?.[STATUS_MEMO_KEY];
       const status: RunStatus = memoStatus === 'awaiting-approval' ? 'awaiting-approval' : 'running';
-      const view = await o.client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(reviewQuery)).catch(() => null);
+      const view =
+        o.queryState === false ? null : await o.client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(reviewQuery)).catch(() => null);
       return { ...base, status: view?.status ?? status, state: view?.state ?? null };
     }
     case 'COMPLETED':
@@ -134,6 +140,7 @@ export async function waitForRun(o: {
   until?: RunStatus[];
   timeoutMs?: number;
   pollMs?: number;
+  queryState?: boolean;
 }): Promise<RunView> {
   const until = o.until ?? ['completed', 'failed'];
   const deadline = Date.now() + (o.timeoutMs ?? 60_000);
