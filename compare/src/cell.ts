@@ -24,6 +24,7 @@ export interface CellDeps {
 type PhaseEnd = { reason: 'exit' } | { reason: 'terminal'; view: RunView } | { reason: 'timeout' } | { reason: 'gone'; view: RunView };
 
 const TERMINAL = new Set(['completed', 'failed']);
+const MAIL_GRACE_MS = 8000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A completed, approved run has delivered once its mail shows in the ledger (an outbox may send after the graph ends). */
@@ -48,7 +49,7 @@ export async function runCell(scenario: Scenario, repetition: number, deps: Cell
   let note: string | null = null;
   let durableAtCrash: DurableRecord | null = null;
   // Written inside closures; an object keeps TypeScript from narrowing it to its initial null.
-  const last: { view: RunView | null } = { view: null };
+  const last: { view: RunView | null; error: string | null } = { view: null, error: null };
 
   const approve = async (aliveWorker: string | null) => {
     await adapter.approve(handle!);
@@ -60,6 +61,7 @@ export async function runCell(scenario: Scenario, repetition: number, deps: Cell
   const drive = async (worker: WorkerProcess | null, opts: { approveNow: boolean; stopAtTerminal: boolean }): Promise<PhaseEnd> => {
     const deadline = Date.now() + boundMs;
     let statusErrors = 0;
+    let terminalSince: number | null = null;
     for (;;) {
       if (worker && !worker.alive) return { reason: 'exit' };
       let view: RunView | null = null;
@@ -69,12 +71,17 @@ export async function runCell(scenario: Scenario, repetition: number, deps: Cell
         statusErrors = 0;
       } catch (err) {
         // A database or server hiccup while a worker is being killed next door is not the run's fault.
+        last.error = err instanceof Error ? err.message : String(err);
         if (++statusErrors > 20) throw err;
       }
       if (view) {
         if (view.status === 'not-found') return { reason: 'gone', view };
         if (view.status === 'awaiting-approval' && !approved && opts.approveNow) await approve(worker?.life.name ?? null);
-        if (opts.stopAtTerminal && TERMINAL.has(view.status) && (!needsMail(view) || (await mailSeen(worldUrl, handle!.runId)))) return { reason: 'terminal', view };
+        if (opts.stopAtTerminal && TERMINAL.has(view.status)) {
+          terminalSince ??= Date.now();
+          // An outbox may deliver after the run ends; give it a moment, then judge what the world saw.
+          if (!needsMail(view) || (await mailSeen(worldUrl, handle!.runId)) || Date.now() - terminalSince > MAIL_GRACE_MS) return { reason: 'terminal', view };
+        }
       }
       if (Date.now() > deadline) return { reason: 'timeout' };
       if (worker) await Promise.race([sleep(pollMs), worker.exited]);
@@ -95,7 +102,7 @@ export async function runCell(scenario: Scenario, repetition: number, deps: Cell
       if (status === 'failed') note = `the run ended failed${end.view.state?.failure ? ` in ${end.view.state.failure.step}: ${end.view.state.failure.error}` : ''}`;
     } else if (end.reason === 'timeout') {
       status = 'stuck';
-      note = `${phase}: no terminal state within ${Math.round(boundMs / 1000)} s (last status: ${last.view?.status ?? 'unknown'})`;
+      note = `${phase}: no terminal state within ${Math.round(boundMs / 1000)} s (last status: ${last.view?.status ?? 'unknown'}${last.error ? `; last error: ${last.error}` : ''})`;
     } else if (end.reason === 'gone') {
       status = 'lost';
       note = end.view.reason ?? 'the runtime no longer knows this run';
@@ -132,7 +139,7 @@ export async function runCell(scenario: Scenario, repetition: number, deps: Cell
           end.reason === 'terminal'
             ? `the crash point ${scenario.crashPoint} was never reached: the run finished without it`
             : end.reason === 'timeout'
-              ? `worker A did not reach ${scenario.crashPoint} within ${Math.round(boundMs / 1000)} s (status ${last.view?.status ?? 'unknown'})`
+              ? `worker A did not reach ${scenario.crashPoint} within ${Math.round(boundMs / 1000)} s (status ${last.view?.status ?? 'unknown'}${last.error ? `; last error: ${last.error}` : ''}})${life.logTail ? `; worker A said: ${life.logTail.split('\n').slice(-2).join(' | ').slice(0, 300)}` : ''}`
               : `worker A ended (${life.signal ?? `exit code ${life.exitCode}`}) without reaching ${scenario.crashPoint}: ${life.logTail.split('\n').slice(-3).join(' | ')}`;
       } else {
         durableAtCrash = await adapter.durableRecord(handle).catch(() => null);
@@ -152,7 +159,7 @@ export async function runCell(scenario: Scenario, repetition: number, deps: Cell
           // B left by itself: done, or nothing to resume from. Let the final status decide.
           const v = await adapter.status(handle);
           last.view = v;
-          if (TERMINAL.has(v.status) && (!needsMail(v) || (await mailSeen(worldUrl, handle.runId)))) endB = { reason: 'terminal', view: v };
+          if (TERMINAL.has(v.status)) endB = { reason: 'terminal', view: v };
           else if (v.status === 'not-found') endB = { reason: 'gone', view: v };
           else {
             const bl = await b.exited;
@@ -180,6 +187,9 @@ export async function runCell(scenario: Scenario, repetition: number, deps: Cell
       ])
     : [[] as LedgerEntry[], null, null];
   const lives: WorkerLife[] = workers.map((w) => w.life);
+  if ((status as CellStatus) === 'completed' && finalView?.state?.approval?.approved !== false && !ledger.some((e) => e.kind === 'mail' && e.outcome !== 'fault')) {
+    note = [note, 'the run says completed, but the world never received its mail'].filter(Boolean).join('; ');
+  }
   return {
     scenario,
     repetition,

@@ -63,7 +63,7 @@ function sourcesHash(): string {
       const full = path.join(dir, name);
       if (name === 'node_modules' || name.startsWith('.')) continue;
       if (statSync(full).isDirectory()) walk(full);
-      else if (/\.(ts|js|json)$/.test(name)) hash.update(full).update(readFileSync(full));
+      else if (/\.(ts|js|json)$/.test(name) && !/\.test\.ts$/.test(name)) hash.update(full).update(readFileSync(full));
     }
   };
   for (const r of roots) walk(r);

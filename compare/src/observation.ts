@@ -26,6 +26,8 @@ export interface WorkerLife {
   exitCode: number | null;
   signal: string | null;
   crash: CrashLine | null;
+  /** When it announced it was polling for work (Temporal workers print a READY line), epoch ms. */
+  readyAt: number | null;
   /** Highest resident set size seen while it lived, in kB (sampled from /proc). */
   peakRssKb: number | null;
   /** The end of its stderr, for a cell that went wrong. */

@@ -27,6 +27,16 @@ const COLUMNS: Column[] = [
   { title: 'status', width: 8 },
 ];
 
+/** Where a column sits in a plain (uncoloured) row: lets a reader (or a test) take one cell out of a line. */
+export function columnSlice(line: string, title: string): string {
+  let start = 0;
+  for (const c of COLUMNS) {
+    if (c.title === title) return line.slice(start, start + c.width).trim();
+    start += c.width + 1;
+  }
+  throw new Error(`no column "${title}"`);
+}
+
 type Paint = (code: string, text: string) => string;
 
 function painter(color: boolean): Paint {

@@ -60,7 +60,7 @@ export class WorkerProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     live.add(this.child);
-    this.life = { name, pid: this.child.pid ?? null, startedAt, exitedAt: null, exitCode: null, signal: null, crash: null, peakRssKb: null, logTail: '' };
+    this.life = { name, pid: this.child.pid ?? null, startedAt, exitedAt: null, exitCode: null, signal: null, crash: null, readyAt: null, peakRssKb: null, logTail: '' };
 
     let partial = '';
     this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -74,6 +74,7 @@ export class WorkerProcess {
       this.stdoutTail = (this.stdoutTail + chunk).slice(-TAIL_BYTES);
       if (this.readyAt === null && /READY/.test(chunk)) {
         this.readyAt = Date.now();
+        this.life.readyAt = this.readyAt;
         for (const w of this.readyWaiters.splice(0)) w(chunk);
       }
     });

@@ -70,7 +70,7 @@ export function finalState(runId: string, extra: Partial<ReviewState> = {}): Rev
 }
 
 export function worker(name: string, startedAt: number, exitedAt: number, killed: boolean): WorkerLife {
-  return { name, pid: name === 'A' ? 1001 : 1002, startedAt, exitedAt, exitCode: killed ? null : 0, signal: killed ? 'SIGKILL' : null, crash: null, peakRssKb: 120_000, logTail: '' };
+  return { name, pid: name === 'A' ? 1001 : 1002, startedAt, exitedAt, exitCode: killed ? null : 0, signal: killed ? 'SIGKILL' : null, crash: null, readyAt: null, peakRssKb: 120_000, logTail: '' };
 }
 
 export function scenario(runtime: Scenario['runtime'], variant: Scenario['variant'], crashPoint: Scenario['crashPoint'], durability: Scenario['durability'] = runtime === 'langgraph' && variant === 'naive' ? 'async' : null): Scenario {

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { fixtureResults } from '../test/fixture-results.ts';
+import { renderMarkdown } from './report/markdown.ts';
+import { exitCodeFor } from './report/results.ts';
+import { columnSlice, renderTable, rowLabel, TABLE_WIDTH } from './table.ts';
+
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+describe('terminal table', () => {
+  const results = fixtureResults();
+  const plain = renderTable({ rows: results.rows, wallTimeMs: 61_000, color: false });
+  const lines = plain.split('\n');
+
+  it('fits 120 columns, also when coloured', () => {
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(TABLE_WIDTH);
+    const coloured = renderTable({ rows: results.rows, color: true });
+    for (const l of coloured.split('\n')) expect(l.replace(ANSI, '').length).toBeLessThanOrEqual(TABLE_WIDTH);
+  });
+
+  it('has colour only when asked', () => {
+    expect(plain).not.toMatch(ANSI);
+    expect(renderTable({ rows: results.rows, color: true })).toMatch(ANSI);
+  });
+
+  it('puts a lesson and an observed line under each crash point', () => {
+    const i = lines.findIndex((l) => l.startsWith('after-deliver'));
+    expect(i).toBeGreaterThan(0);
+    const block = lines.slice(i, i + 10).join('\n');
+    expect(block).toMatch(/▸ .*mail twice/);
+    expect(block).toMatch(/seen: side effect doubled in LG naive\/async, TM naive/);
+  });
+
+  it('shows the evidence in the right columns', () => {
+    const i = lines.findIndex((l) => l.startsWith('after-deliver'));
+    const row = (label: string) => lines.slice(i).find((l) => l.startsWith(label))!;
+    expect(columnSlice(row('LG naive/async'), 'effect')).toBe('yes');
+    expect(columnSlice(row('LG hardened'), 'effect')).toBe('no');
+    expect(columnSlice(row('TM naive'), 'repeated')).toBe('mail+1');
+    const j = lines.findIndex((l) => l.startsWith('after-model'));
+    const modelRow = lines.slice(j).find((l) => l.startsWith('TM hardened'))!;
+    expect(columnSlice(modelRow, 'extra model')).toBe('+1 $0.00210');
+    expect(columnSlice(modelRow, 'recovery')).toBe('0.05 s');
+    expect(lines.at(-3)).toMatch(/^16 cells: 16 completed · wall time 61.0 s/);
+  });
+
+  it('labels rows by runtime, variant and durability', () => {
+    expect(rowLabel({ runtime: 'langgraph', variant: 'naive', durability: 'exit', baselineOf: null })).toBe('LG naive/exit');
+    expect(rowLabel({ runtime: 'temporal', variant: 'baseline', durability: null, baselineOf: 'hardened' })).toBe('TM base hardened');
+  });
+});
+
+describe('results', () => {
+  it('match the --json contract', () => {
+    const { rows } = fixtureResults();
+    for (const r of rows) {
+      expect(['langgraph', 'temporal']).toContain(r.runtime);
+      expect(['naive', 'hardened', 'baseline']).toContain(r.variant);
+      expect(r.runtime === 'temporal' ? r.durability === null : ['sync', 'async', 'exit'].includes(r.durability!)).toBe(true);
+      expect(typeof r.lastDurable).toBe('string');
+      expect(typeof r.firstAfterResume).toBe('string');
+      expect(Array.isArray(r.repeatedOperations)).toBe(true);
+      expect(Number.isInteger(r.extraModelCalls)).toBe(true);
+      expect(typeof r.extraCostUsd).toBe('number');
+      expect(typeof r.stateDuplicated).toBe('boolean');
+      expect(typeof r.sideEffectDuplicated).toBe('boolean');
+      expect(r.recoveryMs === null || typeof r.recoveryMs === 'number').toBe(true);
+      expect(typeof r.finalMatchesBaseline).toBe('boolean');
+      expect(['completed', 'stuck', 'failed', 'lost', 'error']).toContain(r.status);
+      expect(r.crashPoint === null).toBe(r.variant === 'baseline');
+    }
+  });
+
+  it('exit 1 only when a cell could not run', () => {
+    const { rows } = fixtureResults();
+    expect(exitCodeFor(rows)).toBe(0);
+    expect(exitCodeFor(rows.map((r, i) => (i === 3 ? { ...r, status: 'stuck' as const } : r)))).toBe(0);
+    expect(exitCodeFor(rows.map((r, i) => (i === 3 ? { ...r, status: 'error' as const } : r)))).toBe(1);
+  });
+
+  it('renders markdown with one section per crash point', () => {
+    const md = renderMarkdown(fixtureResults());
+    expect(md).toMatch(/^# Crash comparison/);
+    for (const p of ['boundary', 'after-model', 'after-deliver']) expect(md).toContain(`## ${p}`);
+    expect(md).toContain('| LG naive/async | cp 6 VALIDATE | DELIVER mail | mail+1 | 0 | 0 | $0 | no | **yes** |');
+  });
+});
