@@ -128,7 +128,7 @@ async function drive(o: ExecuteOptions, run: RunRow, lease: Lease | null, signal
     if (input === null) {
       const snapshot = await graph.getState(config);
       if (isAwaitingApproval(snapshot)) input = await decisionFor(o, run, signal, log);
-      else if (snapshot.next.length === 0) break; // nothing left to run
+      else if (hasEnded(snapshot)) break;
     }
     await markRunStarted(o.pool, run.runId, o.worker);
     try {
@@ -165,6 +165,16 @@ async function drive(o: ExecuteOptions, run: RunRow, lease: Lease | null, signal
   const rejected = final.approval?.approved === false;
   log(rejected ? 'completed: the review was rejected, nothing delivered' : 'completed');
   return { status: 'completed', rejected, state: final };
+}
+
+/**
+ * The thread is finished only when LangGraph has no task left to prepare. `next` alone is not
+ * enough: it omits tasks whose writes are already saved, so a step that finished (pending writes
+ * stored) but whose checkpoint was lost, as async durability allows, shows `next: []` although
+ * invoke(null) would go on. Reading that as "done" ends the run with nothing done (measured).
+ */
+function hasEnded(snapshot: { tasks: readonly unknown[] }): boolean {
+  return snapshot.tasks.length === 0;
 }
 
 function isAwaitingApproval(snapshot: { tasks: readonly { name: string; interrupts: readonly unknown[] }[] }): boolean {

@@ -208,6 +208,44 @@ describe('state outlives code: a v1 checkpoint resumed by v2 code', () => {
   });
 });
 
+describe('a step whose writes were saved but whose checkpoint was lost (async durability)', () => {
+  /** A saver that, like an async put cut short by a kill, stores pending writes but loses every checkpoint after the first `keep`. */
+  class LossySaver extends ReviewSaver {
+    private puts = 0;
+    constructor(pool: ReturnType<typeof createPool>, private readonly keep: number) {
+      super(pool, { variant: 'hardened' });
+    }
+    override async put(...args: Parameters<ReviewSaver['put']>) {
+      if (++this.puts <= this.keep) return super.put(...args);
+      const [config, checkpoint] = args;
+      return { configurable: { ...config.configurable, checkpoint_id: checkpoint.id } };
+    }
+  }
+
+  it.each(['naive', 'hardened'] as const)('is resumed from the pending writes, not mistaken for a finished thread (%s)', async (variant) => {
+    const { runId, threadId } = await approvedRun(variant);
+    const pool = createPool(db.url);
+    try {
+      const graph = buildGraph({ variant, ports: fakePorts().ports, worker: 'old', steps: fakeSteps }).compile({ checkpointer: new LossySaver(pool, 2) });
+      await pool.query(`UPDATE lg_runs SET status = 'running' WHERE run_id = $1`, [runId]);
+      const run = await loadRun(pool, runId);
+      await graph.invoke(initialState(runId, parseReviewRequest(run!.request)), { configurable: { thread_id: threadId }, durability: 'sync' }).catch(() => {});
+    } finally {
+      await pool.end();
+    }
+    const record = await readDurableRecord({ databaseUrl: db.url, runId });
+    expect(record.checkpoints.map((c) => c.step)).toEqual([-1, 0]);
+    // VALIDATE finished: its writes hang on the step-0 checkpoint, whose `next` LangGraph reports as []
+    expect(record.pendingWrites.filter((w) => w.checkpointId === record.checkpoints[1]!.checkpointId && w.node === 'VALIDATE').length).toBeGreaterThan(0);
+    const world = fakePorts();
+    const outcome = await execute(runId, world);
+    expect(outcome.status).toBe('completed');
+    expect(Object.keys(outcome.state!.verdicts).sort()).toEqual(['dpa', 'soc2']);
+    // VALIDATE was not run again (its writes were reused); DISCOVER onwards ran
+    expect(world.calls.filter((c) => c.meta.step === 'DISCOVER')).toHaveLength(1);
+  });
+});
+
 describe('nothing to resume', () => {
   it('a MemorySaver run whose process is gone cannot be resumed, and the error says why in plain words', async () => {
     const { runId } = await approvedRun('naive', { checkpointer: 'memory' });
