@@ -1,0 +1,178 @@
+/**
+ * `pnpm bench`: figures, no verdicts. Per runtime: the wall time of an uncrashed run, a worker's
+ * cold start, crash-to-progress after a kill at after-model (median/min/max over N), the peak
+ * memory of worker processes; and the plain in-process runner as the floor, i.e. what the same
+ * pipeline costs with no durability at all. Cells run one at a time so they do not time each other.
+ *
+ *   pnpm bench [--repeat N] [--runtime langgraph,temporal] [--json]
+ */
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { createHttpPorts, runPlain } from '@vendor-review/domain';
+import { runCell } from './cell.ts';
+import { computeEvidence } from './evidence.ts';
+import { startInfra } from './infra.ts';
+import type { CellObservation } from './observation.ts';
+import { median } from './report/results.ts';
+import { reviewRequest } from './run-compare.ts';
+import { createLangGraphAdapter } from './runtimes/langgraph.ts';
+import { createTemporalAdapter } from './runtimes/temporal.ts';
+import type { RuntimeAdapter } from './runtimes/adapter.ts';
+import { RUNTIMES, scenarioId, baselineIdFor, type RuntimeName, type Scenario } from './scenarios.ts';
+import { seconds } from './table.ts';
+
+const Options = z.object({
+  repeat: z.coerce.number().int().min(1).max(50).default(3),
+  runtime: z
+    .string()
+    .optional()
+    .transform((s) => (s ? s.split(',').map((x) => x.trim()) : [...RUNTIMES]))
+    .pipe(z.array(z.enum(['langgraph', 'temporal'])).min(1)),
+  json: z.boolean().default(false),
+});
+
+interface Stat {
+  n: number;
+  medianMs: number | null;
+  minMs: number | null;
+  maxMs: number | null;
+}
+
+function stat(xs: number[]): Stat {
+  return { n: xs.length, medianMs: median(xs), minMs: xs.length ? Math.min(...xs) : null, maxMs: xs.length ? Math.max(...xs) : null };
+}
+
+export interface BenchFigures {
+  runtime: RuntimeName | 'plain';
+  uncrashedRunMs: Stat;
+  workerColdStartMs: Stat;
+  crashToProgressMs: Stat;
+  peakWorkerRssMb: number | null;
+  failedCells: number;
+}
+
+/** A worker is "started" once it reports ready (Temporal prints READY) or, failing that, makes its first call to the world. */
+function coldStartMs(o: CellObservation): number | null {
+  const a = o.workers[0];
+  if (!a) return null;
+  if (a.readyAt) return a.readyAt - a.startedAt;
+  const first = o.ledger.find((e) => e.worker === a.name);
+  return first ? first.at - a.startedAt : null;
+}
+
+function scenario(runtime: RuntimeName, crashPoint: Scenario['crashPoint']): Scenario {
+  // LangGraph naive in sync: the one mode whose after-model behaviour does not depend on timing.
+  const durability = runtime === 'langgraph' ? 'sync' : null;
+  return { id: scenarioId(runtime, 'naive', durability, crashPoint), runtime, variant: 'naive', durability, crashPoint, baselineId: baselineIdFor(runtime, 'naive'), faults: [] };
+}
+
+async function benchRuntime(adapter: RuntimeAdapter, worldUrl: string, repeat: number, log: (l: string) => void): Promise<BenchFigures> {
+  const request = reviewRequest(worldUrl);
+  const deps = { adapter, worldUrl, request, boundMs: 120_000 };
+  const baselines: CellObservation[] = [];
+  const crashed: CellObservation[] = [];
+  for (let i = 0; i < repeat; i++) {
+    const b = await runCell(scenario(adapter.runtime, null), i, deps);
+    baselines.push(b);
+    log(`bench: ${adapter.runtime} uncrashed #${i + 1}: ${b.status} in ${seconds(b.endedAt - b.startedAt)}`);
+  }
+  for (let i = 0; i < repeat; i++) {
+    const c = await runCell(scenario(adapter.runtime, 'after-model'), i, deps);
+    crashed.push(c);
+    const e = computeEvidence(c, baselines.find((b) => b.status === 'completed') ?? null);
+    log(`bench: ${adapter.runtime} after-model #${i + 1}: ${c.status}, crash → progress ${seconds(e.recoveryMs)}`);
+  }
+  const all = [...baselines, ...crashed];
+  const ok = (xs: (number | null)[]) => xs.filter((x): x is number => x !== null);
+  const rss = ok(all.flatMap((o) => o.workers.map((w) => w.peakRssKb)));
+  return {
+    runtime: adapter.runtime,
+    uncrashedRunMs: stat(baselines.filter((b) => b.status === 'completed').map((b) => b.endedAt - b.startedAt)),
+    workerColdStartMs: stat(ok(all.map(coldStartMs))),
+    crashToProgressMs: stat(ok(crashed.filter((c) => c.crash).map((c) => computeEvidence(c, baselines[0] ?? null).recoveryMs))),
+    peakWorkerRssMb: rss.length ? Math.round(Math.max(...rss) / 1024) : null,
+    failedCells: all.filter((o) => o.status !== 'completed').length,
+  };
+}
+
+async function benchPlain(worldUrl: string, repeat: number): Promise<BenchFigures> {
+  const ports = createHttpPorts({ worldUrl });
+  const times: number[] = [];
+  let failed = 0;
+  for (let i = 0; i < repeat; i++) {
+    const t = Date.now();
+    const r = await runPlain(reviewRequest(worldUrl), ports, { worker: 'plain' });
+    times.push(Date.now() - t);
+    if (r.failed) failed++;
+  }
+  const none: Stat = { n: 0, medianMs: null, minMs: null, maxMs: null };
+  return { runtime: 'plain', uncrashedRunMs: stat(times), workerColdStartMs: none, crashToProgressMs: none, peakWorkerRssMb: null, failedCells: failed };
+}
+
+function fmt(s: Stat): string {
+  if (!s.n) return '—';
+  return s.n === 1 ? seconds(s.medianMs) : `${seconds(s.medianMs)} (${seconds(s.minMs)}–${seconds(s.maxMs)})`;
+}
+
+export function renderBench(figures: BenchFigures[], repeat: number): string {
+  const head = ['runtime', 'uncrashed run', 'worker cold start', 'crash → progress', 'peak worker RSS'];
+  const rows = figures.map((f) => [
+    f.runtime === 'plain' ? 'plain (no durability)' : f.runtime,
+    fmt(f.uncrashedRunMs),
+    fmt(f.workerColdStartMs),
+    fmt(f.crashToProgressMs),
+    f.peakWorkerRssMb === null ? '—' : `${f.peakWorkerRssMb} MB`,
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [
+    line(head),
+    widths.map((w) => '─'.repeat(w)).join('  '),
+    ...rows.map(line),
+    '',
+    `median (min–max) over ${repeat} run(s) each · uncrashed run = create → completed, incl. starting the worker · crash → progress after a kill at after-model`,
+    ...figures.filter((f) => f.failedCells).map((f) => `note: ${f.failedCells} ${f.runtime} cell(s) did not complete; their timings are left out`),
+  ].join('\n');
+}
+
+async function main(): Promise<number> {
+  let opts: z.output<typeof Options>;
+  try {
+    const { values } = parseArgs({ options: { repeat: { type: 'string' }, runtime: { type: 'string' }, json: { type: 'boolean' } }, strict: true });
+    opts = Options.parse(values);
+  } catch (err) {
+    const msg = err instanceof z.ZodError ? err.issues[0]!.message : (err as Error).message;
+    process.stderr.write(`bench: ${msg}\nusage: pnpm bench [--repeat N] [--runtime langgraph,temporal] [--json]\n`);
+    return 2;
+  }
+  const log = (l: string) => process.stderr.write(`${l}\n`);
+  const started = Date.now();
+  const runtimes = new Set(opts.runtime);
+  const infra = await startInfra({ needTemporal: runtimes.has('temporal'), needLangGraph: runtimes.has('langgraph'), log });
+  const figures: BenchFigures[] = [];
+  try {
+    figures.push(await benchPlain(infra.worldUrl, opts.repeat));
+    if (runtimes.has('langgraph')) figures.push(await benchRuntime(createLangGraphAdapter({ databaseUrl: infra.databaseUrl, worldUrl: infra.worldUrl }), infra.worldUrl, opts.repeat, log));
+    if (runtimes.has('temporal') && infra.temporal && infra.bundle) {
+      const adapter = await createTemporalAdapter({ address: infra.temporal.address, namespace: infra.temporal.namespace, databaseUrl: infra.databaseUrl, worldUrl: infra.worldUrl, bundlePath: infra.bundle.path, uiUrl: null });
+      try {
+        figures.push(await benchRuntime(adapter, infra.worldUrl, opts.repeat, log));
+      } finally {
+        await adapter.close();
+      }
+    }
+  } finally {
+    await infra.teardown();
+  }
+  if (opts.json) process.stdout.write(`${JSON.stringify({ figures, wallTimeMs: Date.now() - started }, null, 2)}\n`);
+  else process.stdout.write(`${renderBench(figures, opts.repeat)}\nwall time: ${seconds(Date.now() - started)}\n`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);
