@@ -121,7 +121,8 @@ const EVENT_VERBS: Record<string, string> = {
 
 function describeEvent(name: string, activityType: string | null): { short: string; long: string } {
   const verb = EVENT_VERBS[name];
-  if (verb && activityType) return { short: `${activityType} ${verb}`, long: `activity ${activityType} ${verb}` };
+  // A completed activity is what "last durable" usually names: the bare step says it; other states say theirs.
+  if (verb && activityType) return { short: verb === 'done' ? activityType : `${activityType} ${verb}`, long: `activity ${activityType} ${verb}` };
   const words = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
   const compact = words
     .replace(/^workflow execution /, 'workflow ')
@@ -132,7 +133,7 @@ function describeEvent(name: string, activityType: string | null): { short: stri
 
 /** The workflow names activities by step ("FETCH:soc2:1", "DELIVER:outbox"); fall back to the activity type. */
 function activityLabel(activityId: string | null, activityType: string | null): string | null {
-  return activityId ?? activityType;
+  return activityId?.split(/[:#]/)[0] || activityType;
 }
 
 function stepOfActivity(activityId: string | null, activityType: string | null): string | null {
@@ -149,6 +150,7 @@ export function fromTemporal(events: TemporalEventIn[]): DurableRecord {
     const name = eventName(e.eventType);
     const activityType = e.activityType ?? (e.activityId ? typeById.get(e.activityId) ?? null : null);
     const d = describeEvent(name, activityLabel(e.activityId ?? null, activityType));
+    if (e.activityId && e.activityId !== activityLabel(e.activityId, activityType)) d.long = d.long.replace(/^activity \S+/, `activity ${e.activityId}`);
     return {
       id: String(e.eventId),
       kind: 'event',

@@ -175,7 +175,7 @@ export function lastDurableBefore(atCrash: DurableRecord | null, crashAt: number
   // Temporal: the last event says what the server knew; prefer the last completed step when the tail is only bookkeeping.
   const last = marks.at(-1);
   if (!last) return { short: 'nothing', long: 'no history event before the crash' };
-  const lastDone = [...marks].reverse().find((m) => /ActivityTaskCompleted|done/.test(m.short) || /signal/i.test(m.long));
+  const lastDone = [...marks].reverse().find((m) => / done$/.test(m.long) || /signal/i.test(m.long));
   if (lastDone && lastDone !== last && /wf task|scheduled|started/.test(last.short)) {
     return { short: lastDone.short, long: `${lastDone.long}; then ${last.long}` };
   }

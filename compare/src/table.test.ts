@@ -45,7 +45,7 @@ describe('terminal table', () => {
 
   it('labels rows by runtime, variant and durability', () => {
     expect(rowLabel({ runtime: 'langgraph', variant: 'naive', durability: 'exit', baselineOf: null })).toBe('LG naive/exit');
-    expect(rowLabel({ runtime: 'temporal', variant: 'baseline', durability: null, baselineOf: 'hardened' })).toBe('TM base hardened');
+    expect(rowLabel({ runtime: 'temporal', variant: 'baseline', durability: null, baselineOf: 'hardened' })).toBe('TM hardened');
   });
 });
 

@@ -15,16 +15,16 @@ interface Column {
 }
 
 const COLUMNS: Column[] = [
-  { title: 'runtime / variant', width: 16 },
-  { title: 'last durable', width: 17 },
-  { title: 'first after resume', width: 19 },
-  { title: 'repeated', width: 13 },
-  { title: 'extra model', width: 12 },
+  { title: 'runtime / variant', width: 17 },
+  { title: 'last durable', width: 20 },
+  { title: 'first after resume', width: 18 },
+  { title: 'repeated', width: 12 },
+  { title: 'extra model', width: 11 },
   { title: 'state', width: 5 },
   { title: 'effect', width: 6 },
   { title: 'recovery', width: 8, align: 'right' },
   { title: '=base', width: 5 },
-  { title: 'status', width: 8 },
+  { title: 'status', width: 9 },
 ];
 
 /** Where a column sits in a plain (uncoloured) row: lets a reader (or a test) take one cell out of a line. */
@@ -50,7 +50,8 @@ export function fit(text: string, width: number, align?: 'right'): string {
 
 export function rowLabel(r: Pick<ResultRow, 'runtime' | 'variant' | 'durability' | 'baselineOf'>): string {
   const rt = r.runtime === 'langgraph' ? 'LG' : 'TM';
-  const variant = r.variant === 'baseline' ? `base ${r.baselineOf ?? ''}`.trim() : r.variant;
+  // Baselines sit under their own heading, so they are labelled by the variant they stand for.
+  const variant = r.variant === 'baseline' ? (r.baselineOf ?? 'baseline') : r.variant;
   return r.durability ? `${rt} ${variant}/${r.durability}` : `${rt} ${variant}`;
 }
 
