@@ -149,8 +149,7 @@ export function makeVendorReview(change: VerifyChange) {
       if (!(err instanceof StepFailed) || variant === 'naive') throw err instanceof StepFailed ? err.failure : err;
       const { attempted, failure } = err;
       const attempts = attemptsOf(failure, attempted.kind);
-      merge(
-        await step('deadLetter', 'DEAD_LETTER', 'DEAD_LETTER', (a) =>
+      const recorded = await step('deadLetter', 'DEAD_LETTER', 'DEAD_LETTER', (a) =>
           a.recordDeadLetter({
             run: { runId: input.runId, workflowId, runtimeRunId },
             step: attempted.step,
@@ -159,8 +158,11 @@ export function makeVendorReview(change: VerifyChange) {
             error: describeFailure(failure),
             attempts,
           }),
-        ),
-      );
+      ).catch((e: unknown) => {
+        // Even the dead letter could not be written: fail the run with that failure, never loop.
+        throw e instanceof StepFailed ? e.failure : e;
+      });
+      merge(recorded);
       setStatus('failed');
       throw ApplicationFailure.create({
         type: 'DeadLettered',

@@ -18,6 +18,8 @@ export interface ScenarioResult {
   startMsB: number | null;
   /** Crash (the CRASHPOINT line's timestamp) to the first thing worker B did: a world request or a history event. */
   recoveryMs: number | null;
+  /** Worker B polling to its first progress: the runtime's part of the takeover once a replacement exists. */
+  afterReadyMs: number | null;
   approvedWhileNoWorker: boolean;
   ledger: LedgerEntry[];
   /** opKeys that executed more often than in an uncrashed run (injected faults not counted); see withExtras. */
@@ -90,6 +92,7 @@ export async function runScenario(
       exitA,
       startMsB: startB?.startMs ?? null,
       recoveryMs: crash ? recoveryAfter(crash.at, ledger, history) : null,
+      afterReadyMs: crash && startB ? Math.max(0, crash.at + (recoveryAfter(crash.at, ledger, history) ?? NaN) - startB.at) : null,
       approvedWhileNoWorker,
       ledger,
       repeated: new Map(),
