@@ -19,6 +19,9 @@ const VENDOR = 'acme-analytics';
 const POINTS = (process.env.CRASH_POINTS?.split(',') as CrashPointName[] | undefined) ?? CRASH_POINT_NAMES;
 const MODES: Mode[] = (process.env.CRASH_MODES?.split(',') as Mode[] | undefined) ?? ['async', 'sync', 'exit'];
 const VARIANTS: Variant[] = ['naive', 'hardened'];
+/** exit is measured, not required: a kill before the graph stops keeps nothing, so a few points show it (and save worker starts). */
+const EXIT_POINTS: CrashPointName[] = ['boundary', 'parallel-fetch', 'awaiting-approval', 'after-deliver'];
+const pointsFor = (mode: Mode) => (mode === 'exit' ? POINTS.filter((p) => EXIT_POINTS.includes(p)) : POINTS);
 
 interface Scenario {
   point: CrashPointName;
@@ -59,7 +62,7 @@ beforeAll(async () => {
 
   for (const durability of MODES)
     for (const variant of VARIANTS)
-      for (const point of POINTS) {
+      for (const point of pointsFor(durability)) {
         const { runId } = await createRun({ databaseUrl: db.url, request, variant, durability });
         // Approval is recorded up front (the gate finds it), except where the crash is the wait itself.
         if (point !== 'awaiting-approval') await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
@@ -132,7 +135,7 @@ const has = (point: CrashPointName) => POINTS.includes(point);
 
 describe.each(MODES)('durability %s', (durability) => {
   describe.each(VARIANTS)('%s', (variant) => {
-    it.each(POINTS)('%s: killed, resumed in another process, finished', (point) => {
+    it.each(pointsFor(durability))('%s: killed, resumed in another process, finished', (point) => {
       const s = find(point, variant, durability);
       expect(s.crash?.signal, s.crash?.stderr).toBe('SIGKILL');
       expect(s.crash?.crashLine).toMatch(new RegExp(`^CRASHPOINT ${point}@1 `));
@@ -165,11 +168,11 @@ describe.each(VARIANTS)('what each durability mode kept after the kill (%s)', (v
     expect(s.kept!.last?.node).toBe(SYNC_KEEPS[point]!(variant));
     if (point === 'parallel-fetch') expect(s.kept!.pendingWritesOnLast).toBeGreaterThan(0); // the finished sibling
   });
-  it.runIf(MODES.includes('async'))('async never keeps more than sync, and at a fast step keeps less (measured)', () => {
+  it.runIf(MODES.includes('async'))('async never keeps more than sync (what it loses depends on load: MEASUREMENTS.md)', () => {
     for (const point of POINTS) expect(find(point, variant, 'async').kept!.checkpoints).toBeLessThanOrEqual(find(point, variant, 'sync').kept!.checkpoints);
   });
   it.runIf(MODES.includes('exit'))('exit keeps nothing before the graph stops at the approval interrupt', () => {
-    for (const point of POINTS) {
+    for (const point of pointsFor('exit')) {
       const kept = find(point, variant, 'exit').kept!;
       if (point === 'awaiting-approval' || point === 'after-deliver') expect(kept.checkpoints).toBeGreaterThan(0);
       else expect(kept.checkpoints).toBe(0);

@@ -44,13 +44,13 @@ afterAll(async () => {
   await world?.stop();
 });
 
-describe.concurrent('workers against each other', () => {
+describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
   it('naive: two workers on one run both execute and both write — the checkpoint chain forks and every effect doubles', async () => {
     const { runId } = await createRun({ databaseUrl: db.url, request: request(), variant: 'naive', durability: 'sync' });
     const a = startWorker(['--run', runId], env({ WORKER_NAME: 'A' }));
     const b = startWorker(['--run', runId], env({ WORKER_NAME: 'B' }));
     // LangGraph takes no lock per thread: both reach the approval gate on their own.
-    await until('both naive workers waiting', async () => a.output().stdout.includes('waiting for approval') && b.output().stdout.includes('waiting for approval'), 120_000);
+    await until('both naive workers waiting', async () => a.output().stdout.includes('waiting for approval') && b.output().stdout.includes('waiting for approval'), 240_000, 250);
     await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
     const [ra, rb] = await Promise.all([a.done, b.done]);
     expect(ra.code, ra.stderr).toBe(0);
@@ -81,7 +81,7 @@ describe.concurrent('workers against each other', () => {
     expect(loser.r.code, loser.r.stderr).toBe(EXIT.leaseHeld);
     expect(loser.r.stderr).toMatch(new RegExp(`Run ${runId} is being run by another worker`));
     const winner = loser.name === 'A' ? { name: 'B', h: b } : { name: 'A', h: a };
-    await until('winner waiting', async () => winner.h.output().stdout.includes('waiting for approval'), 120_000);
+    await until('winner waiting', async () => winner.h.output().stdout.includes('waiting for approval'), 240_000, 250);
     await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
     const rw = await winner.h.done;
     expect(rw.code, rw.stderr).toBe(0);
@@ -105,17 +105,19 @@ describe.concurrent('workers against each other', () => {
     // A's first model call is slow, so A is surely mid-step when frozen.
     world.addFault({ route: 'model', kind: 'slow', delayMs: 4_000, runId, times: 1 });
     const a = startWorker(['--run', runId], env({ WORKER_NAME: 'A', LEASE_TTL_MS: '1500' }));
-    await until('A past FETCH', async () => (await readDurableRecord({ databaseUrl: db.url, runId })).checkpoints.some((c) => c.node === 'FETCH'), 120_000);
-    a.child.kill('SIGSTOP');
-    const frozenAt = (await readDurableRecord({ databaseUrl: db.url, runId })).checkpoints.filter((c) => c.writer === 'A').length;
-    const pool = createPool(db.url);
+    const pool = createPool(db.url, { max: 1 });
     try {
+      // step 5 is FETCH's checkpoint: A is now inside EXTRACT's slow model call
+      const step = async () => (await pool.query(`SELECT max((metadata->>'step')::int) AS s FROM checkpoints WHERE thread_id = $1`, [threadId])).rows[0]?.s ?? -1;
+      await until('A past FETCH', async () => (await step()) >= 5, 240_000, 50);
+      a.child.kill('SIGSTOP');
       await until('A lease expired', async () => (await pool.query(`SELECT expires_at < now() AS gone FROM lg_leases WHERE thread_id = $1`, [threadId])).rows[0]?.gone, 10_000);
     } finally {
       await pool.end();
     }
+    const frozenAt = (await readDurableRecord({ databaseUrl: db.url, runId })).checkpoints.filter((c) => c.writer === 'A').length;
     const b = startWorker(['--run', runId], env({ WORKER_NAME: 'B' }));
-    await until('B waiting at the gate', async () => b.output().stdout.includes('waiting for approval'), 120_000);
+    await until('B waiting at the gate', async () => b.output().stdout.includes('waiting for approval'), 240_000, 250);
     a.child.kill('SIGCONT');
     const ra = await a.done;
     expect(ra.code, ra.stdout + ra.stderr).toBe(EXIT.fencedOut);
@@ -136,7 +138,7 @@ describe.concurrent('workers against each other', () => {
   });
 });
 
-describe.concurrent('nothing to resume, and state from older code', () => {
+describe.concurrent('nothing to resume, and state from older code', { timeout: 480_000 }, () => {
   it('a MemorySaver run killed mid-way cannot be resumed; the worker says why in plain words and --restart starts over', async () => {
     const { runId } = await createRun({ databaseUrl: db.url, request: request(), variant: 'naive', checkpointer: 'memory' });
     await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
@@ -182,7 +184,7 @@ describe.concurrent('nothing to resume, and state from older code', () => {
   });
 });
 
-describe.concurrent('retry policy against the world (hardened, in-process worker, real HTTP)', () => {
+describe.concurrent('retry policy against the world (hardened, in-process worker, real HTTP)', { timeout: 120_000 }, () => {
   async function runWith(fault: Parameters<World['addFault']>[0] & object, variant: 'naive' | 'hardened' = 'hardened') {
     const { runId } = await createRun({ databaseUrl: db.url, request: request(), variant });
     await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
