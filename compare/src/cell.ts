@@ -1,4 +1,5 @@
 import type { ReviewRequestInput, ReviewState } from '@vendor-review/domain';
+import { worldClient } from '@vendor-review/domain/world';
 import { fetchLedger, type LedgerEntry } from './ledger.ts';
 import type { DurableRecord } from './durable.ts';
 import type { CellObservation, CellStatus, WorkerLife } from './observation.ts';
@@ -35,6 +36,12 @@ function needsMail(view: RunView): boolean {
 async function mailSeen(worldUrl: string, runId: string): Promise<boolean> {
   const entries = await fetchLedger(worldUrl, runId).catch(() => [] as LedgerEntry[]);
   return entries.some((e) => e.kind === 'mail' && (e.outcome === 'ok' || e.outcome === 'deduplicated'));
+}
+
+/** A cell that could not run at all still gets a row: it is reported, never dropped. */
+export function errorObservation(scenario: Scenario, repetition: number, note: string): CellObservation {
+  const now = Date.now();
+  return { scenario, repetition, runId: '(not created)', runtimeIds: {}, link: null, durability: scenario.durability, status: 'error', note, startedAt: now, endedAt: now, crash: null, workers: [], ledger: [], durableAtCrash: null, durableFinal: null, finalState: null, approvals: [] };
 }
 
 export async function runCell(scenario: Scenario, repetition: number, deps: CellDeps): Promise<CellObservation> {
@@ -111,6 +118,10 @@ export async function runCell(scenario: Scenario, repetition: number, deps: Cell
 
   try {
     handle = await adapter.createRun(scenario, deps.request);
+    if (scenario.faults.length) {
+      const world = worldClient(worldUrl);
+      for (const f of scenario.faults) await world.addFault({ ...f, runId: handle.runId });
+    }
     const a = new WorkerProcess('A', adapter.workerSpec(handle, scenario.crashPoint));
     workers.push(a);
 

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { vendorRequest } from '@vendor-review/domain/world';
-import { runCell } from './cell.ts';
+import { errorObservation, runCell } from './cell.ts';
 import type { CompareOptions } from './cli.ts';
 import { computeEvidence } from './evidence.ts';
 import { startInfra, type Infra } from './infra.ts';
@@ -16,7 +16,7 @@ import { renderHtml } from './report/html.ts';
 import { renderMarkdown } from './report/markdown.ts';
 import { buildRows, exitCodeFor, type Results } from './report/results.ts';
 import type { RuntimeAdapter } from './runtimes/adapter.ts';
-import { selectScenarios, type RuntimeName, type Scenario } from './scenarios.ts';
+import { selectScenarios, type RuntimeName } from './scenarios.ts';
 import { renderTable, repeatedSummary, rowLabel, seconds } from './table.ts';
 import { runtimeVersions } from './versions.ts';
 
@@ -27,15 +27,6 @@ export const REQUIREMENTS = 3;
 export function reviewRequest(worldUrl: string) {
   const request = vendorRequest(VENDOR, worldUrl);
   return { ...request, requirements: request.requirements.slice(0, REQUIREMENTS) };
-}
-
-/**
- * Temporal's hardened outbox drainer (in every worker process) takes any pending row in its table,
- * whichever run it belongs to; two hardened Temporal cells at once could deliver each other's mail
- * (and a crash plan could fire in the wrong run). They are therefore run one at a time.
- */
-export function exclusiveGroup(s: Scenario): string | null {
-  return s.runtime === 'temporal' && s.variant === 'hardened' ? 'temporal-outbox' : null;
 }
 
 export interface RunCompareResult {
@@ -95,14 +86,14 @@ export async function runCompare(opts: CompareOptions, io: { log: (line: string)
     io.log(`compare: infrastructure ready after ${seconds(Date.now() - started)}; running ${jobs.length} cells`);
     const results = await runMatrix(jobs, {
       concurrency: opts.concurrency,
-      exclusiveGroup,
       run: async ({ scenario, repetition }) => {
         const adapter = adapters.get(scenario.runtime);
-        if (!adapter) {
-          const now = Date.now();
-          return { scenario, repetition, runId: '(not created)', runtimeIds: {}, link: null, durability: scenario.durability, status: 'error', note: `no ${scenario.runtime} runtime available`, startedAt: now, endedAt: now, crash: null, workers: [], ledger: [], durableAtCrash: null, durableFinal: null, finalState: null, approvals: [] } satisfies CellObservation;
+        if (!adapter) return errorObservation(scenario, repetition, `no ${scenario.runtime} runtime available`);
+        try {
+          return await runCell(scenario, repetition, { adapter, worldUrl: infra.worldUrl, request, boundMs: opts.boundSeconds * 1000 });
+        } catch (err) {
+          return errorObservation(scenario, repetition, `the cell could not run: ${err instanceof Error ? err.message : String(err)}`);
         }
-        return runCell(scenario, repetition, { adapter, worldUrl: infra.worldUrl, request, boundMs: opts.boundSeconds * 1000 });
       },
       onDone: (obs, done, total) => {
         observations.push(obs);

@@ -1,4 +1,5 @@
 import { CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/domain/pure';
+import type { FaultRuleInput } from '@vendor-review/domain/world';
 
 /**
  * The scenario catalogue as data. Adding a crash point to the design adds rows here for both
@@ -26,8 +27,8 @@ export interface Scenario {
   crashPoint: CrashPointName | null;
   /** Which baseline this cell is judged against. */
   baselineId: string;
-  /** World faults to install for this run only (none in the standard catalogue). */
-  faults: readonly unknown[];
+  /** World faults to install for this run only (none in the standard catalogue); the cell scopes them to its run id. */
+  faults: readonly Omit<FaultRuleInput, 'runId'>[];
 }
 
 /** LangGraph's default durability: what a tutorial gets without choosing. */

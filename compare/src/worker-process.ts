@@ -53,7 +53,9 @@ export class WorkerProcess {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...process.env, ...spec.env })) if (v !== undefined) env[k] = v;
     env.WORKER_NAME = name;
-    if (!spec.env.CRASH_PLAN) delete env.CRASH_PLAN;
+    // An unset value in the spec means "unset", not "inherit": a stray CRASH_PLAN or DATABASE_URL
+    // in the harness's own environment must not leak into a worker that was not given one.
+    for (const [k, v] of Object.entries(spec.env)) if (v === undefined) delete env[k];
     this.child = spawn(process.execPath, ['--import', 'tsx', spec.entry, ...(spec.args ?? [])], {
       cwd: REPO_ROOT,
       env,

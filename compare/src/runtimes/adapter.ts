@@ -10,6 +10,7 @@ import type { WorkerSpec } from '../worker-process.ts';
  */
 export interface RunHandle {
   runId: string;
+  variant: Scenario['variant'];
   runtimeIds: RuntimeIds;
   /** Where the run can be inspected by a person (Temporal UI), when the server outlives the harness. */
   link: string | null;
@@ -17,6 +18,8 @@ export interface RunHandle {
   durability: Durability | null;
   /** Temporal: the task queue this cell's workers poll, so concurrent cells never steal each other's work. */
   taskQueue?: string;
+  /** The database this run's workers use, when it is not the shared one (Temporal hardened: a schema of its own). */
+  databaseUrl?: string;
 }
 
 export type RunStatus = 'pending' | 'running' | 'awaiting-approval' | 'completed' | 'failed' | 'not-found';

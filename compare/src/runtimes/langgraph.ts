@@ -29,6 +29,7 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
       const view = await langgraph.getRun({ databaseUrl: o.databaseUrl, runId: created.runId });
       return {
         runId: created.runId,
+        variant: s.variant,
         runtimeIds: { threadId: created.threadId },
         link: null,
         durability: (view.durability as Durability | undefined) ?? s.durability,
