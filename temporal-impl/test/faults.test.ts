@@ -119,3 +119,11 @@ describe.concurrent('faults', () => {
     await env.client.workflow.getHandle(workflowIdFor(runId)).terminate('test over: naive run would retry forever');
   });
 });
+
+describe('shutdown', () => {
+  it('SIGTERM stops the worker gracefully (exit code 0, drainer and pool closed)', async () => {
+    const exit = await worker.stop();
+    expect(exit).toMatchObject({ code: 0, signal: null, crash: null });
+    expect(worker.output()).toMatch(/WORKER STOPPED name=F/);
+  });
+});
