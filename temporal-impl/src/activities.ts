@@ -96,7 +96,12 @@ export function createActivities(deps: ActivityDeps) {
       run('DELIVER', a, async (ctx) => {
         const key = ctx.idempotencyKey;
         if (!key) throw new PermanentError('enqueueDelivery needs an idempotency key (hardened variant only)', 'no-key');
-        await store().enqueueDelivery({ key, run: { runId: ctx.run.runId, workflowId: ctx.run.runtimeId, runtimeRunId: ctx.run.runtimeRunId ?? '' }, mail: composeDelivery(a.state) });
+        await store().enqueueDelivery({
+          key,
+          run: { runId: ctx.run.runId, workflowId: ctx.run.runtimeId, runtimeRunId: ctx.run.runtimeRunId ?? '' },
+          mail: composeDelivery(a.state),
+          taskQueue: Context.current().info.taskQueue,
+        });
         return { key };
       }),
 

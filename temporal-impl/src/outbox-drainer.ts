@@ -7,7 +7,7 @@ import type { OutboxRow, Store } from './postgres-store.ts';
  * domain's sendDelivery holds the after-deliver crash point, so in the hardened variant that
  * crash happens here, and the next drainer resends with the same key (the mailer collapses it).
  */
-export function startOutboxDrainer(o: { store: Store; ports: Ports; worker: string; idleMs?: number; log?: (line: string) => void }): { stop(): Promise<void> } {
+export function startOutboxDrainer(o: { store: Store; ports: Ports; worker: string; taskQueue: string; idleMs?: number; log?: (line: string) => void }): { stop(): Promise<void> } {
   const idleMs = o.idleMs ?? 200;
   const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   let stopped = false;
@@ -33,11 +33,12 @@ export function startOutboxDrainer(o: { store: Store; ports: Ports; worker: stri
     while (!stopped) {
       try {
         const outcome = await o.store.drainOne(
+          o.taskQueue,
           o.worker,
           (row) => sendDelivery(row.mail, o.ports, contextFor(row)),
           (err) => ({ error: err instanceof Error ? `${err.name}: ${err.message}` : String(err), permanent: isPermanent(err) }),
         );
-        if (outcome === 'failed') log(`outbox: gave up a delivery (see ${'temporal_outbox'}.last_error)`);
+        if (outcome === 'failed') log('outbox: gave up a delivery (see temporal_outbox.last_error)');
         if (outcome === 'empty' || outcome === 'retry') await pause(idleMs);
       } catch (err) {
         if (stopped) break;

@@ -26,23 +26,23 @@ afterAll(async () => {
 
 describe('outbox', () => {
   it('a retried enqueue with the same key writes one row', async () => {
-    await a.enqueueDelivery({ key: 'k-once', run, mail });
-    await a.enqueueDelivery({ key: 'k-once', run, mail });
+    await a.enqueueDelivery({ key: 'k-once', run, mail, taskQueue: 'q1' });
+    await a.enqueueDelivery({ key: 'k-once', run, mail, taskQueue: 'q1' });
     expect((await a.outbox(run.runId)).filter((r) => r.key === 'k-once')).toHaveLength(1);
   });
 
   it('two drainers never send the same row: the first holds it locked, the second skips it', async () => {
-    while ((await a.drainOne('setup', async () => ({ id: 'msg-0', duplicate: false }), classify)) !== 'empty');
-    await a.enqueueDelivery({ key: 'k-race', run: { ...run, runId: 'rev-race' }, mail });
+    while ((await a.drainOne('q1', 'setup', async () => ({ id: 'msg-0', duplicate: false }), classify)) !== 'empty');
+    await a.enqueueDelivery({ key: 'k-race', run: { ...run, runId: 'rev-race' }, mail, taskQueue: 'q1' });
     let release!: () => void;
     const sent: string[] = [];
-    const first = a.drainOne('A', async (row) => {
+    const first = a.drainOne('q1', 'A', async (row) => {
       sent.push(`A:${row.key}`);
       await new Promise<void>((r) => (release = r));
       return { id: 'msg-1', duplicate: false };
     }, classify);
     await new Promise((r) => setTimeout(r, 100));
-    const second = await b.drainOne('B', async (row) => {
+    const second = await b.drainOne('q1', 'B', async (row) => {
       sent.push(`B:${row.key}`);
       return { id: 'msg-2', duplicate: false };
     }, classify);
@@ -54,15 +54,21 @@ describe('outbox', () => {
   });
 
   it('a failed send is counted and retried later; a permanent one is given up', async () => {
-    await a.enqueueDelivery({ key: 'k-fail', run: { ...run, runId: 'rev-fail' }, mail });
+    await a.enqueueDelivery({ key: 'k-fail', run: { ...run, runId: 'rev-fail' }, mail, taskQueue: 'q2' });
     const boom = async () => {
       throw new Error('503');
     };
-    expect(await a.drainOne('A', boom, classify)).toBe('retry');
+    expect(await a.drainOne('q2', 'A', boom, classify)).toBe('retry');
     expect(await a.delivery('k-fail')).toMatchObject({ status: 'pending', attempts: 1, lastError: 'Error: 503' });
     await new Promise((r) => setTimeout(r, 300));
-    expect(await a.drainOne('A', boom, () => ({ error: '422', permanent: true }))).toBe('failed');
+    expect(await a.drainOne('q2', 'A', boom, () => ({ error: '422', permanent: true }))).toBe('failed');
     expect(await a.delivery('k-fail')).toMatchObject({ status: 'failed', attempts: 2 });
+  });
+
+  it('a drainer claims only its own task queue\'s mail', async () => {
+    await a.enqueueDelivery({ key: 'k-other', run: { ...run, runId: 'rev-other' }, mail, taskQueue: 'q-other' });
+    expect(await a.drainOne('q-mine', 'A', async () => ({ id: 'x', duplicate: false }), classify)).toBe('empty');
+    expect(await a.delivery('k-other')).toMatchObject({ status: 'pending', attempts: 0 });
   });
 });
 

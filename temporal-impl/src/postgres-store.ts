@@ -26,7 +26,10 @@ CREATE TABLE IF NOT EXISTS ${OUTBOX_TABLE} (
   created_at      timestamptz NOT NULL DEFAULT now(),
   sent_at         timestamptz
 );
-CREATE INDEX IF NOT EXISTS ${OUTBOX_TABLE}_due ON ${OUTBOX_TABLE} (next_attempt_at) WHERE status = 'pending';
+-- The drainer beside the workers of a task queue delivers that queue's mail only: a worker whose
+-- crash plan names after-deliver must never die sending another queue's (another scenario's) mail.
+ALTER TABLE ${OUTBOX_TABLE} ADD COLUMN IF NOT EXISTS task_queue text NOT NULL DEFAULT '';
+CREATE INDEX IF NOT EXISTS ${OUTBOX_TABLE}_due ON ${OUTBOX_TABLE} (task_queue, next_attempt_at) WHERE status = 'pending';
 CREATE TABLE IF NOT EXISTS ${DEAD_LETTER_TABLE} (
   id             bigserial PRIMARY KEY,
   run_id         text NOT NULL,
@@ -115,7 +118,7 @@ function toOutboxRow(r: Record<string, unknown>): OutboxRow {
 
 export interface Store {
   /** Write the mail once: a retried activity with the same key inserts nothing. */
-  enqueueDelivery(row: { key: string; run: RunRef; mail: Mail }): Promise<void>;
+  enqueueDelivery(row: { key: string; run: RunRef; mail: Mail; taskQueue: string }): Promise<void>;
   delivery(key: string): Promise<OutboxRow | null>;
   outbox(runId: string): Promise<OutboxRow[]>;
   /**
@@ -124,7 +127,7 @@ export interface Store {
    * send, the transaction dies with it and the row is due again for the next drainer, which
    * sends it with the same idempotency key.
    */
-  drainOne(worker: string, send: (row: OutboxRow) => Promise<Receipt>, classify: (err: unknown) => SendFailure): Promise<DrainOutcome>;
+  drainOne(taskQueue: string, worker: string, send: (row: OutboxRow) => Promise<Receipt>, classify: (err: unknown) => SendFailure): Promise<DrainOutcome>;
   recordDeadLetter(entry: DeadLetterEntry): Promise<void>;
   deadLetters(runId: string): Promise<DeadLetterRow[]>;
   close(): Promise<void>;
@@ -139,11 +142,11 @@ export function openStore(databaseUrl: string): Store {
   pool.on('error', (err) => process.stderr.write(`postgres pool error: ${err.message}\n`));
 
   return {
-    async enqueueDelivery({ key, run, mail }) {
+    async enqueueDelivery({ key, run, mail, taskQueue }) {
       await pool.query(
-        `INSERT INTO ${OUTBOX_TABLE} (idempotency_key, run_id, workflow_id, runtime_run_id, mail)
-         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (idempotency_key) DO NOTHING`,
-        [key, run.runId, run.workflowId, run.runtimeRunId, JSON.stringify(mail)],
+        `INSERT INTO ${OUTBOX_TABLE} (idempotency_key, run_id, workflow_id, runtime_run_id, mail, task_queue)
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (idempotency_key) DO NOTHING`,
+        [key, run.runId, run.workflowId, run.runtimeRunId, JSON.stringify(mail), taskQueue],
       );
     },
 
@@ -157,13 +160,14 @@ export function openStore(databaseUrl: string): Store {
       return rows.map(toOutboxRow);
     },
 
-    async drainOne(worker, send, classify) {
+    async drainOne(taskQueue, worker, send, classify) {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
         const { rows } = await client.query(
-          `SELECT * FROM ${OUTBOX_TABLE} WHERE status = 'pending' AND next_attempt_at <= now()
+          `SELECT * FROM ${OUTBOX_TABLE} WHERE task_queue = $1 AND status = 'pending' AND next_attempt_at <= now()
            ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`,
+          [taskQueue],
         );
         if (!rows[0]) {
           await client.query('COMMIT');

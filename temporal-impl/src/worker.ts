@@ -66,7 +66,7 @@ async function main() {
     shutdownGraceTime: SHUTDOWN_GRACE_TIME,
   });
 
-  const drainer = store ? startOutboxDrainer({ store, ports, worker: name }) : undefined;
+  const drainer = store ? startOutboxDrainer({ store, ports, worker: name, taskQueue }) : undefined;
   // SIGTERM/SIGINT: the Runtime asks the worker to shut down (finish in-flight tasks within the
   // grace time); run() then resolves and we close the drainer and the pool.
   const running = worker.run();

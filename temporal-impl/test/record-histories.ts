@@ -40,7 +40,7 @@ try {
     workflowBundle: { codePath: bundle.path },
     activities: createActivities({ ports, worker: 'recorder', store }),
   });
-  const drainer = startOutboxDrainer({ store, ports, worker: 'recorder' });
+  const drainer = startOutboxDrainer({ store, ports, worker: 'recorder', taskQueue });
   const client = new Client({ connection: await Connection.connect({ address: temporal.address }) });
   const full = vendorRequest('acme-analytics', world.url);
   const request = { ...full, requirements: full.requirements.filter((r) => r.id === 'soc2' || r.id === 'sso') };
