@@ -30,7 +30,7 @@ export const USAGE = `usage: pnpm compare [options]
   --durability sync,async,exit           LangGraph naive durability modes (default: all three)
   --repeat N                             run every cell N times and report timing statistics
   --concurrency N                        cells run at once (default: 4)
-  --bound S                              seconds before a waiting phase is declared stuck (default: 60)
+  --bound S                              seconds before a waiting phase is declared stuck (default: 90)
   --json                                 print only the results JSON on stdout (progress on stderr)
   --report-dir DIR                       where results.json, results.md, report.html go (default: ./report)
   --keep-infra                           leave the world, PostgreSQL and Temporal running at the end`;
@@ -78,7 +78,7 @@ const OptionsSchema = z.object({
   durability: commaList('durability', DURABILITIES),
   repeat: positiveInt('repeat', 1, 50),
   concurrency: positiveInt('concurrency', 4, 32),
-  bound: positiveInt('bound', 60, 600),
+  bound: positiveInt('bound', 90, 600),
   json: z.boolean().default(false),
   'report-dir': z.string().min(1, '--report-dir needs a folder').default('report'),
   'keep-infra': z.boolean().default(false),

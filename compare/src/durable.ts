@@ -23,6 +23,8 @@ export interface DurableMark {
   workerIdentity?: string | null;
   /** Ordering key within the record (checkpoint step, or event id). */
   order: number;
+  /** Temporal events that only move the machinery (workflow tasks, scheduling, memo updates), not the review. */
+  bookkeeping?: boolean;
 }
 
 export interface DurableRecord {
@@ -160,6 +162,7 @@ export function fromTemporal(events: TemporalEventIn[]): DurableRecord {
       long: `history event ${e.eventId}: ${d.long}${e.attempt && e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}`,
       workerIdentity: e.workerIdentity ?? null,
       order: Number(e.eventId),
+      bookkeeping: /^WorkflowTask|Scheduled$|Started$|^WorkflowPropertiesModified$|^UpsertWorkflowSearchAttributes$|^MarkerRecorded$/.test(name) && name !== 'WorkflowExecutionStarted',
     };
   });
   marks.sort((a, b) => a.order - b.order);

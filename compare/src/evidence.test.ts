@@ -139,6 +139,30 @@ describe('durable records', () => {
   });
 });
 
+describe('cross-run keys and parallel siblings', () => {
+  it('a mail whose key names the run is expected once, not compared with the baseline key', () => {
+    const obs = crashedObservation({ crashPoint: 'boundary', crashAfter: 4, resumeFrom: 4 });
+    obs.ledger = obs.ledger.map((e) => (e.kind === 'mail' ? { ...e, opKey: 'mail:other-run' } : e));
+    const e = computeEvidence(obs, baselineObservation());
+    expect(e.repeatedOperations).toEqual([]);
+    expect(e.sideEffectDuplicated).toBe(false);
+  });
+
+  it('temporal: two siblings completed back to back read as one fact, machinery events are skipped', () => {
+    const t = (i: number) => new Date(T0 + i * 10).toISOString();
+    const rec = fromTemporal([
+      { eventId: 30, eventType: 'ActivityTaskScheduled', time: t(1), activityId: 'FETCH:soc2:0', activityType: 'fetchPage' },
+      { eventId: 31, eventType: 'ActivityTaskCompleted', time: t(2), activityId: 'FETCH:soc2:0' },
+      { eventId: 32, eventType: 'ActivityTaskCompleted', time: t(3), activityId: 'FETCH:soc2:1' },
+      { eventId: 33, eventType: 'WorkflowTaskScheduled', time: t(4) },
+      { eventId: 34, eventType: 'WorkflowTaskCompleted', time: t(5), workerIdentity: 'A/1' },
+    ]);
+    const d = lastDurableBefore(rec, T0 + 100);
+    expect(d.short).toBe('#32 FETCH ×2');
+    expect(d.long).toMatch(/^2 FETCH activities completed, the last as history event 32: activity FETCH:soc2:1 done; then history event 34: workflow task completed$/);
+  });
+});
+
 describe('ledger parsing', () => {
   it('accepts ISO or epoch times and sorts by seq', () => {
     const body = {

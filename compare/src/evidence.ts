@@ -172,14 +172,17 @@ export function lastDurableBefore(atCrash: DurableRecord | null, crashAt: number
     const nodes = [...new Set(writes.map((w) => w.step))];
     return { short: `${last.short} +${writes.length}w`, long: `${last.long}, with ${writes.length} pending write(s) from ${nodes.join(', ')}` };
   }
-  // Temporal: the last event says what the server knew; prefer the last completed step when the tail is only bookkeeping.
-  const last = marks.at(-1);
+  // Temporal: the last event that recorded progress of the review (workflow tasks and scheduling are machinery).
+  const meaningful = marks.filter((m) => !m.bookkeeping);
+  const last = meaningful.at(-1);
   if (!last) return { short: 'nothing', long: 'no history event before the crash' };
-  const lastDone = [...marks].reverse().find((m) => / done$/.test(m.long) || /signal/i.test(m.long));
-  if (lastDone && lastDone !== last && /wf task|scheduled|started/.test(last.short)) {
-    return { short: lastDone.short, long: `${lastDone.long}; then ${last.long}` };
-  }
-  return { short: last.short, long: last.long };
+  // Parallel siblings completed back to back are one fact: "FETCH ×2".
+  let same = 0;
+  for (let i = meaningful.length - 1; i >= 0 && meaningful[i]!.step === last.step && / done$/.test(meaningful[i]!.long); i--) same++;
+  const tail = marks.at(-1)!;
+  const then = tail !== last ? `; then ${tail.long}` : '';
+  if (same > 1) return { short: `${last.short} ×${same}`, long: `${same} ${last.step} activities completed, the last as ${last.long}${then}` };
+  return { short: last.short, long: `${last.long}${then}` };
 }
 
 /**

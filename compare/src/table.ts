@@ -77,7 +77,8 @@ export function seconds(ms: number | null): string {
 }
 
 function extraModel(r: ResultRow): string {
-  if (r.variant === 'baseline') return '—';
+  // A lost or unfinished run did less than the baseline: a negative "extra" would only confuse.
+  if (r.variant === 'baseline' || r.extraModelCalls < 0) return '—';
   const calls = r.extraModelCalls > 0 ? `+${r.extraModelCalls}` : String(r.extraModelCalls);
   return `${calls} ${money(r.extraCostUsd)}`;
 }
