@@ -1,4 +1,4 @@
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
 import { PermanentError, TransientError } from '../errors.ts';
 import type { CallMeta, Model, ModelReply, ModelRequest } from '../ports.ts';
 import { metaHeaders } from './headers.ts';
@@ -25,7 +25,17 @@ export function resolveModelOptions(worldUrl: string | undefined, opts: ModelOpt
   };
 }
 
-function classify(err: unknown): Error {
+type OpenAiSdk = typeof import('openai');
+let sdk: Promise<OpenAiSdk> | undefined;
+/**
+ * The SDK takes over a second to import. A replacement worker must start fast after a crash, so it
+ * pays for the SDK on its first model call, not at start-up.
+ */
+function loadSdk(): Promise<OpenAiSdk> {
+  return (sdk ??= import('openai'));
+}
+
+function classify(err: unknown, { APIConnectionError, APIError, APIUserAbortError }: OpenAiSdk): Error {
   if (err instanceof APIUserAbortError) return new TransientError(`model call aborted: ${err.message}`, 'aborted');
   if (err instanceof APIConnectionError) return new TransientError(`model call failed: ${err.message}`, err.constructor.name === 'APIConnectionTimeoutError' ? 'timeout' : 'ECONNRESET');
   if (err instanceof APIError && typeof err.status === 'number') return errorForStatus(err.status, 'model call', err.message);
@@ -34,7 +44,8 @@ function classify(err: unknown): Error {
 
 /** The model port on the official client, so any OpenAI-compatible provider works by configuration alone. */
 export function openAiModel(opts: Required<ModelOptions>): Model {
-  const client = new OpenAI({
+  let client: Promise<OpenAI> | undefined;
+  const connect = async () => new (await loadSdk()).default({
     baseURL: opts.baseURL,
     apiKey: opts.apiKey,
     timeout: opts.timeoutMs,
@@ -45,9 +56,10 @@ export function openAiModel(opts: Required<ModelOptions>): Model {
   });
   return {
     async complete(req: ModelRequest, meta: CallMeta): Promise<ModelReply> {
+      const api = await (client ??= connect());
       let completion: OpenAI.Chat.Completions.ChatCompletion;
       try {
-        completion = await client.chat.completions.create(
+        completion = await api.chat.completions.create(
           {
             model: opts.model,
             temperature: 0,
@@ -60,7 +72,7 @@ export function openAiModel(opts: Required<ModelOptions>): Model {
           { headers: metaHeaders(meta) },
         );
       } catch (err) {
-        throw classify(err);
+        throw classify(err, await loadSdk());
       }
       const text = completion.choices[0]?.message.content;
       if (typeof text !== 'string') throw new TransientError('model returned no text', 'empty-completion');
