@@ -15,6 +15,7 @@ export interface WorkerHandle {
   child: ChildProcess;
   done: Promise<WorkerResult>;
   output(): { stdout: string; stderr: string };
+  exited(): boolean;
 }
 
 const live = new Set<ChildProcess>();
@@ -31,14 +32,16 @@ export function startWorker(args: string[], env: Record<string, string | undefin
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
+  let exited = false;
   const done = new Promise<WorkerResult>((resolve) => {
     child.on('close', (code, signal) => {
+      exited = true;
       live.delete(child);
       const crashLine = /^CRASHPOINT .*$/m.exec(stderr)?.[0];
       resolve({ code, signal, stdout, stderr, ms: Date.now() - started, ...(crashLine ? { crashLine } : {}) });
     });
   });
-  return { child, done, output: () => ({ stdout, stderr }) };
+  return { child, done, output: () => ({ stdout, stderr }), exited: () => exited };
 }
 
 export async function runWorker(args: string[], env: Record<string, string | undefined>): Promise<WorkerResult> {
@@ -82,4 +85,13 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** Waits for a line in the worker's stdout; fails at once, with its output, if the worker exits first. */
+export async function waitForOutput(h: WorkerHandle, text: string, timeoutMs = 240_000): Promise<void> {
+  await until(`"${text}"`, async () => {
+    if (h.output().stdout.includes(text)) return true;
+    if (h.exited()) throw new Error(`worker exited before printing "${text}":\n${h.output().stdout}\n${h.output().stderr}`);
+    return false;
+  }, timeoutMs, 250);
 }

@@ -9,11 +9,12 @@ import { startWorld, vendorRequest, type World } from '@vendor-review/domain/wor
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeRun } from '../src/execute-run.ts';
 import { approveRun, createRun, EXIT, getRun, readDurableRecord, writeV1Checkpoint } from '../src/index.ts';
+import { claimLease } from '../src/lease.ts';
 import { createPool } from '../src/pool.ts';
 import { RETRY } from '../src/retry.ts';
 import { freshTestDatabase } from './db.ts';
 import { viewLedger } from './ledger.ts';
-import { killLeftovers, runWorker, startWorker, until } from './processes.ts';
+import { killLeftovers, runWorker, startWorker, until, waitForOutput } from './processes.ts';
 
 const VENDOR = 'borealis-crm';
 let world: World;
@@ -50,7 +51,7 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
     const a = startWorker(['--run', runId], env({ WORKER_NAME: 'A' }));
     const b = startWorker(['--run', runId], env({ WORKER_NAME: 'B' }));
     // LangGraph takes no lock per thread: both reach the approval gate on their own.
-    await until('both naive workers waiting', async () => a.output().stdout.includes('waiting for approval') && b.output().stdout.includes('waiting for approval'), 240_000, 250);
+    await Promise.all([waitForOutput(a, 'waiting for approval'), waitForOutput(b, 'waiting for approval')]);
     await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
     const [ra, rb] = await Promise.all([a.done, b.done]);
     expect(ra.code, ra.stderr).toBe(0);
@@ -81,7 +82,7 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
     expect(loser.r.code, loser.r.stderr).toBe(EXIT.leaseHeld);
     expect(loser.r.stderr).toMatch(new RegExp(`Run ${runId} is being run by another worker`));
     const winner = loser.name === 'A' ? { name: 'B', h: b } : { name: 'A', h: a };
-    await until('winner waiting', async () => winner.h.output().stdout.includes('waiting for approval'), 240_000, 250);
+    await waitForOutput(winner.h, 'waiting for approval');
     await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
     const rw = await winner.h.done;
     expect(rw.code, rw.stderr).toBe(0);
@@ -109,7 +110,10 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
     try {
       // step 5 is FETCH's checkpoint: A is now inside EXTRACT's slow model call
       const step = async () => (await pool.query(`SELECT max((metadata->>'step')::int) AS s FROM checkpoints WHERE thread_id = $1`, [threadId])).rows[0]?.s ?? -1;
-      await until('A past FETCH', async () => (await step()) >= 5, 240_000, 50);
+      await until('A past FETCH', async () => {
+        if (a.exited()) throw new Error(`A exited early:\n${a.output().stdout}\n${a.output().stderr}`);
+        return (await step()) >= 5;
+      }, 240_000, 50);
       a.child.kill('SIGSTOP');
       await until('A lease expired', async () => (await pool.query(`SELECT expires_at < now() AS gone FROM lg_leases WHERE thread_id = $1`, [threadId])).rows[0]?.gone, 10_000);
     } finally {
@@ -117,7 +121,7 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
     }
     const frozenAt = (await readDurableRecord({ databaseUrl: db.url, runId })).checkpoints.filter((c) => c.writer === 'A').length;
     const b = startWorker(['--run', runId], env({ WORKER_NAME: 'B' }));
-    await until('B waiting at the gate', async () => b.output().stdout.includes('waiting for approval'), 240_000, 250);
+    await waitForOutput(b, 'waiting for approval');
     a.child.kill('SIGCONT');
     const ra = await a.done;
     expect(ra.code, ra.stdout + ra.stderr).toBe(EXIT.fencedOut);
@@ -143,7 +147,7 @@ describe.concurrent('nothing to resume, and state from older code', { timeout: 4
     const { runId } = await createRun({ databaseUrl: db.url, request: request(), variant: 'naive', checkpointer: 'memory' });
     await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
     const crash = await runWorker(['--run', runId], env({ WORKER_NAME: 'A', CRASH_PLAN: 'after-model' }));
-    expect(crash.signal).toBe('SIGKILL');
+    expect(crash.signal, crash.stdout + crash.stderr).toBe('SIGKILL');
     expect((await readDurableRecord({ databaseUrl: db.url, runId })).checkpoints).toHaveLength(0);
     const resume = await runWorker(['--run', runId], env({ WORKER_NAME: 'B' }));
     expect(resume.code).toBe(EXIT.nothingToResume);
@@ -161,13 +165,12 @@ describe.concurrent('nothing to resume, and state from older code', { timeout: 4
     const { runId } = await createRun({ databaseUrl: db.url, request: request(), variant, durability: 'sync' });
     await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
     const crash = await runWorker(['--run', runId], env({ WORKER_NAME: 'A', CRASH_PLAN: 'boundary' }));
-    expect(crash.signal).toBe('SIGKILL');
+    expect(crash.signal, crash.stdout + crash.stderr).toBe('SIGKILL');
     await writeV1Checkpoint({ databaseUrl: db.url, runId });
     const before = await readDurableRecord({ databaseUrl: db.url, runId });
     expect(before.checkpoints.at(-1)?.stateSchemaVersion).toBe(1);
     if (variant === 'hardened') {
-      // resumed by a claiming worker: it finds the run without a live lease and takes it
-      const resume = await runWorker(['--claim', '--until-idle'], env({ WORKER_NAME: 'B' }));
+      const resume = await runWorker(['--run', runId], env({ WORKER_NAME: 'B' }));
       expect(resume.code, resume.stderr).toBe(0);
       const view = await getRun({ databaseUrl: db.url, runId });
       expect(view.status).toBe('completed');
@@ -180,6 +183,38 @@ describe.concurrent('nothing to resume, and state from older code', { timeout: 4
       expect(resume.stderr).toMatch(new RegExp(`Run ${runId} cannot be resumed by this version of the worker`));
       expect(resume.stderr).toMatch(/schema version 1/);
       expect(ledger(runId).entries.filter((e) => e.worker === 'B')).toHaveLength(0);
+    }
+  });
+});
+
+describe('a claiming worker', { timeout: 480_000 }, () => {
+  it('takes the crashed hardened run and the pending naive one, and leaves a run leased to a live worker alone', async () => {
+    // Its own database: a claimer takes whatever needs an owner, including other tests' runs.
+    const own = await freshTestDatabase('claim');
+    try {
+      const ownEnv = (extra: Record<string, string>) => ({ ...env(extra), DATABASE_URL: own.url });
+      const crashed = await createRun({ databaseUrl: own.url, request: request(), variant: 'hardened' });
+      const leased = await createRun({ databaseUrl: own.url, request: request(), variant: 'hardened' });
+      const naive = await createRun({ databaseUrl: own.url, request: request(), variant: 'naive' });
+      for (const r of [crashed, leased, naive]) await approveRun({ databaseUrl: own.url, runId: r.runId, approved: true, by: 'qa' });
+      const crash = await runWorker(['--run', crashed.runId], ownEnv({ WORKER_NAME: 'A', CRASH_PLAN: 'after-model', LEASE_TTL_MS: '1000' }));
+      expect(crash.signal, crash.stdout + crash.stderr).toBe('SIGKILL');
+      const pool = createPool(own.url, { max: 1 });
+      try {
+        await claimLease(pool, leased.threadId, 'elsewhere#1', 600_000);
+        await until('the dead worker\'s lease to expire', async () => (await pool.query(`SELECT expires_at < now() AS gone FROM lg_leases WHERE thread_id = $1`, [crashed.threadId])).rows[0]?.gone, 10_000);
+      } finally {
+        await pool.end();
+      }
+      const claimer = await runWorker(['--claim', '--until-idle'], ownEnv({ WORKER_NAME: 'C' }));
+      expect(claimer.code, claimer.stderr).toBe(0);
+      expect((await getRun({ databaseUrl: own.url, runId: crashed.runId })).status).toBe('completed');
+      expect((await getRun({ databaseUrl: own.url, runId: naive.runId })).status).toBe('completed');
+      expect((await getRun({ databaseUrl: own.url, runId: leased.runId })).status).toBe('pending');
+      expect((await readDurableRecord({ databaseUrl: own.url, runId: leased.runId })).checkpoints).toHaveLength(0);
+      expect(world.ledger({ runId: crashed.runId }).filter((e) => e.worker === 'C').length).toBeGreaterThan(0);
+    } finally {
+      await own.drop();
     }
   });
 });
