@@ -46,7 +46,7 @@ export function errorObservation(scenario: Scenario, repetition: number, note: s
 
 export async function runCell(scenario: Scenario, repetition: number, deps: CellDeps): Promise<CellObservation> {
   const { adapter, worldUrl, boundMs } = deps;
-  const pollMs = deps.pollMs ?? 150;
+  const pollMs = deps.pollMs ?? 200;
   const startedAt = Date.now();
   const workers: WorkerProcess[] = [];
   const approvals: CellObservation['approvals'] = [];
@@ -194,7 +194,7 @@ export async function runCell(scenario: Scenario, repetition: number, deps: Cell
     ? await Promise.all([
         fetchLedger(worldUrl, handle.runId).catch(() => [] as LedgerEntry[]),
         adapter.durableRecord(handle).catch(() => null),
-        last.view && TERMINAL.has(last.view.status) ? Promise.resolve(last.view) : adapter.status(handle).catch(() => null),
+        adapter.inspect(handle).catch(() => last.view),
       ])
     : [[] as LedgerEntry[], null, null];
   const lives: WorkerLife[] = workers.map((w) => w.life);

@@ -43,7 +43,10 @@ export interface RuntimeAdapter {
   createRun(scenario: Scenario, request: ReviewRequestInput): Promise<RunHandle>;
   /** How to start a worker process for this run; `crashPlan` null means "no plan". */
   workerSpec(handle: RunHandle, crashPlan: string | null): WorkerSpec;
+  /** Polled several times a second while a cell runs: must be cheap; `state` may be left out. */
   status(handle: RunHandle): Promise<RunView>;
+  /** The full view with the final state, read once at the end of a cell. */
+  inspect(handle: RunHandle): Promise<RunView>;
   approve(handle: RunHandle): Promise<void>;
   durableRecord(handle: RunHandle): Promise<DurableRecord>;
   close(): Promise<void>;

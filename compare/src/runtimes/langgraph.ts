@@ -1,3 +1,4 @@
+import pg from 'pg';
 import * as langgraph from '@vendor-review/langgraph';
 import { newRunId, type ReviewRequestInput } from '@vendor-review/domain';
 import { fromLangGraph, type DurableRecord } from '../durable.ts';
@@ -13,6 +14,8 @@ export interface LangGraphAdapterOptions {
 }
 
 export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapter {
+  const pool = new pg.Pool({ connectionString: o.databaseUrl, max: 3 });
+  pool.on('error', () => {});
   return {
     runtime: 'langgraph',
     workerExitsWhenDone: true,
@@ -50,7 +53,13 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
         },
       };
     },
+    // getRun rebuilds the graph to read the state; polling needs only the status the worker records.
     async status(h: RunHandle): Promise<RunView> {
+      const { rows } = await pool.query(`SELECT status FROM ${langgraph.TABLES.runs} WHERE run_id = $1`, [h.runId]);
+      const status = rows[0]?.status as RunView['status'] | undefined;
+      return status ? { status, state: null } : { status: 'not-found', state: null, reason: `no run ${h.runId} in ${langgraph.TABLES.runs}` };
+    },
+    async inspect(h: RunHandle): Promise<RunView> {
       const v = await langgraph.getRun({ databaseUrl: o.databaseUrl, runId: h.runId });
       return { status: v.status, state: v.state };
     },
@@ -60,6 +69,8 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
     async durableRecord(h: RunHandle): Promise<DurableRecord> {
       return fromLangGraph(await langgraph.readDurableRecord({ databaseUrl: o.databaseUrl, runId: h.runId }));
     },
-    async close(): Promise<void> {},
+    async close(): Promise<void> {
+      await pool.end();
+    },
   };
 }

@@ -54,6 +54,11 @@ function taskQueueFor(runId: string): string {
 export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<RuntimeAdapter> {
   const connection = await Connection.connect({ address: o.address });
   const client = new Client({ connection, namespace: o.namespace });
+  // getRun is cheap enough to poll: a describe, and a query only while the run is open.
+  const view = async (h: RunHandle): Promise<RunView> => {
+    const v = await temporal.getRun({ client, runId: h.runId });
+    return { status: v.status, state: v.state, ...(v.reason ? { reason: v.reason } : {}) };
+  };
   return {
     runtime: 'temporal',
     workerExitsWhenDone: false,
@@ -88,10 +93,8 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
         },
       };
     },
-    async status(h: RunHandle): Promise<RunView> {
-      const v = await temporal.getRun({ client, runId: h.runId });
-      return { status: v.status, state: v.state, ...(v.reason ? { reason: v.reason } : {}) };
-    },
+    status: view,
+    inspect: view,
     async approve(h: RunHandle): Promise<void> {
       await temporal.approveRun({ client, runId: h.runId, approved: true, by: APPROVER });
     },

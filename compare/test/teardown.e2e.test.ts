@@ -1,0 +1,58 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Ctrl-C in the middle of the matrix: every process the harness started (workers, the Temporal dev
+ * server, the embedded PostgreSQL) is gone afterwards, and the exit code says "interrupted".
+ */
+function descendants(root: number): number[] {
+  const table = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
+  const out: number[] = [];
+  const walk = (pid: number) => {
+    for (const [child, parent] of table) if (parent === pid && !out.includes(child)) (out.push(child), walk(child));
+  };
+  walk(root);
+  return out;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    const stat = execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+    return stat !== '' && !stat.startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
+describe('Ctrl-C', () => {
+  it('stops every process the harness started', async () => {
+    const entry = fileURLToPath(new URL('../src/compare.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', entry, '--crash', 'after-model', '--variant', 'naive', '--durability', 'sync', '--report-dir', '/tmp/compare-teardown-test'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    const cellsRunning = new Promise<void>((resolve) =>
+      child.stderr!.on('data', (c: Buffer) => {
+        stderr += c.toString();
+        if (/running \d+ cells/.test(stderr)) resolve();
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await Promise.race([cellsRunning, exited]);
+    // Let the workers start, so there is something to clean up.
+    await new Promise((r) => setTimeout(r, 4000));
+    const started = descendants(child.pid!);
+    expect(started.length, stderr).toBeGreaterThan(2);
+    child.kill('SIGINT');
+    const code = await exited;
+    expect(code, stderr).toBe(130);
+    await new Promise((r) => setTimeout(r, 1000));
+    const left = started.filter(alive);
+    expect(left.map((pid) => execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).trim()), stderr).toEqual([]);
+  }, 300_000);
+});
