@@ -7,15 +7,15 @@
  * The hardened variant uses `sync`, chosen from measurements, not assumed (test/crash-matrix.e2e
  * test, SIGKILL at every crash point, real PostgreSQL, 4 workers at once on 2 busy cores; numbers
  * in MEASUREMENTS.md):
- * - sync kept exactly the steps completed before the kill in 16 of 16 kills: the last durable
+ * - sync kept exactly the steps completed before the kill in 32 of 32 kills: the last durable
  *   checkpoint was always the step just before the crash point (and the finished FETCH sibling as
  *   a pending write), so a resume repeated only the step that was cut off.
- * - async, under that load, kept only LangGraph's input checkpoint in 13 of the 14 kills that came
- *   within the first steps (the puts, chained one after another, fell 5 to 8 steps behind fast
- *   steps like SELECT_PAGE and a 0 ms page fetch), so the resume re-fetched the sitemap and pages
- *   that had already been read; it also lost the AWAIT_APPROVAL step right before a crash in
- *   DELIVER. On an idle machine the same kills kept everything: what async keeps depends on load.
- * - exit kept nothing in 12 of 12 kills before the approval gate; only the interrupt's checkpoint.
+ * - async kept fewer checkpoints than sync in 23 of 28 kills before the approval gate (at load ~20,
+ *   12 of 14 kept only LangGraph's input checkpoint): the background writes fall behind fast steps
+ *   (SELECT_*, VERIFY, 0 ms page fetches), so the resume re-fetched pages already read and once
+ *   re-sent a note. It also lost AWAIT_APPROVAL's checkpoint before a crash in DELIVER, both times.
+ *   What async keeps depends on machine load.
+ * - exit kept nothing in 16 of 16 kills before the approval gate; only the interrupt's checkpoint.
  * "A step that finished is never run again" is worth one commit round-trip per step (a few ms
  * against steps that take hundreds), and it is what makes the lease fence and the outbox meaningful.
  */

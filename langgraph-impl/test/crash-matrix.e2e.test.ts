@@ -199,10 +199,15 @@ describe.each(VARIANTS)('what repeats (%s, sync)', (variant) => {
     expect(sc.ledger!.repeated[kinds(sc, 'model')[0]!]).toEqual(['ok', 'ok']);
     expect(Object.keys(sc.ledger!.repeated)).toHaveLength(1);
   });
-  it.runIf(has('mid-model'))('mid-model: the in-flight call is lost and sent again', () => {
+  it.runIf(has('mid-model'))('mid-model: the in-flight call is lost and sent again by the resumed worker', () => {
     const sc = s('mid-model');
-    expect(kinds(sc, 'model')).toHaveLength(1);
-    expect(sc.ledger!.repeated[kinds(sc, 'model')[0]!]?.at(-1)).toBe('ok');
+    const first = sc.ledger!.entries.find((e) => e.kind === 'model')!;
+    const same = sc.ledger!.entries.filter((e) => e.opKey === first.opKey);
+    // The resumed worker sends it once more. Whether the world saw the killed worker's request at
+    // all depends on whether it got there in the domain's 50 ms settle (measured: not always under load).
+    expect(same.filter((e) => e.worker === 'B').map((e) => e.outcome)).toEqual(['ok']);
+    expect(same.filter((e) => e.worker === 'A').length).toBeLessThanOrEqual(1);
+    expect(Object.keys(sc.ledger!.repeated).every((op) => op === first.opKey)).toBe(true);
   });
   it.runIf(has('after-progress'))(`after-progress: ${variant === 'naive' ? 'a second note' : 'the key collapses the second note'}`, () => {
     const sc = s('after-progress');

@@ -66,6 +66,10 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
     expect(Math.max(...children.values())).toBeGreaterThanOrEqual(2);
 
     const l = ledger(runId);
+    console.log(
+      `naive pair: ${record.checkpoints.length} checkpoints (A ${record.checkpoints.filter((c) => c.writer === 'A').length}, B ${record.checkpoints.filter((c) => c.writer === 'B').length}), ` +
+        `max children of one checkpoint ${Math.max(...children.values())}, mails ${l.count('mail', 'ok')}, model calls ${l.count('model')}, notes ${l.count('tracker', 'ok')}`,
+    );
     expect(l.count('mail', 'ok')).toBeGreaterThanOrEqual(2); // the customer got the review (at least) twice
     const models = l.entries.filter((e) => e.kind === 'model');
     const distinct = new Set(models.map((e) => e.opKey)).size;
