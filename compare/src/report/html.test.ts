@@ -1,0 +1,42 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderReport } from '../../test/browser.ts';
+import { fixtureObservations, fixtureResults } from '../../test/fixture-results.ts';
+import { renderHtml } from './html.ts';
+
+describe('report.html', () => {
+  const observations = fixtureObservations();
+  const results = fixtureResults(observations);
+  const html = renderHtml(results, observations);
+
+  it('is self-contained: no script, no external reference', () => {
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//i);
+    expect(html).not.toMatch(/@import|url\(/i);
+  });
+
+  it('highlights the re-executed operation and marks the crash', () => {
+    expect(html).toContain('class="op op-model op-repeat"');
+    expect(html).toContain('class="crash-marker"');
+  });
+
+  it('opens in headless Chromium without errors, every timeline drawn', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'compare-html-'));
+    const file = path.join(dir, 'report.html');
+    writeFileSync(file, html);
+    const r = await renderReport(file);
+    expect(r.errors).toEqual([]);
+    expect(r.requests).toEqual([]);
+    expect(r.title).toMatch(/LangGraph vs Temporal/);
+    expect(r.cells).toHaveLength(results.rows.length);
+    for (const c of r.cells) {
+      expect(c.drawn, c.cell).toBeGreaterThan(0);
+      expect(c.ops, c.cell).toBeGreaterThan(0);
+      expect(c.timelineWidth, c.cell).toBeGreaterThan(300);
+      expect(c.crashMarkers, c.cell).toBe(c.cell.endsWith('/baseline') ? 0 : 1);
+    }
+    expect(r.bars).toBeGreaterThanOrEqual(12);
+  }, 60_000);
+});

@@ -1,0 +1,123 @@
+import { CRASH_POINTS, CRASH_POINT_NAMES } from '@vendor-review/domain/pure';
+import type { CellObservation } from '../observation.ts';
+import { money, observedLine, repeatedSummary, rowLabel, seconds } from '../table.ts';
+import { renderCostChart } from './chart.ts';
+import type { ResultRow, Results } from './results.ts';
+import { esc } from './svg.ts';
+import { renderTimeline } from './timeline.ts';
+
+/**
+ * report.html: one file, no network (inline CSS, inline SVG, no script), readable on screen and on
+ * paper. A summary table, the cost chart, then one card per cell with its timeline.
+ */
+const CSS = `
+:root { --fg:#0f172a; --muted:#64748b; --line:#e2e8f0; --bad:#dc2626; --ok:#16a34a; --warn:#d97706; --bg:#fff; --card:#f8fafc; }
+* { box-sizing: border-box; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); margin: 0 auto; max-width: 1100px; padding: 24px; }
+h1 { font-size: 24px; margin: 0 0 4px; } h2 { font-size: 18px; margin: 32px 0 6px; border-bottom: 2px solid var(--line); padding-bottom: 4px; }
+h3 { font-size: 14px; margin: 0; }
+.meta { color: var(--muted); margin: 0 0 16px; } .meta code { color: var(--fg); }
+table { border-collapse: collapse; width: 100%; font-size: 12.5px; margin: 8px 0; }
+td:first-child { white-space: nowrap; }
+th, td { border-bottom: 1px solid var(--line); padding: 4px 6px; text-align: left; vertical-align: top; }
+th { background: var(--card); font-weight: 600; } tr.group th { background: #e0e7ff; font-size: 12px; padding: 3px 6px; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.yes-bad { color: var(--bad); font-weight: 600; } .no-good { color: var(--ok); } .status-completed { color: var(--ok); } .status-bad { color: var(--warn); font-weight: 600; } .status-error { color: var(--bad); font-weight: 700; }
+.lesson { background: #eff6ff; border-left: 4px solid #2563eb; padding: 8px 12px; margin: 8px 0 12px; }
+.seen { color: var(--muted); font-size: 12.5px; margin: -4px 0 10px; }
+.cell { border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; margin: 10px 0; background: var(--card); break-inside: avoid; page-break-inside: avoid; }
+.cell header { display: flex; gap: 12px; align-items: baseline; flex-wrap: wrap; }
+.cell .facts { color: var(--muted); font-size: 12.5px; margin: 4px 0 6px; } .cell .facts b { color: var(--fg); font-weight: 600; }
+.cell .why { font-size: 12px; color: var(--bad); margin: 2px 0; }
+.badge { font-size: 11px; padding: 1px 7px; border-radius: 10px; background: #e2e8f0; }
+.badge.completed { background: #dcfce7; } .badge.stuck, .badge.lost, .badge.failed { background: #fef3c7; } .badge.error { background: #fee2e2; }
+svg text { font: 11px system-ui, sans-serif; fill: #334155; }
+svg .lane-rule { stroke: #e2e8f0; } svg .worker-life { fill: #e2e8f0; opacity: .7; }
+svg .op { stroke: rgba(0,0,0,.25); stroke-width: .5; } svg .op-repeat { stroke: var(--bad); stroke-width: 2.2; }
+svg .op-deduplicated { opacity: .45; } svg .op-aborted { opacity: .6; stroke-dasharray: 2 1; }
+svg .durable-mark { fill: #0f172a; opacity: .75; }
+svg .crash-marker line { stroke: var(--bad); stroke-width: 2; stroke-dasharray: 4 3; } svg .crash-marker text { fill: var(--bad); font-weight: 700; }
+svg .approval-mark line { stroke: var(--ok); stroke-width: 1.5; } svg .approval-mark text { fill: var(--ok); }
+svg .grid { stroke: #e2e8f0; } svg .axis { fill: var(--muted); font-size: 10.5px; } svg .bar.hardened { opacity: .45; }
+.legend span { display: inline-block; margin-right: 14px; font-size: 12px; } .legend i { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: -1px; }
+a { color: #2563eb; }
+@media print { body { padding: 0; max-width: none; font-size: 11px; } .cell { background: none; } h2 { break-after: avoid; } }
+`;
+
+function yesCell(v: boolean, base: boolean): string {
+  if (base) return '<td>—</td>';
+  return v ? '<td class="yes-bad">yes</td>' : '<td class="no-good">no</td>';
+}
+
+function statusClass(s: ResultRow['status']): string {
+  return s === 'completed' ? 'status-completed' : s === 'error' ? 'status-error' : 'status-bad';
+}
+
+function summaryTable(rows: ResultRow[]): string {
+  const head = '<tr><th>runtime / variant</th><th>last durable</th><th>first after resume</th><th>repeated</th><th>extra calls</th><th>extra cost</th><th>state dup.</th><th>effect dup.</th><th>recovery</th><th>= baseline</th><th>status</th></tr>';
+  let group: string | null | undefined;
+  const body = rows
+    .map((r) => {
+      const header = r.crashPoint !== group ? `<tr class="group"><th colspan="11">${esc(r.crashPoint ?? 'no crash (baselines)')}</th></tr>` : '';
+      group = r.crashPoint;
+      const base = r.variant === 'baseline' || r.extraModelCalls < 0;
+      return `${header}<tr><td><a href="#${esc(anchor(r.cellId))}">${esc(rowLabel(r))}</a></td><td title="${esc(r.lastDurable)}">${esc(r.lastDurableShort)}</td><td title="${esc(r.firstAfterResume)}">${esc(r.firstAfterResumeShort)}</td><td title="${esc(r.repeatedOperations.join('\n'))}">${esc(repeatedSummary(r))}</td><td class="num">${base ? '—' : r.extraModelCalls}</td><td class="num">${base ? '—' : esc(money(r.extraCostUsd))}</td>${yesCell(r.stateDuplicated, base)}${yesCell(r.sideEffectDuplicated, base)}<td class="num">${esc(seconds(r.recoveryMs))}</td><td class="${r.finalMatchesBaseline ? 'no-good' : 'yes-bad'}">${r.finalMatchesBaseline ? 'yes' : 'no'}</td><td class="${statusClass(r.status)}">${esc(r.status)}</td></tr>`;
+    })
+    .join('');
+  return `<table>${head}${body}</table>`;
+}
+
+function anchor(cellId: string): string {
+  return `cell-${cellId.replace(/[^a-z0-9]+/gi, '-')}`;
+}
+
+function cellCard(r: ResultRow, obs: CellObservation | undefined): string {
+  const facts = [
+    `last durable: <b>${esc(r.lastDurable)}</b>`,
+    `first after resume: <b>${esc(r.firstAfterResume)}</b>`,
+    `repeated: <b>${esc(r.repeated.length ? r.repeated.map((x) => `${x.opKey} ×${x.count} (baseline ${x.baselineCount})`).join(', ') : 'nothing')}</b>`,
+    r.variant === 'baseline' ? '' : `extra: <b>${r.extraModelCalls} model call(s), ${r.extraTokens} tokens, ${esc(money(r.extraCostUsd))}</b>`,
+    `recovery: <b>${esc(seconds(r.recoveryMs))}</b>${r.repetitions > 1 ? ` (median of ${r.recovery.n}; ${esc(seconds(r.recovery.minMs))}–${esc(seconds(r.recovery.maxMs))})` : ''}`,
+    `run <code>${esc(r.runId)}</code>${r.runtimeIds.threadId ? ` · thread <code>${esc(r.runtimeIds.threadId)}</code>` : ''}${r.runtimeIds.workflowId ? ` · workflow <code>${esc(r.runtimeIds.workflowId)}</code>` : ''}${r.runtimeIds.runtimeRunId ? ` · run <code>${esc(r.runtimeIds.runtimeRunId)}</code>` : ''}`,
+    r.link ? `<a href="${esc(r.link)}">open in the Temporal UI</a>` : '',
+  ].filter(Boolean);
+  const whys = [...r.sideEffectDuplicatedWhy, ...r.stateDuplicatedWhy].map((w) => `<div class="why">${esc(w)}</div>`).join('');
+  const note = r.note ? `<div class="facts">note: ${esc(r.note)}</div>` : '';
+  const timeline = obs ? renderTimeline({ obs, repeatSeqs: r.repeatSeqs }) : '<p class="empty">no observation recorded</p>';
+  return `<section class="cell" id="${esc(anchor(r.cellId))}" data-cell="${esc(r.cellId)}" data-status="${esc(r.status)}"><header><h3>${esc(rowLabel(r))}</h3><span class="badge ${esc(r.status)}">${esc(r.status)}</span>${r.finalMatchesBaseline ? '' : '<span class="badge error">review differs from baseline</span>'}</header><div class="facts">${facts.join(' · ')}</div>${whys}${note}${timeline}</section>`;
+}
+
+export function renderHtml(results: Results, observations: CellObservation[]): string {
+  const { rows, meta } = results;
+  const obsByCell = new Map<string, CellObservation>();
+  for (const o of observations) if (!obsByCell.has(o.scenario.id) || o.repetition === 0) obsByCell.set(o.scenario.id, o);
+  const sections: string[] = [];
+  const baselines = rows.filter((r) => r.crashPoint === null);
+  if (baselines.length) {
+    sections.push(`<h2 id="baselines">No crash: the baselines</h2><p class="seen">Every crashed cell is compared with the baseline of its runtime and variant.</p>${baselines.map((r) => cellCard(r, obsByCell.get(r.cellId))).join('')}`);
+  }
+  for (const p of CRASH_POINT_NAMES) {
+    const block = rows.filter((r) => r.crashPoint === p);
+    if (!block.length) continue;
+    sections.push(
+      `<h2 id="${esc(p)}">${esc(p)} <small style="font-weight:400;color:#64748b">— ${esc(CRASH_POINTS[p].where)}</small></h2><div class="lesson">${esc(CRASH_POINTS[p].lesson)}</div><p class="seen">${esc(observedLine(block))}</p>${block.map((r) => cellCard(r, obsByCell.get(r.cellId))).join('')}`,
+    );
+  }
+  const legend = `<div class="legend"><span><i style="background:#3b82f6"></i>web GET</span><span><i style="background:#8b5cf6"></i>model call</span><span><i style="background:#0d9488"></i>tracker note</span><span><i style="background:#ea580c"></i>mail</span><span><i style="background:#fff;border:2px solid #dc2626"></i>re-executed beyond the baseline</span><span>◆ durable write</span><span style="color:#dc2626">┆ crash (SIGKILL)</span></div>`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Crash comparison: LangGraph vs Temporal</title><style>${CSS}</style></head>
+<body>
+<h1>What re-executes when a worker dies: LangGraph vs Temporal</h1>
+<p class="meta">${rows.length} cells · wall time ${esc(seconds(meta.wallTimeMs))} · ${esc(meta.startedAt)} · LangGraph <code>${esc(meta.versions.langgraph ?? '?')}</code> · Temporal SDK <code>${esc(meta.versions.temporalSdk ?? '?')}</code> · Temporal server <code>${esc(meta.versions.temporalServer ?? '?')}</code> · Node <code>${esc(meta.versions.node)}</code><br>
+PostgreSQL: ${esc(meta.infrastructure.postgres)} · Temporal: ${esc(meta.infrastructure.temporal)} · world: ${esc(meta.infrastructure.world)}</p>
+<p>Each cell ran one review on a fresh business run. Worker A (a real process) was killed with SIGKILL at the named crash point, worker B (a new process) resumed the run. Every number comes from outside the workers: the simulated world's ledger (what was called, how often, at what cost) and the runtime's durable record (LangGraph checkpoints, Temporal history). "Repeated" means executed more often than in the uncrashed baseline of the same runtime and variant.</p>
+<h2 id="summary">Summary</h2>
+${summaryTable(rows)}
+<h2 id="cost">Extra model cost per crash point</h2>
+${renderCostChart(rows)}
+<h2 id="timelines">Timelines</h2>
+${legend}
+${sections.join('\n')}
+</body></html>
+`;
+}

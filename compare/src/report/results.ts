@@ -1,0 +1,150 @@
+import type { CrashPointName } from '@vendor-review/domain/pure';
+import { computeEvidence, type Evidence, type RepeatedOperation } from '../evidence.ts';
+import type { CellObservation, CellStatus } from '../observation.ts';
+import type { Durability, RuntimeName, Variant } from '../scenarios.ts';
+
+/**
+ * results.json: the contract of issue 5 (`rows`, `meta`), plus a few fields the table and the report
+ * need. Rows are one per cell; with --repeat the cell's evidence comes from its first repetition and
+ * the timings are summarised over all of them.
+ */
+export interface ResultRow {
+  runtime: RuntimeName;
+  variant: Variant | 'baseline';
+  durability: Durability | null;
+  crashPoint: CrashPointName | null;
+  lastDurable: string;
+  firstAfterResume: string;
+  repeatedOperations: string[];
+  extraModelCalls: number;
+  extraCostUsd: number;
+  stateDuplicated: boolean;
+  sideEffectDuplicated: boolean;
+  recoveryMs: number | null;
+  finalMatchesBaseline: boolean;
+  status: CellStatus;
+  // ---- beyond the contract ----
+  cellId: string;
+  /** For a baseline row: the variant it is the baseline of. */
+  baselineOf: Variant | null;
+  lastDurableShort: string;
+  firstAfterResumeShort: string;
+  repeated: RepeatedOperation[];
+  /** Ledger seqs of the re-executions, for timelines. */
+  repeatSeqs: number[];
+  extraTokens: number;
+  stateDuplicatedWhy: string[];
+  sideEffectDuplicatedWhy: string[];
+  note: string | null;
+  runId: string;
+  runtimeIds: CellObservation['runtimeIds'];
+  link: string | null;
+  repetitions: number;
+  recovery: { n: number; medianMs: number | null; minMs: number | null; maxMs: number | null };
+  cellWallMs: { median: number; min: number; max: number };
+  /** True when repetitions disagreed on what repeated or on the status. */
+  variesAcrossRepeats: boolean;
+}
+
+export interface ResultsMeta {
+  versions: { langgraph: string | null; langgraphCheckpointPostgres: string | null; temporalSdk: string | null; temporalServer: string | null; node: string };
+  infrastructure: { world: string; postgres: string; temporal: string; temporalUi: string | null; workflowBundleMs: number | null };
+  wallTimeMs: number;
+  startedAt: string;
+  machine: { cpus: number; platform: string };
+  options: Record<string, unknown>;
+  cells: number;
+  notRun: number;
+}
+
+export interface Results {
+  rows: ResultRow[];
+  meta: ResultsMeta;
+}
+
+const STATUS_RANK: Record<CellStatus, number> = { completed: 0, stuck: 2, failed: 1, lost: 3, error: 4 };
+
+export function median(xs: number[]): number | null {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : Math.round((s[mid - 1]! + s[mid]!) / 2);
+}
+
+function evidenceFingerprint(e: Evidence, status: CellStatus): string {
+  return JSON.stringify([status, [...e.repeatedOperations].sort(), e.extraModelCalls, e.sideEffectDuplicated, e.stateDuplicated]);
+}
+
+/**
+ * Turns the observations of all cells (all repetitions) into rows, each judged against its
+ * baseline's first repetition. Order: as the observations' scenarios first appear.
+ */
+export function buildRows(observations: CellObservation[]): ResultRow[] {
+  const byCell = new Map<string, CellObservation[]>();
+  for (const o of observations) {
+    const list = byCell.get(o.scenario.id) ?? [];
+    list.push(o);
+    byCell.set(o.scenario.id, list);
+  }
+  for (const list of byCell.values()) list.sort((a, b) => a.repetition - b.repetition);
+  const baselineOf = (o: CellObservation) => byCell.get(o.scenario.baselineId)?.find((b) => b.status === 'completed') ?? null;
+
+  const rows: ResultRow[] = [];
+  for (const [cellId, reps] of byCell) {
+    const first = reps[0]!;
+    const s = first.scenario;
+    const judged = reps.map((o) => ({ o, e: computeEvidence(o, s.crashPoint === null ? (o === first ? o : first) : baselineOf(o)) }));
+    const e = judged[0]!.e;
+    const recoveries = judged.map((j) => j.e.recoveryMs).filter((x): x is number => x !== null);
+    const walls = reps.map((o) => o.endedAt - o.startedAt);
+    const worst = reps.reduce((w, o) => (STATUS_RANK[o.status] > STATUS_RANK[w] ? o.status : w), first.status);
+    const fingerprints = new Set(judged.map((j) => evidenceFingerprint(j.e, j.o.status)));
+    const noBaseline = s.crashPoint !== null && !baselineOf(first);
+    const notes = [...new Set(reps.map((o) => o.note).filter(Boolean))] as string[];
+    if (noBaseline) notes.push('its baseline did not complete, so repeats are judged as "seen more than once"');
+    rows.push({
+      runtime: s.runtime,
+      variant: s.crashPoint === null ? 'baseline' : s.variant,
+      durability: first.durability ?? s.durability,
+      crashPoint: s.crashPoint,
+      lastDurable: e.lastDurable,
+      firstAfterResume: e.firstAfterResume,
+      repeatedOperations: e.repeatedOperations,
+      extraModelCalls: e.extraModelCalls,
+      extraCostUsd: e.extraCostUsd,
+      stateDuplicated: e.stateDuplicated,
+      sideEffectDuplicated: e.sideEffectDuplicated,
+      recoveryMs: recoveries.length ? median(recoveries) : null,
+      finalMatchesBaseline: e.finalMatchesBaseline,
+      status: worst,
+      cellId,
+      baselineOf: s.crashPoint === null ? s.variant : null,
+      lastDurableShort: e.lastDurableShort,
+      firstAfterResumeShort: e.firstAfterResumeShort,
+      repeated: e.repeated,
+      repeatSeqs: e.repeatSeqs,
+      extraTokens: e.extraTokens,
+      stateDuplicatedWhy: e.stateDuplicatedWhy,
+      sideEffectDuplicatedWhy: e.sideEffectDuplicatedWhy,
+      note: notes.length ? notes.join('; ') : null,
+      runId: first.runId,
+      runtimeIds: first.runtimeIds,
+      link: first.link,
+      repetitions: reps.length,
+      recovery: {
+        n: recoveries.length,
+        medianMs: median(recoveries),
+        minMs: recoveries.length ? Math.min(...recoveries) : null,
+        maxMs: recoveries.length ? Math.max(...recoveries) : null,
+      },
+      cellWallMs: { median: median(walls) ?? 0, min: Math.min(...walls), max: Math.max(...walls) },
+      variesAcrossRepeats: fingerprints.size > 1,
+    });
+  }
+  return rows;
+}
+
+/** Exit code of the whole comparison: 1 when any cell could not run (error), else 0. */
+export function exitCodeFor(rows: ResultRow[]): 0 | 1 {
+  return rows.some((r) => r.status === 'error') ? 1 : 0;
+}
