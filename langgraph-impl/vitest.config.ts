@@ -5,5 +5,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // The e2e files start many worker processes each and run their scenarios concurrently inside;
+    // two of them at once on 2 shared cores only makes both slower and flakier.
+    fileParallelism: false,
   },
 });

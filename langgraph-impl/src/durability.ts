@@ -10,8 +10,8 @@
  * - sync kept exactly the steps completed before the kill in 32 of 32 kills: the last durable
  *   checkpoint was always the step just before the crash point (and the finished FETCH sibling as
  *   a pending write), so a resume repeated only the step that was cut off.
- * - async kept fewer checkpoints than sync in 23 of 28 kills before the approval gate (at load ~20,
- *   12 of 14 kept only LangGraph's input checkpoint): the background writes fall behind fast steps
+ * - async kept fewer checkpoints than sync in 21 of 24 kills before the approval gate (at load ~20,
+ *   11 of 12 kept only LangGraph's input checkpoint): the background writes fall behind fast steps
  *   (SELECT_*, VERIFY, 0 ms page fetches), so the resume re-fetched pages already read and once
  *   re-sent a note. It also lost AWAIT_APPROVAL's checkpoint before a crash in DELIVER, both times.
  *   What async keeps depends on machine load.

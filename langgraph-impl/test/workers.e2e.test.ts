@@ -48,6 +48,11 @@ afterAll(async () => {
 describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
   it('naive: two workers on one run both execute and both write — the checkpoint chain forks and every effect doubles', async () => {
     const { runId } = await createRun({ databaseUrl: db.url, request: request(), variant: 'naive', durability: 'sync' });
+    // A first worker dies at the FETCH/EXTRACT boundary; then two workers resume the run at once.
+    // (Starting both on a fresh run races: the later one may find the run "running" without a
+    // checkpoint yet and refuse it as lost, since naive has no lease to tell "starting" from "dead".)
+    const first = await runWorker(['--run', runId], env({ WORKER_NAME: 'Z', CRASH_PLAN: 'boundary' }));
+    expect(first.signal, first.stderr).toBe('SIGKILL');
     const a = startWorker(['--run', runId], env({ WORKER_NAME: 'A' }));
     const b = startWorker(['--run', runId], env({ WORKER_NAME: 'B' }));
     // LangGraph takes no lock per thread: both reach the approval gate on their own.
@@ -59,7 +64,7 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
 
     const record = await readDurableRecord({ databaseUrl: db.url, runId });
     const writers = new Set(record.checkpoints.map((c) => c.writer));
-    expect(writers).toEqual(new Set(['A', 'B']));
+    expect(writers).toEqual(new Set(['Z', 'A', 'B']));
     // A fork: some checkpoint has two children, or the thread has two roots.
     const children = new Map<string | null, number>();
     for (const c of record.checkpoints) children.set(c.parentId, (children.get(c.parentId) ?? 0) + 1);
