@@ -15,8 +15,7 @@ import { startInfra } from './infra.ts';
 import type { CellObservation } from './observation.ts';
 import { median } from './report/results.ts';
 import { reviewRequest } from './run-compare.ts';
-import { createLangGraphAdapter } from './runtimes/langgraph.ts';
-import { createTemporalAdapter } from './runtimes/temporal.ts';
+import { makeAdapters } from './run-compare.ts';
 import type { RuntimeAdapter } from './runtimes/adapter.ts';
 import { RUNTIMES, scenarioId, baselineIdFor, type RuntimeName, type Scenario } from './scenarios.ts';
 import { seconds } from './table.ts';
@@ -152,14 +151,11 @@ async function main(): Promise<number> {
   const figures: BenchFigures[] = [];
   try {
     figures.push(await benchPlain(infra.worldUrl, opts.repeat));
-    if (runtimes.has('langgraph')) figures.push(await benchRuntime(createLangGraphAdapter({ databaseUrl: infra.databaseUrl, worldUrl: infra.worldUrl }), infra.worldUrl, opts.repeat, log));
-    if (runtimes.has('temporal') && infra.temporal && infra.bundle) {
-      const adapter = await createTemporalAdapter({ address: infra.temporal.address, namespace: infra.temporal.namespace, databaseUrl: infra.databaseUrl, worldUrl: infra.worldUrl, bundlePath: infra.bundle.path, uiUrl: null });
-      try {
-        figures.push(await benchRuntime(adapter, infra.worldUrl, opts.repeat, log));
-      } finally {
-        await adapter.close();
-      }
+    const adapters = await makeAdapters(infra, runtimes);
+    try {
+      for (const adapter of adapters.values()) figures.push(await benchRuntime(adapter, infra.worldUrl, opts.repeat, log));
+    } finally {
+      await Promise.all([...adapters.values()].map((a) => a.close().catch(() => undefined)));
     }
   } finally {
     await infra.teardown();

@@ -1,7 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -9,7 +7,7 @@ import { maskDatabaseUrl, resolveTemporalCli, startPostgres, startTemporal, type
 import { startWorld, type World } from '@vendor-review/domain/world';
 import * as langgraph from '@vendor-review/langgraph';
 import * as temporal from '@vendor-review/temporal';
-import { runtimeVersions } from './versions.ts';
+import { workerBundle, workflowBundle, type Built } from './bundles.ts';
 import { killAllWorkers } from './worker-process.ts';
 
 /**
@@ -23,7 +21,9 @@ export interface Infra {
   databaseUrl: string;
   postgresKind: 'embedded' | 'external';
   temporal: { address: string; namespace: string; kind: TemporalHandle['kind']; uiUrl: string | null; version: string | null } | null;
-  bundle: { path: string; ms: number; cached: boolean } | null;
+  bundle: Built | null;
+  /** Each runtime's worker entry as one prebuilt ES module (null: that runtime is not in the run). */
+  workers: { langgraph: Built | null; temporal: Built | null };
   describe(): { world: string; postgres: string; temporal: string; temporalUi: string | null; workflowBundleMs: number | null };
   teardown(): Promise<void>;
 }
@@ -45,45 +45,6 @@ async function cliVersion(env: NodeJS.ProcessEnv): Promise<string | null> {
     return stdout.trim().replace(/^temporal version\s*/, '');
   } catch {
     return null;
-  }
-}
-
-/**
- * The workflow bundle takes webpack 10-20 s on two cores, and a new one is needed only when the
- * workflow code (or what it imports) changed: it is cached under compare/.cache keyed by a hash of
- * those sources and the SDK version.
- */
-const CACHE_DIR = fileURLToPath(new URL('../.cache/', import.meta.url));
-
-function sourcesHash(): string {
-  const hash = createHash('sha256');
-  const roots = [path.dirname(fileURLToPath(import.meta.resolve('@vendor-review/temporal'))), path.dirname(fileURLToPath(import.meta.resolve('@vendor-review/domain/pure')))];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const full = path.join(dir, name);
-      if (name === 'node_modules' || name.startsWith('.')) continue;
-      if (statSync(full).isDirectory()) walk(full);
-      else if (/\.(ts|js|json)$/.test(name) && !/\.test\.ts$/.test(name)) hash.update(full).update(readFileSync(full));
-    }
-  };
-  for (const r of roots) walk(r);
-  hash.update(runtimeVersions().temporalSdk ?? '');
-  return hash.digest('hex').slice(0, 16);
-}
-
-async function workflowBundle(scratch: string, log: (l: string) => void): Promise<{ path: string; ms: number; cached: boolean }> {
-  const key = sourcesHash();
-  const cached = path.join(CACHE_DIR, `workflow-bundle-${key}.js`);
-  if (existsSync(cached)) return { path: cached, ms: 0, cached: true };
-  const built = await temporal.buildWorkflowBundle(path.join(scratch, 'workflow-bundle.js'));
-  try {
-    mkdirSync(CACHE_DIR, { recursive: true });
-    for (const old of readdirSync(CACHE_DIR)) if (old.startsWith('workflow-bundle-')) rmSync(path.join(CACHE_DIR, old), { force: true });
-    copyFileSync(built.path, cached);
-    return { path: cached, ms: built.ms, cached: false };
-  } catch (err) {
-    log(`compare: could not cache the workflow bundle (${err instanceof Error ? err.message : String(err)}); using it uncached`);
-    return { ...built, cached: false };
   }
 }
 
@@ -110,9 +71,14 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
     const pgP = startPostgres({ env, log });
     const temporalP = o.needTemporal ? startTemporal({ env, log, sdkFallback: ({ namespace }) => (void namespace, temporal.sdkDownloadedTemporal()) }) : Promise.resolve(null);
     const bundleP = o.needTemporal ? workflowBundle(scratch, log) : Promise.resolve(null);
+    const workersP = Promise.all([
+      o.needLangGraph ? workerBundle(langgraph.WORKER_ENTRY, []) : null,
+      // The SDK loads a native bridge and its own sandbox code from its package: leave it external.
+      o.needTemporal ? workerBundle(temporal.WORKER_ENTRY, ['@temporalio/*']) : null,
+    ]);
     // Collect every start, so whatever did start is stopped even when a sibling failed.
-    const settled = await Promise.allSettled([worldP, pgP, temporalP, bundleP]);
-    const [worldR, pgR, temporalR, bundleR] = settled;
+    const settled = await Promise.allSettled([worldP, pgP, temporalP, bundleP, workersP]);
+    const [worldR, pgR, temporalR, bundleR, workersR] = settled;
     if (worldR.status === 'fulfilled') stops.push(() => (worldR.value as World).stop());
     if (pgR.status === 'fulfilled') stops.push(() => (pgR.value as PostgresHandle).stop());
     if (temporalR.status === 'fulfilled' && temporalR.value) stops.push(() => (temporalR.value as TemporalHandle).stop());
@@ -122,8 +88,10 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
     const world = (worldR as PromiseFulfilledResult<World>).value;
     const pg = (pgR as PromiseFulfilledResult<PostgresHandle>).value;
     const t = (temporalR as PromiseFulfilledResult<TemporalHandle | null>).value;
-    const bundle = (bundleR as PromiseFulfilledResult<{ path: string; ms: number; cached: boolean } | null>).value;
-    log(`world: ${world.url}${bundle ? ` · workflow bundle ${bundle.cached ? 'from cache' : `built in ${(bundle.ms / 1000).toFixed(1)} s`}` : ''}`);
+    const bundle = (bundleR as PromiseFulfilledResult<Built | null>).value;
+    const [lgWorker, tmWorker] = (workersR as PromiseFulfilledResult<[Built | null, Built | null]>).value;
+    const built = (what: string, b: Built | null) => (b ? ` · ${what} ${b.cached ? 'from cache' : `built in ${(b.ms / 1000).toFixed(1)} s`}` : '');
+    log(`world: ${world.url}${built('workflow bundle', bundle)}${built('LangGraph worker', lgWorker)}${built('Temporal worker', tmWorker)}`);
 
     await Promise.all([o.needLangGraph ? langgraph.setupDatabase(pg.url) : null, o.needTemporal ? temporal.setupDatabase(pg.url) : null]);
 
@@ -136,6 +104,7 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
       postgresKind: pg.kind,
       temporal: t ? { address: t.address, namespace: t.namespace, kind: t.kind, uiUrl: t.kind === 'external' ? uiUrl : null, version } : null,
       bundle,
+      workers: { langgraph: lgWorker, temporal: tmWorker },
       describe: () => ({
         world: `simulated world at ${world.url}`,
         postgres: `${pg.kind === 'embedded' ? 'embedded PostgreSQL' : 'DATABASE_URL'} ${maskDatabaseUrl(pg.url)}`,

@@ -38,11 +38,11 @@ export interface RunCompareResult {
   infra: Infra | null;
 }
 
-async function makeAdapters(infra: Infra, runtimes: Set<RuntimeName>): Promise<Map<RuntimeName, RuntimeAdapter>> {
+export async function makeAdapters(infra: Infra, runtimes: Set<RuntimeName>): Promise<Map<RuntimeName, RuntimeAdapter>> {
   const adapters = new Map<RuntimeName, RuntimeAdapter>();
   if (runtimes.has('langgraph')) {
     const { createLangGraphAdapter } = await import('./runtimes/langgraph.ts');
-    adapters.set('langgraph', createLangGraphAdapter({ databaseUrl: infra.databaseUrl, worldUrl: infra.worldUrl }));
+    adapters.set('langgraph', createLangGraphAdapter({ databaseUrl: infra.databaseUrl, worldUrl: infra.worldUrl, ...(infra.workers.langgraph ? { workerEntry: infra.workers.langgraph.path } : {}) }));
   }
   if (runtimes.has('temporal') && infra.temporal && infra.bundle) {
     const { createTemporalAdapter } = await import('./runtimes/temporal.ts');
@@ -54,6 +54,7 @@ async function makeAdapters(infra: Infra, runtimes: Set<RuntimeName>): Promise<M
         databaseUrl: infra.databaseUrl,
         worldUrl: infra.worldUrl,
         bundlePath: infra.bundle.path,
+        ...(infra.workers.temporal ? { workerEntry: infra.workers.temporal.path } : {}),
         uiUrl: infra.temporal.uiUrl,
       }),
     );

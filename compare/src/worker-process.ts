@@ -56,7 +56,9 @@ export class WorkerProcess {
     // An unset value in the spec means "unset", not "inherit": a stray CRASH_PLAN or DATABASE_URL
     // in the harness's own environment must not leak into a worker that was not given one.
     for (const [k, v] of Object.entries(spec.env)) if (v === undefined) delete env[k];
-    this.child = spawn(process.execPath, ['--import', 'tsx', spec.entry, ...(spec.args ?? [])], {
+    // A prebuilt bundle runs on plain node; a TypeScript entry needs tsx.
+    const node = spec.entry.endsWith('.ts') ? ['--import', 'tsx', spec.entry] : [spec.entry];
+    this.child = spawn(process.execPath, [...node, ...(spec.args ?? [])], {
       cwd: REPO_ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

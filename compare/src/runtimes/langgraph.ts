@@ -11,6 +11,8 @@ export const LEASE_TTL_MS = 3000;
 export interface LangGraphAdapterOptions {
   databaseUrl: string;
   worldUrl: string;
+  /** A prebuilt worker module; default: the TypeScript entry, run under tsx. */
+  workerEntry?: string;
 }
 
 export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapter {
@@ -40,7 +42,7 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
     },
     workerSpec(h: RunHandle, crashPlan: string | null): WorkerSpec {
       return {
-        entry: langgraph.WORKER_ENTRY,
+        entry: o.workerEntry ?? langgraph.WORKER_ENTRY,
         args: ['--run', h.runId],
         env: {
           DATABASE_URL: o.databaseUrl,

@@ -13,6 +13,8 @@ export interface TemporalAdapterOptions {
   databaseUrl: string;
   worldUrl: string;
   bundlePath: string;
+  /** A prebuilt worker module; default: the TypeScript entry, run under tsx. */
+  workerEntry?: string;
   /** Temporal UI base URL when the server is the user's own (runs are linked), else null. */
   uiUrl: string | null;
 }
@@ -80,7 +82,7 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
     },
     workerSpec(h: RunHandle, crashPlan: string | null): WorkerSpec {
       return {
-        entry: temporal.WORKER_ENTRY,
+        entry: o.workerEntry ?? temporal.WORKER_ENTRY,
         env: {
           TEMPORAL_ADDRESS: o.address,
           TEMPORAL_NAMESPACE: o.namespace,
