@@ -14,6 +14,7 @@
  *   11 of 12 kept only LangGraph's input checkpoint): the background writes fall behind fast steps
  *   (SELECT_*, VERIFY, 0 ms page fetches), so the resume re-fetched pages already read and once
  *   re-sent a note. It also lost AWAIT_APPROVAL's checkpoint before a crash in DELIVER, both times.
+ *   At load ~25 two kills left not even the input checkpoint (the run could only be restarted).
  *   What async keeps depends on machine load.
  * - exit kept nothing in 16 of 16 kills before the approval gate; only the interrupt's checkpoint.
  * "A step that finished is never run again" is worth one commit round-trip per step (a few ms

@@ -113,8 +113,10 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
   it('hardened: a worker frozen (SIGSTOP) past its lease is fenced out when it wakes (SIGCONT)', async () => {
     const { runId, threadId } = await createRun({ databaseUrl: db.url, request: request(), variant: 'hardened' });
     // A's first model call is slow, so A is surely mid-step when frozen.
-    world.addFault({ route: 'model', kind: 'slow', delayMs: 4_000, runId, times: 1 });
-    const a = startWorker(['--run', runId], env({ WORKER_NAME: 'A', LEASE_TTL_MS: '1500' }));
+    world.addFault({ route: 'model', kind: 'slow', delayMs: 8_000, runId, times: 1 });
+    // 4 s, not less: at load ~10 a 1.5 s lease was lost by a worker that was never frozen (its event
+    // loop stalled past a renewal) and it fenced itself out, which is right but not this test.
+    const a = startWorker(['--run', runId], env({ WORKER_NAME: 'A', LEASE_TTL_MS: '4000' }));
     const pool = createPool(db.url, { max: 1 });
     try {
       // step 5 is FETCH's checkpoint: A is now inside EXTRACT's slow model call
@@ -124,7 +126,7 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
         return (await step()) >= 5;
       }, 240_000, 50);
       a.child.kill('SIGSTOP');
-      await until('A lease expired', async () => (await pool.query(`SELECT expires_at < now() AS gone FROM lg_leases WHERE thread_id = $1`, [threadId])).rows[0]?.gone, 10_000);
+      await until('A lease expired', async () => (await pool.query(`SELECT expires_at < now() AS gone FROM lg_leases WHERE thread_id = $1`, [threadId])).rows[0]?.gone, 15_000);
     } finally {
       await pool.end();
     }
