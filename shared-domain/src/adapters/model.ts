@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import { PermanentError, TransientError } from '../errors.ts';
-import type { CallMeta, Model, ModelReply, ModelRequest } from '../ports.ts';
+import type { CallHooks, CallMeta, Model, ModelReply, ModelRequest } from '../ports.ts';
 import { metaHeaders } from './headers.ts';
 import { errorForStatus } from './http-errors.ts';
 
@@ -45,7 +45,8 @@ function classify(err: unknown, { APIConnectionError, APIError, APIUserAbortErro
 /** The model port on the official client, so any OpenAI-compatible provider works by configuration alone. */
 export function openAiModel(opts: Required<ModelOptions>): Model {
   let client: Promise<OpenAI> | undefined;
-  const connect = async () => new (await loadSdk()).default({
+  const connect = async (onDispatch?: () => void) => new (await loadSdk()).default({
+    ...(onDispatch ? { fetch: (url: string | URL | Request, init?: RequestInit) => (onDispatch(), fetch(url, init)) } : {}),
     baseURL: opts.baseURL,
     apiKey: opts.apiKey,
     timeout: opts.timeoutMs,
@@ -55,8 +56,9 @@ export function openAiModel(opts: Required<ModelOptions>): Model {
     maxRetries: 0,
   });
   return {
-    async complete(req: ModelRequest, meta: CallMeta): Promise<ModelReply> {
-      const api = await (client ??= connect());
+    async complete(req: ModelRequest, meta: CallMeta, hooks?: CallHooks): Promise<ModelReply> {
+      // A call that wants to know when its request left gets a client of its own to tell it.
+      const api = await (hooks?.onDispatch ? connect(hooks.onDispatch) : (client ??= connect()));
       let completion: OpenAI.Chat.Completions.ChatCompletion;
       try {
         completion = await api.chat.completions.create(

@@ -1,4 +1,4 @@
-import { crashpoint } from '../crashpoints.ts';
+import { crashpoint, isArmed } from '../crashpoints.ts';
 import { PermanentError } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import { extractPrompt } from '../prompts.ts';
@@ -8,7 +8,7 @@ import { callMeta, type StepContext } from './context.ts';
 import { parseFindings } from './model-json.ts';
 import { currentRequirement } from './requirement-of.ts';
 
-/** Long enough for the request to reach the model, well short of the world's model latency: the kill lands mid-flight. */
+/** Counted from the moment the request leaves the process: long enough for it to reach the model, well short of the world's model latency, so the kill lands mid-flight. */
 export const MID_MODEL_SETTLE_MS = 100;
 
 /** EXTRACT: one model call per requirement over the fetched candidate pages; findings[requirementId]. Crash points: boundary (at start), mid-model, after-model. */
@@ -21,9 +21,16 @@ export async function extract(state: ReviewState, ports: Ports, ctx: StepContext
     return page;
   });
   const prompt = extractPrompt({ requirementId: requirement.id, question: requirement.question, keywords: keywordsFor(requirement), pages });
-  const inFlight = ports.model.complete(prompt, callMeta(ctx));
+  // mid-model must kill after the request left the process, not while the client is still loading.
+  let onDispatch: (() => void) | undefined;
+  const dispatched = isArmed('mid-model') ? new Promise<void>((resolve) => (onDispatch = resolve)) : Promise.resolve();
+  const inFlight = ports.model.complete(prompt, callMeta(ctx), onDispatch ? { onDispatch } : undefined);
   // If the crash fires, nobody awaits this promise; keep a rejection from surfacing as unhandled first.
-  inFlight.catch(() => {});
+  const settled = inFlight.then(
+    () => {},
+    () => {},
+  );
+  await Promise.race([dispatched, settled]);
   await crashpoint('mid-model', { settleMs: MID_MODEL_SETTLE_MS });
   const reply = await inFlight;
   await crashpoint('after-model');
