@@ -32,8 +32,10 @@ async function main(argv: string[]): Promise<number> {
     // The infra helpers' own exit hooks stop the servers; the workers are ours to kill.
     void import('./worker-process.ts').then((m) => m.killAllWorkers()).finally(() => process.exit(130));
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // Stay subscribed (not `once`): the infra helpers re-raise a signal nobody else listens to, which
+  // would end the process by the signal before the workers are killed and the exit code is set.
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
   const { runCompare } = await import('./run-compare.ts');
   const result = await runCompare(opts, { log, color });
