@@ -75,7 +75,11 @@ function cellCard(r: ResultRow, obs: CellObservation | undefined): string {
     `last durable: <b>${esc(r.lastDurable)}</b>`,
     `first after resume: <b>${esc(r.firstAfterResume)}</b>`,
     `repeated: <b>${esc(r.repeated.length ? r.repeated.map((x) => `${x.opKey} ×${x.count} (baseline ${x.baselineCount})`).join(', ') : 'nothing')}</b>`,
-    r.variant === 'baseline' ? '' : `extra: <b>${r.extraModelCalls} model call(s), ${r.extraTokens} tokens, ${esc(money(r.extraCostUsd))}</b>`,
+    r.variant === 'baseline'
+      ? ''
+      : r.extraModelCalls < 0
+        ? 'extra: <b>—</b> (the run did less than its baseline)'
+        : `extra: <b>${r.extraModelCalls} model call(s), ${r.extraTokens} tokens, ${esc(money(r.extraCostUsd))}</b>`,
     `recovery: <b>${esc(seconds(r.recoveryMs))}</b>${r.repetitions > 1 ? ` (median of ${r.recovery.n}; ${esc(seconds(r.recovery.minMs))}–${esc(seconds(r.recovery.maxMs))})` : ''}`,
     `run <code>${esc(r.runId)}</code>${r.runtimeIds.threadId ? ` · thread <code>${esc(r.runtimeIds.threadId)}</code>` : ''}${r.runtimeIds.workflowId ? ` · workflow <code>${esc(r.runtimeIds.workflowId)}</code>` : ''}${r.runtimeIds.runtimeRunId ? ` · run <code>${esc(r.runtimeIds.runtimeRunId)}</code>` : ''}`,
     r.link ? `<a href="${esc(r.link)}">open in the Temporal UI</a>` : '',
