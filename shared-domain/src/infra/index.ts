@@ -18,3 +18,4 @@ export { resolveTemporalCli } from './temporal-cli.ts';
 export { InfraError } from './infra-error.ts';
 export type { InfraLog } from './infra-log.ts';
 export { freePort } from './net-probe.ts';
+export { isProcessAlive } from './process-cleanup.ts';

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, InfraError, maskDatabaseUrl, startPostgres, type PostgresHandle } from './index.ts';
 import { freePort } from './net-probe.ts';
+import { isProcessAlive } from './process-cleanup.ts';
 
 const quiet = () => undefined;
 
@@ -15,15 +16,6 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string): Pro
     return (await client.query<T>(sql)).rows;
   } finally {
     await client.end();
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -78,9 +70,9 @@ describe('embedded PostgreSQL', () => {
     const dataDir = /\(data in (.+)\)$/.exec(lines[0] ?? '')?.[1];
     expect(dataDir).toBeDefined();
     const pid = Number((await readFile(path.join(dataDir!, 'postmaster.pid'), 'utf8')).split('\n')[0]);
-    expect(alive(pid)).toBe(true);
+    expect(isProcessAlive(pid)).toBe(true);
     await server.stop();
-    expect(alive(pid)).toBe(false);
+    expect(isProcessAlive(pid)).toBe(false);
     expect(existsSync(dataDir!)).toBe(false);
     await server.stop(); // idempotent
   });

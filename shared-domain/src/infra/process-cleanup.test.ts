@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { sleep } from './net-probe.ts';
+import { isProcessAlive } from './process-cleanup.ts';
 
 const fixture = fileURLToPath(new URL('./test-fixtures/start-and-hang.ts', import.meta.url));
 
@@ -10,15 +11,6 @@ interface Started {
   dataDir: string;
   postgresPid: number;
   temporalPid: number;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function startHolder() {
@@ -39,17 +31,17 @@ async function startHolder() {
 async function nothingLeft(started: Started, withinMs: number) {
   const deadline = Date.now() + withinMs;
   while (Date.now() < deadline) {
-    if (!alive(started.postgresPid) && !alive(started.temporalPid) && !existsSync(started.dataDir)) return;
+    if (!isProcessAlive(started.postgresPid) && !isProcessAlive(started.temporalPid) && !existsSync(started.dataDir)) return;
     await sleep(200);
   }
-  return { postgres: alive(started.postgresPid), temporal: alive(started.temporalPid), dataDir: existsSync(started.dataDir) };
+  return { postgres: isProcessAlive(started.postgresPid), temporal: isProcessAlive(started.temporalPid), dataDir: existsSync(started.dataDir) };
 }
 
 // Concurrent: each test waits on its own child process, mostly idle.
 describe.concurrent('servers started by a process that dies', () => {
   it('are gone after it is SIGKILLed (no hook runs; the watchers do it)', async () => {
     const { child, started } = await startHolder();
-    expect(alive(started.postgresPid) && alive(started.temporalPid)).toBe(true);
+    expect(isProcessAlive(started.postgresPid) && isProcessAlive(started.temporalPid)).toBe(true);
     child.kill('SIGKILL');
     expect(await nothingLeft(started, 10_000)).toBeUndefined();
   });

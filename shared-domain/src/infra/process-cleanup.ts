@@ -91,3 +91,13 @@ export function killWithParent(plan: ParentDeathPlan): () => void {
     if (watcher.exitCode === null && watcher.signalCode === null) watcher.kill('SIGKILL');
   };
 }
+
+/** Signal 0 checks that a process exists without touching it: how tests prove nothing was left running. */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, InfraError, resolveTemporalCli, startTemporal, type TemporalHandle } from './index.ts';
 import { tcpConnect } from './net-probe.ts';
+import { isProcessAlive } from './process-cleanup.ts';
 
 const run = promisify(execFile);
 const quiet = () => undefined;
@@ -22,15 +23,6 @@ function cliOrFail(): string {
 async function temporalCli(cli: string, ...args: string[]) {
   const { stdout } = await run(cli, [...args, '--disable-config-file', '--command-timeout', '5s'], { timeout: 15_000 });
   return stdout;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('Temporal dev server from the CLI', () => {
@@ -54,11 +46,11 @@ describe('Temporal dev server from the CLI', () => {
       await tcpConnect(host!, Number(port), 2_000);
       const described = JSON.parse(await temporalCli(cli, 'operator', 'namespace', 'describe', '--namespace', 'infra-test', '--address', server.address, '--output', 'json'));
       expect(described.namespaceInfo).toMatchObject({ name: 'infra-test', state: 'NAMESPACE_STATE_REGISTERED' });
-      expect(alive(server.pid!)).toBe(true);
+      expect(isProcessAlive(server.pid!)).toBe(true);
     } finally {
       await server.stop();
     }
-    expect(alive(server.pid!)).toBe(false);
+    expect(isProcessAlive(server.pid!)).toBe(false);
     const [host, port] = server.address.split(':');
     await expect(tcpConnect(host!, Number(port), 1_000)).rejects.toThrow();
   });
@@ -70,7 +62,7 @@ describe('Temporal dev server from the CLI', () => {
     try {
       await temporalCli(cli, 'operator', 'namespace', 'create', '--namespace', 'made-at-runtime', '--address', first.address);
       await first.kill();
-      expect(alive(first.pid!)).toBe(false);
+      expect(isProcessAlive(first.pid!)).toBe(false);
 
       const port = Number(first.address.split(':')[1]);
       second = await startTemporal({ env: { TEMPORAL_CLI_PATH: cli }, dbFilename, port, log: quiet });
@@ -101,7 +93,7 @@ describe('Temporal at TEMPORAL_ADDRESS', () => {
     expect(lines).toEqual([`temporal: using TEMPORAL_ADDRESS ${server.address}, namespace default`]);
     await expect(external.kill()).rejects.toThrow(/needs a dev server started from the CLI/);
     await external.stop(); // leaves the server alone
-    expect(alive(server.pid!)).toBe(true);
+    expect(isProcessAlive(server.pid!)).toBe(true);
   });
 
   it('refusing connections: one line naming the address and the fixes', async () => {
