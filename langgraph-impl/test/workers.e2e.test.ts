@@ -20,6 +20,16 @@ const VENDOR = 'borealis-crm';
 let world: World;
 let db: { url: string; drop(): Promise<void> };
 const env = (extra: Record<string, string> = {}) => ({ DATABASE_URL: db.url, WORLD_URL: world.url, APPROVAL_POLL_MS: '100', ...extra });
+
+/** A worker killed while holding its lease blocks every successor until the lease expires: wait for that, as a supervisor would. */
+async function leaseExpired(databaseUrl: string, threadId: string): Promise<void> {
+  const pool = createPool(databaseUrl, { max: 1 });
+  try {
+    await until("the dead worker's lease to expire", async () => (await pool.query(`SELECT expires_at < now() AS gone FROM lg_leases WHERE thread_id = $1`, [threadId])).rows[0]?.gone, 10_000);
+  } finally {
+    await pool.end();
+  }
+}
 const request = () => vendorRequest(VENDOR, world.url);
 const ledger = (runId: string) => viewLedger(world.ledger({ runId }));
 let baselineDigest: string;
@@ -173,14 +183,15 @@ describe.concurrent('nothing to resume, and state from older code', { timeout: 4
   });
 
   it.each(['hardened', 'naive'] as const)('a v1 checkpoint resumed by v2 code (%s)', async (variant) => {
-    const { runId } = await createRun({ databaseUrl: db.url, request: request(), variant, durability: 'sync' });
+    const { runId, threadId } = await createRun({ databaseUrl: db.url, request: request(), variant, durability: 'sync' });
     await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
-    const crash = await runWorker(['--run', runId], env({ WORKER_NAME: 'A', CRASH_PLAN: 'boundary' }));
+    const crash = await runWorker(['--run', runId], env({ WORKER_NAME: 'A', CRASH_PLAN: 'boundary', LEASE_TTL_MS: '1000' }));
     expect(crash.signal, crash.stdout + crash.stderr).toBe('SIGKILL');
     await writeV1Checkpoint({ databaseUrl: db.url, runId });
     const before = await readDurableRecord({ databaseUrl: db.url, runId });
     expect(before.checkpoints.at(-1)?.stateSchemaVersion).toBe(1);
     if (variant === 'hardened') {
+      await leaseExpired(db.url, threadId);
       const resume = await runWorker(['--run', runId], env({ WORKER_NAME: 'B' }));
       expect(resume.code, resume.stderr).toBe(0);
       const view = await getRun({ databaseUrl: db.url, runId });
@@ -213,10 +224,10 @@ describe('a claiming worker', { timeout: 480_000 }, () => {
       const pool = createPool(own.url, { max: 1 });
       try {
         await claimLease(pool, leased.threadId, 'elsewhere#1', 600_000);
-        await until('the dead worker\'s lease to expire', async () => (await pool.query(`SELECT expires_at < now() AS gone FROM lg_leases WHERE thread_id = $1`, [crashed.threadId])).rows[0]?.gone, 10_000);
       } finally {
         await pool.end();
       }
+      await leaseExpired(own.url, crashed.threadId);
       const claimer = await runWorker(['--claim', '--until-idle'], ownEnv({ WORKER_NAME: 'C' }));
       expect(claimer.code, claimer.stderr).toBe(0);
       expect((await getRun({ databaseUrl: own.url, runId: crashed.runId })).status).toBe('completed');
