@@ -6,6 +6,7 @@ import { PermanentError, STATE_SCHEMA_VERSION, UnsupportedStateVersionError, mig
 import type pg from 'pg';
 import { STATE_CHANNELS } from './channels.ts';
 import { INSERT_MIGRATED_BLOB } from './sql.ts';
+import { inTransaction } from './transaction.ts';
 
 export type Variant = 'naive' | 'hardened';
 export type CheckpointerKind = 'postgres' | 'memory';
@@ -132,20 +133,12 @@ export class ReviewSaver extends PostgresSaver {
    */
   private async storeBlobs(tuple: CheckpointTuple, changed: Record<string, unknown>, version: number): Promise<void> {
     const { thread_id, checkpoint_ns = '' } = tuple.config.configurable ?? {};
-    const client = await this.db.connect();
-    try {
-      await client.query('BEGIN');
+    await inTransaction(this.db, async (client) => {
       for (const [channel, value] of Object.entries(changed)) {
         const [type, bytes] = await this.serde.dumpsTyped(value);
         await client.query(INSERT_MIGRATED_BLOB, [thread_id, checkpoint_ns, channel, String(version), type, bytes]);
       }
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 }
 

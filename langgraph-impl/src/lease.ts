@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from './transaction.ts';
 import { CHECK_FENCE, CLAIM_LEASE, RELEASE_LEASE, RENEW_LEASE, SELECT_LEASE } from './sql.ts';
 
 /**
@@ -67,20 +68,11 @@ export async function assertFence(client: pg.PoolClient, lease: Lease): Promise<
 }
 
 /** Runs fn in a transaction that commits only while the lease is still ours. */
-export async function withFence<T>(pool: pg.Pool, lease: Lease | null, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+export function withFence<T>(pool: pg.Pool, lease: Lease | null, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return inTransaction(pool, async (client) => {
     if (lease) await assertFence(client, lease);
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+    return fn(client);
+  });
 }
 
 /**

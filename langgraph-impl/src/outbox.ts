@@ -1,6 +1,7 @@
 import { isTransient, sendDelivery, type Mail, type Ports, type Receipt, type StepContext } from '@vendor-review/domain';
 import type pg from 'pg';
 import { withFence, type Lease } from './lease.ts';
+import { inTransaction } from './transaction.ts';
 import type { OutboxWriter } from './nodes.ts';
 import { CLAIM_OUTBOX_ROW, COUNT_OUTBOX_UNSENT, INSERT_OUTBOX, MARK_OUTBOX_DEAD, MARK_OUTBOX_RETRY, MARK_OUTBOX_SENT } from './sql.ts';
 
@@ -46,14 +47,9 @@ const backoffMs = (attempts: number) => Math.min(30_000, 250 * 2 ** attempts);
 
 /** Delivers one due row. Returns what happened, or null when nothing is due. */
 export async function drainOne(opts: Omit<DrainOptions, 'untilEmpty' | 'signal' | 'pollMs'>): Promise<'sent' | 'dead' | 'retried' | null> {
-  const client = await opts.pool.connect();
-  try {
-    await client.query('BEGIN');
+  return inTransaction(opts.pool, async (client) => {
     const row = (await client.query(CLAIM_OUTBOX_ROW, [opts.runId ?? null])).rows[0];
-    if (!row) {
-      await client.query('COMMIT');
-      return null;
-    }
+    if (!row) return null;
     const ctx: StepContext = {
       run: { runId: row.run_id, runtime: 'langgraph', runtimeId: row.thread_id },
       step: 'DELIVER',
@@ -77,14 +73,8 @@ export async function drainOne(opts: Omit<DrainOptions, 'untilEmpty' | 'signal' 
       }
       opts.log?.(`outbox row ${row.id} (run ${row.run_id}): ${outcome} after ${message}`);
     }
-    await client.query('COMMIT');
     return outcome;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export async function drainOutbox(opts: DrainOptions): Promise<DrainResult> {
