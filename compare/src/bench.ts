@@ -38,7 +38,12 @@ interface Stat {
 }
 
 function stat(xs: number[]): Stat {
-  return { n: xs.length, medianMs: median(xs), minMs: xs.length ? Math.min(...xs) : null, maxMs: xs.length ? Math.max(...xs) : null };
+  return {
+    n: xs.length,
+    medianMs: median(xs),
+    minMs: xs.length ? Math.min(...xs) : null,
+    maxMs: xs.length ? Math.max(...xs) : null,
+  };
 }
 
 export interface BenchFigures {
@@ -62,10 +67,23 @@ function coldStartMs(o: CellObservation): number | null {
 function scenario(runtime: RuntimeName, crashPoint: Scenario['crashPoint']): Scenario {
   // LangGraph naive in sync: the one mode whose after-model behaviour does not depend on timing.
   const durability = runtime === 'langgraph' ? 'sync' : null;
-  return { id: scenarioId(runtime, 'naive', durability, crashPoint), runtime, variant: 'naive', durability, crashPoint, baselineId: baselineIdFor(runtime, 'naive'), faults: [] };
+  return {
+    id: scenarioId(runtime, 'naive', durability, crashPoint),
+    runtime,
+    variant: 'naive',
+    durability,
+    crashPoint,
+    baselineId: baselineIdFor(runtime, 'naive'),
+    faults: [],
+  };
 }
 
-async function benchRuntime(adapter: RuntimeAdapter, worldUrl: string, repeat: number, log: (l: string) => void): Promise<BenchFigures> {
+async function benchRuntime(
+  adapter: RuntimeAdapter,
+  worldUrl: string,
+  repeat: number,
+  log: (l: string) => void,
+): Promise<BenchFigures> {
   const request = reviewRequest(worldUrl);
   const deps = { adapter, worldUrl, request, boundMs: 120_000 };
   const baselines: CellObservation[] = [];
@@ -88,7 +106,9 @@ async function benchRuntime(adapter: RuntimeAdapter, worldUrl: string, repeat: n
     runtime: adapter.runtime,
     uncrashedRunMs: stat(baselines.filter((b) => b.status === 'completed').map((b) => b.endedAt - b.startedAt)),
     workerColdStartMs: stat(ok(all.map(coldStartMs))),
-    crashToProgressMs: stat(ok(crashed.filter((c) => c.crash).map((c) => computeEvidence(c, baselines[0] ?? null).recoveryMs))),
+    crashToProgressMs: stat(
+      ok(crashed.filter((c) => c.crash).map((c) => computeEvidence(c, baselines[0] ?? null).recoveryMs)),
+    ),
     peakWorkerRssMb: rss.length ? Math.round(Math.max(...rss) / 1024) : null,
     failedCells: all.filter((o) => o.status !== 'completed').length,
   };
@@ -105,7 +125,14 @@ async function benchPlain(worldUrl: string, repeat: number): Promise<BenchFigure
     if (r.failed) failed++;
   }
   const none: Stat = { n: 0, medianMs: null, minMs: null, maxMs: null };
-  return { runtime: 'plain', uncrashedRunMs: stat(times), workerColdStartMs: none, crashToProgressMs: none, peakWorkerRssMb: null, failedCells: failed };
+  return {
+    runtime: 'plain',
+    uncrashedRunMs: stat(times),
+    workerColdStartMs: none,
+    crashToProgressMs: none,
+    peakWorkerRssMb: null,
+    failedCells: failed,
+  };
 }
 
 function fmt(s: Stat): string {
@@ -123,21 +150,30 @@ export function renderBench(figures: BenchFigures[], repeat: number): string {
     f.peakWorkerRssMb === null ? '—' : `${f.peakWorkerRssMb} MB`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [
     line(head),
     widths.map((w) => '─'.repeat(w)).join('  '),
     ...rows.map(line),
     '',
     `median (min–max) over ${repeat} run(s) each · uncrashed run = create → completed, incl. starting the worker · crash → progress after a kill at after-model`,
-    ...figures.filter((f) => f.failedCells).map((f) => `note: ${f.failedCells} ${f.runtime} cell(s) did not complete; their timings are left out`),
+    ...figures
+      .filter((f) => f.failedCells)
+      .map((f) => `note: ${f.failedCells} ${f.runtime} cell(s) did not complete; their timings are left out`),
   ].join('\n');
 }
 
 async function main(): Promise<number> {
   let opts: z.output<typeof Options>;
   try {
-    const { values } = parseArgs({ options: { repeat: { type: 'string' }, runtime: { type: 'string' }, json: { type: 'boolean' } }, strict: true });
+    const { values } = parseArgs({
+      options: { repeat: { type: 'string' }, runtime: { type: 'string' }, json: { type: 'boolean' } },
+      strict: true,
+    });
     opts = Options.parse(values);
   } catch (err) {
     const msg = err instanceof z.ZodError ? err.issues[0]!.message : (err as Error).message;
@@ -147,13 +183,18 @@ async function main(): Promise<number> {
   const log = (l: string) => process.stderr.write(`${l}\n`);
   const started = Date.now();
   const runtimes = new Set(opts.runtime);
-  const infra = await startInfra({ needTemporal: runtimes.has('temporal'), needLangGraph: runtimes.has('langgraph'), log });
+  const infra = await startInfra({
+    needTemporal: runtimes.has('temporal'),
+    needLangGraph: runtimes.has('langgraph'),
+    log,
+  });
   const figures: BenchFigures[] = [];
   try {
     figures.push(await benchPlain(infra.worldUrl, opts.repeat));
     const adapters = await makeAdapters(infra, runtimes);
     try {
-      for (const adapter of adapters.values()) figures.push(await benchRuntime(adapter, infra.worldUrl, opts.repeat, log));
+      for (const adapter of adapters.values())
+        figures.push(await benchRuntime(adapter, infra.worldUrl, opts.repeat, log));
     } finally {
       await Promise.all([...adapters.values()].map((a) => a.close().catch(() => undefined)));
     }

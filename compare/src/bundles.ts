@@ -53,7 +53,9 @@ export async function workflowBundle(scratch: string, log: (l: string) => void):
     replaceCached(CACHE_DIR, 'workflow-bundle-', built.path, cached);
     return { path: cached, ms: built.ms, cached: false };
   } catch (err) {
-    log(`compare: could not cache the workflow bundle (${err instanceof Error ? err.message : String(err)}); using it uncached`);
+    log(
+      `compare: could not cache the workflow bundle (${err instanceof Error ? err.message : String(err)}); using it uncached`,
+    );
     return { ...built, cached: false };
   }
 }
@@ -84,7 +86,9 @@ export async function workerBundle(entry: string, external: string[]): Promise<B
     external,
     logLevel: 'error',
     // CommonJS dependencies inside an ES module bundle still call require().
-    banner: { js: "import { createRequire as __vrCreateRequire } from 'node:module'; const require = __vrCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __vrCreateRequire } from 'node:module'; const require = __vrCreateRequire(import.meta.url);",
+    },
   });
   replaceCached(dir, `${name}-bundle-`, tmp, out);
   rmSync(tmp, { force: true });

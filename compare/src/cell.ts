@@ -22,7 +22,11 @@ export interface CellDeps {
   pollMs?: number;
 }
 
-type PhaseEnd = { reason: 'exit' } | { reason: 'terminal'; view: RunView } | { reason: 'timeout' } | { reason: 'gone'; view: RunView };
+type PhaseEnd =
+  | { reason: 'exit' }
+  | { reason: 'terminal'; view: RunView }
+  | { reason: 'timeout' }
+  | { reason: 'gone'; view: RunView };
 
 const TERMINAL = new Set(['completed', 'failed']);
 const MAIL_GRACE_MS = 8000;
@@ -41,7 +45,25 @@ async function mailSeen(worldUrl: string, runId: string): Promise<boolean> {
 /** A cell that could not run at all still gets a row: it is reported, never dropped. */
 export function errorObservation(scenario: Scenario, repetition: number, note: string): CellObservation {
   const now = Date.now();
-  return { scenario, repetition, runId: '(not created)', runtimeIds: {}, link: null, durability: scenario.durability, status: 'error', note, startedAt: now, endedAt: now, crash: null, workers: [], ledger: [], durableAtCrash: null, durableFinal: null, finalState: null, approvals: [] };
+  return {
+    scenario,
+    repetition,
+    runId: '(not created)',
+    runtimeIds: {},
+    link: null,
+    durability: scenario.durability,
+    status: 'error',
+    note,
+    startedAt: now,
+    endedAt: now,
+    crash: null,
+    workers: [],
+    ledger: [],
+    durableAtCrash: null,
+    durableFinal: null,
+    finalState: null,
+    approvals: [],
+  };
 }
 
 export async function runCell(scenario: Scenario, repetition: number, deps: CellDeps): Promise<CellObservation> {
@@ -65,7 +87,10 @@ export async function runCell(scenario: Scenario, repetition: number, deps: Cell
   };
 
   /** Polls the run while `worker` lives: approves when allowed, stops at terminal (mail delivered), exit, or the bound. */
-  const drive = async (worker: WorkerProcess | null, opts: { approveNow: boolean; stopAtTerminal: boolean }): Promise<PhaseEnd> => {
+  const drive = async (
+    worker: WorkerProcess | null,
+    opts: { approveNow: boolean; stopAtTerminal: boolean },
+  ): Promise<PhaseEnd> => {
     const deadline = Date.now() + boundMs;
     let statusErrors = 0;
     let terminalSince: number | null = null;
@@ -83,11 +108,17 @@ export async function runCell(scenario: Scenario, repetition: number, deps: Cell
       }
       if (view) {
         if (view.status === 'not-found') return { reason: 'gone', view };
-        if (view.status === 'awaiting-approval' && !approved && opts.approveNow) await approve(worker?.life.name ?? null);
+        if (view.status === 'awaiting-approval' && !approved && opts.approveNow)
+          await approve(worker?.life.name ?? null);
         if (opts.stopAtTerminal && TERMINAL.has(view.status)) {
           terminalSince ??= Date.now();
           // An outbox may deliver after the run ends; give it a moment, then judge what the world saw.
-          if (!needsMail(view) || (await mailSeen(worldUrl, handle!.runId)) || Date.now() - terminalSince > MAIL_GRACE_MS) return { reason: 'terminal', view };
+          if (
+            !needsMail(view) ||
+            (await mailSeen(worldUrl, handle!.runId)) ||
+            Date.now() - terminalSince > MAIL_GRACE_MS
+          )
+            return { reason: 'terminal', view };
         }
       }
       if (Date.now() > deadline) return { reason: 'timeout' };
@@ -106,7 +137,8 @@ export async function runCell(scenario: Scenario, repetition: number, deps: Cell
   const finishFrom = (end: PhaseEnd, phase: string): void => {
     if (end.reason === 'terminal') {
       status = end.view.status === 'completed' ? 'completed' : 'failed';
-      if (status === 'failed') note = `the run ended failed${end.view.state?.failure ? ` in ${end.view.state.failure.step}: ${end.view.state.failure.error}` : ''}`;
+      if (status === 'failed')
+        note = `the run ended failed${end.view.state?.failure ? ` in ${end.view.state.failure.step}: ${end.view.state.failure.error}` : ''}`;
     } else if (end.reason === 'timeout') {
       status = 'stuck';
       note = `${phase}: no terminal state within ${Math.round(boundMs / 1000)} s (last status: ${last.view?.status ?? 'unknown'}${last.error ? `; last error: ${last.error}` : ''})`;
@@ -160,7 +192,11 @@ export async function runCell(scenario: Scenario, repetition: number, deps: Cell
         workers.push(b);
         let endB = await drive(b, { approveNow: true, stopAtTerminal: true });
         // "Lease still held by the dead worker": restart B, as a supervisor would, until the bound.
-        while (endB.reason === 'exit' && adapter.isRetryableExit((await b.exited).exitCode) && Date.now() < phaseDeadline) {
+        while (
+          endB.reason === 'exit' &&
+          adapter.isRetryableExit((await b.exited).exitCode) &&
+          Date.now() < phaseDeadline
+        ) {
           await sleep(250);
           b = new WorkerProcess('B', adapter.workerSpec(handle, null));
           workers.push(b);
@@ -198,7 +234,11 @@ export async function runCell(scenario: Scenario, repetition: number, deps: Cell
       ])
     : [[] as LedgerEntry[], null, null];
   const lives: WorkerLife[] = workers.map((w) => w.life);
-  if ((status as CellStatus) === 'completed' && finalView?.state?.approval?.approved !== false && !ledger.some((e) => e.kind === 'mail' && e.outcome !== 'fault')) {
+  if (
+    (status as CellStatus) === 'completed' &&
+    finalView?.state?.approval?.approved !== false &&
+    !ledger.some((e) => e.kind === 'mail' && e.outcome !== 'fault')
+  ) {
     note = [note, 'the run says completed, but the world never received its mail'].filter(Boolean).join('; ');
   }
   return {

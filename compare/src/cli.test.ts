@@ -12,7 +12,17 @@ describe('options', () => {
   });
 
   it('parses filters as comma lists', () => {
-    const o = parseCompareArgs(['--runtime', 'temporal', '--variant', 'naive,hardened', '--crash', 'after-model, boundary', '--repeat', '3', '--json']);
+    const o = parseCompareArgs([
+      '--runtime',
+      'temporal',
+      '--variant',
+      'naive,hardened',
+      '--crash',
+      'after-model, boundary',
+      '--repeat',
+      '3',
+      '--json',
+    ]);
     expect(o.runtimes).toEqual(['temporal']);
     expect(o.crashPoints).toEqual(['after-model', 'boundary']);
     expect(o.repeat).toBe(3);
@@ -32,7 +42,10 @@ describe('options', () => {
 
   it('a bad option exits 2 with one line, before starting anything', () => {
     const entry = fileURLToPath(new URL('./compare.ts', import.meta.url));
-    const r = spawnSync(process.execPath, ['--import', 'tsx', entry, '--crash', 'nope'], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', entry, '--crash', 'nope'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -44,10 +57,19 @@ describe('catalogue', () => {
   it('every crash point × runtime × variant, LangGraph naive in three durabilities, plus four baselines', () => {
     const all = fullCatalogue();
     const baselines = all.filter((s) => s.crashPoint === null);
-    expect(baselines.map((s) => s.id)).toEqual(['langgraph/naive/async/baseline', 'langgraph/hardened/-/baseline', 'temporal/naive/-/baseline', 'temporal/hardened/-/baseline']);
+    expect(baselines.map((s) => s.id)).toEqual([
+      'langgraph/naive/async/baseline',
+      'langgraph/hardened/-/baseline',
+      'temporal/naive/-/baseline',
+      'temporal/hardened/-/baseline',
+    ]);
     expect(all.length).toBe(4 + 8 * (3 + 1 + 1 + 1));
     expect(new Set(all.map((s) => s.id)).size).toBe(all.length);
-    expect(all.filter((s) => s.crashPoint === 'mid-model' && s.runtime === 'langgraph' && s.variant === 'naive').map((s) => s.durability)).toEqual(['async', 'sync', 'exit']);
+    expect(
+      all
+        .filter((s) => s.crashPoint === 'mid-model' && s.runtime === 'langgraph' && s.variant === 'naive')
+        .map((s) => s.durability),
+    ).toEqual(['async', 'sync', 'exit']);
   });
 
   it('keeps the baselines a filtered selection needs', () => {

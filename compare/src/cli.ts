@@ -41,7 +41,10 @@ function commaList<T extends string>(label: string, allowed: readonly T[]) {
     .optional()
     .transform((text, ctx): T[] | undefined => {
       if (text === undefined) return undefined;
-      const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+      const items = text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       if (items.length === 0) {
         ctx.addIssue({ code: 'custom', message: `--${label} needs at least one of: ${allowed.join(', ')}` });
         return z.NEVER;
@@ -49,7 +52,10 @@ function commaList<T extends string>(label: string, allowed: readonly T[]) {
       const unknown = items.filter((i) => !(allowed as readonly string[]).includes(i));
       if (unknown.length) {
         const what = label === 'crash' ? 'crash point' : label;
-        ctx.addIssue({ code: 'custom', message: `unknown ${what} ${unknown.map((u) => `"${u}"`).join(', ')} (known: ${allowed.join(', ')})` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown ${what} ${unknown.map((u) => `"${u}"`).join(', ')} (known: ${allowed.join(', ')})`,
+        });
         return z.NEVER;
       }
       return [...new Set(items)] as T[];
@@ -109,7 +115,11 @@ export function parseCompareArgs(argv: string[]): CompareOptions {
     }));
   } catch (err) {
     // node's messages are good but multi-clause; keep the first sentence.
-    throw new UsageError(String((err as Error).message).split('\n')[0]!.replace(/\. To specify.*$/, ''));
+    throw new UsageError(
+      String((err as Error).message)
+        .split('\n')[0]!
+        .replace(/\. To specify.*$/, ''),
+    );
   }
   const parsed = OptionsSchema.safeParse(values);
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]!.message);

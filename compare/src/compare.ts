@@ -46,7 +46,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`\nreport: ${result.files.html}\n        ${result.files.md}\n        ${result.files.json}\n`);
     process.stdout.write(`wall time: ${seconds(result.results.meta.wallTimeMs)}\n`);
   }
-  if (result.exitCode) log(`compare: ${result.results.meta.notRun} cell(s) could not run; see the table and ${result.files.md}`);
+  if (result.exitCode)
+    log(`compare: ${result.results.meta.notRun} cell(s) could not run; see the table and ${result.files.md}`);
   if (opts.keepInfra) await new Promise(() => {});
   return result.exitCode;
 }

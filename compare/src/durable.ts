@@ -55,7 +55,10 @@ function toMs(v: string | number | null | undefined): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-export function fromLangGraph(record: { checkpoints: LangGraphCheckpointIn[]; pendingWrites: LangGraphPendingWriteIn[] }): DurableRecord {
+export function fromLangGraph(record: {
+  checkpoints: LangGraphCheckpointIn[];
+  pendingWrites: LangGraphPendingWriteIn[];
+}): DurableRecord {
   const marks: DurableMark[] = [];
   for (const c of record.checkpoints) {
     const what = c.node ?? (c.source === 'input' ? 'input' : c.source);
@@ -124,7 +127,11 @@ const EVENT_VERBS: Record<string, string> = {
 function describeEvent(name: string, activityType: string | null): { short: string; long: string } {
   const verb = EVENT_VERBS[name];
   // A completed activity is what "last durable" usually names: the bare step says it; other states say theirs.
-  if (verb && activityType) return { short: verb === 'done' ? activityType : `${activityType} ${verb}`, long: `activity ${activityType} ${verb}` };
+  if (verb && activityType)
+    return {
+      short: verb === 'done' ? activityType : `${activityType} ${verb}`,
+      long: `activity ${activityType} ${verb}`,
+    };
   const words = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
   const compact = words
     .replace(/^workflow execution /, 'workflow ')
@@ -150,9 +157,10 @@ export function fromTemporal(events: TemporalEventIn[]): DurableRecord {
   for (const e of events) if (e.activityId && e.activityType) typeById.set(e.activityId, e.activityType);
   const marks = events.map((e): DurableMark => {
     const name = eventName(e.eventType);
-    const activityType = e.activityType ?? (e.activityId ? typeById.get(e.activityId) ?? null : null);
+    const activityType = e.activityType ?? (e.activityId ? (typeById.get(e.activityId) ?? null) : null);
     const d = describeEvent(name, activityLabel(e.activityId ?? null, activityType));
-    if (e.activityId && e.activityId !== activityLabel(e.activityId, activityType)) d.long = d.long.replace(/^activity \S+/, `activity ${e.activityId}`);
+    if (e.activityId && e.activityId !== activityLabel(e.activityId, activityType))
+      d.long = d.long.replace(/^activity \S+/, `activity ${e.activityId}`);
     return {
       id: String(e.eventId),
       kind: 'event',
@@ -162,7 +170,10 @@ export function fromTemporal(events: TemporalEventIn[]): DurableRecord {
       long: `history event ${e.eventId}: ${d.long}${e.attempt && e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}`,
       workerIdentity: e.workerIdentity ?? null,
       order: Number(e.eventId),
-      bookkeeping: /^WorkflowTask|Scheduled$|Started$|^WorkflowPropertiesModified$|^UpsertWorkflowSearchAttributes$|^MarkerRecorded$/.test(name) && name !== 'WorkflowExecutionStarted',
+      bookkeeping:
+        /^WorkflowTask|Scheduled$|Started$|^WorkflowPropertiesModified$|^UpsertWorkflowSearchAttributes$|^MarkerRecorded$/.test(
+          name,
+        ) && name !== 'WorkflowExecutionStarted',
     };
   });
   marks.sort((a, b) => a.order - b.order);

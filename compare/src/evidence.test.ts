@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { baselineObservation, crashedObservation, finalState, lgRecord, PIPELINE, T0, tmRecord } from '../test/fixtures.ts';
+import {
+  baselineObservation,
+  crashedObservation,
+  finalState,
+  lgRecord,
+  PIPELINE,
+  T0,
+  tmRecord,
+} from '../test/fixtures.ts';
 import { fromLangGraph, fromTemporal, eventName } from './durable.ts';
 import { computeEvidence, duplicatedSideEffects, lastDurableBefore, repeatedOperations } from './evidence.ts';
 import { parseLedger } from './ledger.ts';
@@ -37,7 +45,9 @@ describe('evidence from constructed ledgers', () => {
   it('a page fetched twice in the baseline is not a repeat; a third fetch is', () => {
     const obs = crashedObservation({ crashPoint: 'after-fetch', crashAfter: 8, resumeFrom: 7 });
     const r = repeatedOperations(obs.ledger, baseline.ledger);
-    expect(r).toEqual([{ opKey: 'GET /vendors/acme/security', kind: 'web', step: 'FETCH', count: 3, baselineCount: 2 }]);
+    expect(r).toEqual([
+      { opKey: 'GET /vendors/acme/security', kind: 'web', step: 'FETCH', count: 3, baselineCount: 2 },
+    ]);
   });
 
   it('naive after-deliver: the mail is delivered twice, a duplicated side effect', () => {
@@ -50,7 +60,13 @@ describe('evidence from constructed ledgers', () => {
 
   it('hardened after-deliver: the second send is deduplicated by the key, no duplicated side effect', () => {
     const hb = baselineObservation('langgraph', 'hardened');
-    const obs = crashedObservation({ variant: 'hardened', crashPoint: 'after-deliver', crashAfter: 12, resumeFrom: 11, dedupe: true });
+    const obs = crashedObservation({
+      variant: 'hardened',
+      crashPoint: 'after-deliver',
+      crashAfter: 12,
+      resumeFrom: 11,
+      dedupe: true,
+    });
     const e = computeEvidence(obs, hb);
     expect(e.sideEffectDuplicated).toBe(false);
     // the request itself was re-sent: that is a repeated operation, just a harmless one
@@ -58,19 +74,33 @@ describe('evidence from constructed ledgers', () => {
   });
 
   it('after-progress without a key: a second tracker note', () => {
-    const e = computeEvidence(crashedObservation({ crashPoint: 'after-progress', crashAfter: 6, resumeFrom: 5 }), baseline);
+    const e = computeEvidence(
+      crashedObservation({ crashPoint: 'after-progress', crashAfter: 6, resumeFrom: 5 }),
+      baseline,
+    );
     expect(e.sideEffectDuplicated).toBe(true);
-    expect(duplicatedSideEffects(crashedObservation({ crashPoint: 'after-progress', crashAfter: 6, resumeFrom: 5, dedupe: true }).ledger, baseline.ledger)).toEqual([]);
+    expect(
+      duplicatedSideEffects(
+        crashedObservation({ crashPoint: 'after-progress', crashAfter: 6, resumeFrom: 5, dedupe: true }).ledger,
+        baseline.ledger,
+      ),
+    ).toEqual([]);
   });
 
   it('a different final review is reported as not matching the baseline', () => {
     const changed = finalState('x', { draft: { text: 'something else', model: 'sim-1' } });
-    const e = computeEvidence(crashedObservation({ crashPoint: 'after-model', crashAfter: 5, resumeFrom: 4, final: changed }), baseline);
+    const e = computeEvidence(
+      crashedObservation({ crashPoint: 'after-model', crashAfter: 5, resumeFrom: 4, final: changed }),
+      baseline,
+    );
     expect(e.finalMatchesBaseline).toBe(false);
   });
 
   it('a forked checkpoint chain is duplicated state', () => {
-    const obs = { ...crashedObservation({ crashPoint: 'boundary', crashAfter: 4, resumeFrom: 4 }), durableFinal: lgRecord(12, 5) };
+    const obs = {
+      ...crashedObservation({ crashPoint: 'boundary', crashAfter: 4, resumeFrom: 4 }),
+      durableFinal: lgRecord(12, 5),
+    };
     const e = computeEvidence(obs, baseline);
     expect(e.stateDuplicated).toBe(true);
     expect(e.stateDuplicatedWhy[0]).toMatch(/forks/);
@@ -102,8 +132,17 @@ describe('evidence from constructed ledgers', () => {
     obs.ledger = obs.ledger.filter((e) => e.worker === 'A'); // B made no world call yet
     obs.durableFinal = fromTemporal([
       { eventId: 1, eventType: 'EVENT_TYPE_WORKFLOW_EXECUTION_STARTED', time: new Date(T0).toISOString() },
-      { eventId: 2, eventType: 'EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT', time: new Date(obs.crash!.at + 100).toISOString() },
-      { eventId: 3, eventType: 'EVENT_TYPE_WORKFLOW_TASK_STARTED', time: new Date(obs.crash!.at + 900).toISOString(), workerIdentity: '1002@host' },
+      {
+        eventId: 2,
+        eventType: 'EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT',
+        time: new Date(obs.crash!.at + 100).toISOString(),
+      },
+      {
+        eventId: 3,
+        eventType: 'EVENT_TYPE_WORKFLOW_TASK_STARTED',
+        time: new Date(obs.crash!.at + 900).toISOString(),
+        workerIdentity: '1002@host',
+      },
     ]);
     expect(computeEvidence(obs, tb).recoveryMs).toBe(900);
   });
@@ -151,7 +190,13 @@ describe('cross-run keys and parallel siblings', () => {
   it('temporal: two siblings completed back to back read as one fact, machinery events are skipped', () => {
     const t = (i: number) => new Date(T0 + i * 10).toISOString();
     const rec = fromTemporal([
-      { eventId: 30, eventType: 'ActivityTaskScheduled', time: t(1), activityId: 'FETCH:soc2:0', activityType: 'fetchPage' },
+      {
+        eventId: 30,
+        eventType: 'ActivityTaskScheduled',
+        time: t(1),
+        activityId: 'FETCH:soc2:0',
+        activityType: 'fetchPage',
+      },
       { eventId: 31, eventType: 'ActivityTaskCompleted', time: t(2), activityId: 'FETCH:soc2:0' },
       { eventId: 32, eventType: 'ActivityTaskCompleted', time: t(3), activityId: 'FETCH:soc2:1' },
       { eventId: 33, eventType: 'WorkflowTaskScheduled', time: t(4) },
@@ -159,7 +204,9 @@ describe('cross-run keys and parallel siblings', () => {
     ]);
     const d = lastDurableBefore(rec, T0 + 100);
     expect(d.short).toBe('#32 FETCH ×2');
-    expect(d.long).toMatch(/^2 FETCH activities completed, the last as history event 32: activity FETCH:soc2:1 done; then history event 34: workflow task completed$/);
+    expect(d.long).toMatch(
+      /^2 FETCH activities completed, the last as history event 32: activity FETCH:soc2:1 done; then history event 34: workflow task completed$/,
+    );
   });
 });
 

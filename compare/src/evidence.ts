@@ -65,7 +65,10 @@ export function operationLabel(e: Pick<LedgerEntry, 'kind' | 'path' | 'method' |
 }
 
 /** Operations whose count in this run exceeds the baseline's: the re-executions. */
-export function repeatedOperations(run: readonly LedgerEntry[], baseline: readonly LedgerEntry[] | null): RepeatedOperation[] {
+export function repeatedOperations(
+  run: readonly LedgerEntry[],
+  baseline: readonly LedgerEntry[] | null,
+): RepeatedOperation[] {
   const ran = executed(run);
   const counts = countBy(ran, (e) => e.opKey);
   // Without a baseline, or for a key the baseline cannot have (it names the run), anything seen twice is the repeat.
@@ -104,7 +107,8 @@ function sums(entries: readonly LedgerEntry[]) {
 
 /** Side effects the outside world kept more often than in the baseline (deduplicated sends do not count). */
 export function duplicatedSideEffects(run: readonly LedgerEntry[], baseline: readonly LedgerEntry[] | null): string[] {
-  const delivered = (entries: readonly LedgerEntry[]) => entries.filter((e) => (e.kind === 'mail' || e.kind === 'tracker') && e.outcome === 'ok');
+  const delivered = (entries: readonly LedgerEntry[]) =>
+    entries.filter((e) => (e.kind === 'mail' || e.kind === 'tracker') && e.outcome === 'ok');
   const counts = countBy(delivered(run), (e) => e.opKey);
   const base = baseline ? countBy(delivered(baseline), (e) => e.opKey) : new Map<string, number>();
   const why: string[] = [];
@@ -120,14 +124,19 @@ export function duplicatedSideEffects(run: readonly LedgerEntry[], baseline: rea
     for (const kind of ['mail', 'tracker'] as const) {
       const mine = delivered(run).filter((e) => e.kind === kind).length;
       const theirs = delivered(baseline).filter((e) => e.kind === kind).length;
-      if (mine > theirs) why.push(`${kind === 'mail' ? 'mails delivered' : 'tracker notes stored'}: ${mine}, baseline ${theirs}`);
+      if (mine > theirs)
+        why.push(`${kind === 'mail' ? 'mails delivered' : 'tracker notes stored'}: ${mine}, baseline ${theirs}`);
     }
   }
   return why;
 }
 
 /** Duplicated state: a forked checkpoint chain, one page found twice for a requirement, more notes than the baseline. */
-export function duplicatedState(final: ReviewState | null, baselineFinal: ReviewState | null, record: DurableRecord | null): string[] {
+export function duplicatedState(
+  final: ReviewState | null,
+  baselineFinal: ReviewState | null,
+  record: DurableRecord | null,
+): string[] {
   const why: string[] = [];
   const forks = forkedCheckpoints(record);
   if (forks.length) why.push(`checkpoint chain forks at ${forks.length} checkpoint(s)`);
@@ -138,7 +147,8 @@ export function duplicatedState(final: ReviewState | null, baselineFinal: Review
     }
     const notes = Object.keys(final.progressNotes ?? {}).length;
     const baseNotes = baselineFinal ? Object.keys(baselineFinal.progressNotes ?? {}).length : null;
-    if (baseNotes !== null && notes > baseNotes) why.push(`${notes} progress notes in state, baseline has ${baseNotes}`);
+    if (baseNotes !== null && notes > baseNotes)
+      why.push(`${notes} progress notes in state, baseline has ${baseNotes}`);
   }
   return why;
 }
@@ -149,18 +159,31 @@ function isWorker(e: LedgerEntry, w: WorkerLife): boolean {
 
 function markByWorker(m: DurableMark, w: WorkerLife): boolean {
   if (!m.workerIdentity) return false;
-  return (w.pid !== null && new RegExp(`(^|\\D)${w.pid}(\\D|$)`).test(m.workerIdentity)) || m.workerIdentity === w.name || m.workerIdentity.startsWith(`${w.name}@`) || m.workerIdentity.startsWith(`${w.name}-`) || m.workerIdentity.startsWith(`${w.name}:`);
+  return (
+    (w.pid !== null && new RegExp(`(^|\\D)${w.pid}(\\D|$)`).test(m.workerIdentity)) ||
+    m.workerIdentity === w.name ||
+    m.workerIdentity.startsWith(`${w.name}@`) ||
+    m.workerIdentity.startsWith(`${w.name}-`) ||
+    m.workerIdentity.startsWith(`${w.name}:`)
+  );
 }
 
 /** Marks the record gained after the crash (not in the at-crash snapshot, or timed after the crash). */
-export function marksAfterCrash(atCrash: DurableRecord | null, final: DurableRecord | null, crashAt: number): DurableMark[] {
+export function marksAfterCrash(
+  atCrash: DurableRecord | null,
+  final: DurableRecord | null,
+  crashAt: number,
+): DurableMark[] {
   if (!final) return [];
   const before = new Set((atCrash?.marks ?? []).map((m) => m.id));
   return final.marks.filter((m) => (m.at !== null ? m.at > crashAt : !before.has(m.id)));
 }
 
 /** The last durable mark before the crash: pending writes are mentioned with the checkpoint they hang on. */
-export function lastDurableBefore(atCrash: DurableRecord | null, crashAt: number | null): { short: string; long: string } {
+export function lastDurableBefore(
+  atCrash: DurableRecord | null,
+  crashAt: number | null,
+): { short: string; long: string } {
   if (!atCrash) return { short: '—', long: 'no durable record could be read' };
   const marks = atCrash.marks.filter((m) => crashAt === null || m.at === null || m.at <= crashAt);
   if (atCrash.runtime === 'langgraph') {
@@ -170,7 +193,10 @@ export function lastDurableBefore(atCrash: DurableRecord | null, crashAt: number
     const writes = marks.filter((m) => m.kind === 'pending-write' && m.parentId === last.id && m.step);
     if (!writes.length) return { short: last.short, long: last.long };
     const nodes = [...new Set(writes.map((w) => w.step))];
-    return { short: `${last.short} +${writes.length}w`, long: `${last.long}, with ${writes.length} pending write(s) from ${nodes.join(', ')}` };
+    return {
+      short: `${last.short} +${writes.length}w`,
+      long: `${last.long}, with ${writes.length} pending write(s) from ${nodes.join(', ')}`,
+    };
   }
   // Temporal: the last event that recorded progress of the review (workflow tasks and scheduling are machinery).
   const meaningful = marks.filter((m) => !m.bookkeeping);
@@ -178,10 +204,19 @@ export function lastDurableBefore(atCrash: DurableRecord | null, crashAt: number
   if (!last) return { short: 'nothing', long: 'no history event before the crash' };
   // Parallel siblings completed back to back are one fact: "FETCH ×2".
   let same = 0;
-  for (let i = meaningful.length - 1; i >= 0 && meaningful[i]!.step === last.step && / done$/.test(meaningful[i]!.long); i--) same++;
+  for (
+    let i = meaningful.length - 1;
+    i >= 0 && meaningful[i]!.step === last.step && / done$/.test(meaningful[i]!.long);
+    i--
+  )
+    same++;
   const tail = marks.at(-1)!;
   const then = tail !== last ? `; then ${tail.long}` : '';
-  if (same > 1) return { short: `${last.short} ×${same}`, long: `${same} ${last.step} activities completed, the last as ${last.long}${then}` };
+  if (same > 1)
+    return {
+      short: `${last.short} ×${same}`,
+      long: `${same} ${last.step} activities completed, the last as ${last.long}${then}`,
+    };
   return { short: last.short, long: `${last.long}${then}` };
 }
 
@@ -197,13 +232,21 @@ function progressMarks(obs: CellObservation, resumer: WorkerLife | null, crashAt
   );
 }
 
-function firstAfter(obs: CellObservation, resumer: WorkerLife | null, crashAt: number): { short: string; long: string; at: number | null } {
+function firstAfter(
+  obs: CellObservation,
+  resumer: WorkerLife | null,
+  crashAt: number,
+): { short: string; long: string; at: number | null } {
   const fromLedger = obs.ledger.find((e) => (resumer ? isWorker(e, resumer) : e.at > crashAt) && e.at >= crashAt);
   const byResumer = progressMarks(obs, resumer, crashAt);
   const mark = byResumer.find((m) => !/wf task/.test(m.short)) ?? byResumer[0] ?? null;
   if (fromLedger) {
     const label = `${fromLedger.step ?? '?'} ${operationLabel(fromLedger)}`;
-    return { short: label, long: `${label} (${fromLedger.opKey}, attempt ${fromLedger.attempt ?? '?'})`, at: fromLedger.at };
+    return {
+      short: label,
+      long: `${label} (${fromLedger.opKey}, attempt ${fromLedger.attempt ?? '?'})`,
+      at: fromLedger.at,
+    };
   }
   if (mark) return { short: mark.short, long: mark.long, at: mark.at };
   return { short: '—', long: 'nothing ran after the crash', at: null };
@@ -241,8 +284,18 @@ export function computeEvidence(obs: CellObservation, baseline: CellObservation 
 
   const crashAt = obs.crash?.at ?? null;
   const resumer = obs.workers.find((w) => w.name !== 'A') ?? null;
-  const last = obs.scenario.crashPoint === null ? lastDurableBefore(obs.durableFinal, null) : lastDurableBefore(obs.durableAtCrash, crashAt);
-  const first = crashAt === null ? { short: '—', long: obs.scenario.crashPoint === null ? 'no crash: nothing resumed' : 'the worker never crashed', at: null } : firstAfter(obs, resumer, crashAt);
+  const last =
+    obs.scenario.crashPoint === null
+      ? lastDurableBefore(obs.durableFinal, null)
+      : lastDurableBefore(obs.durableAtCrash, crashAt);
+  const first =
+    crashAt === null
+      ? {
+          short: '—',
+          long: obs.scenario.crashPoint === null ? 'no crash: nothing resumed' : 'the worker never crashed',
+          at: null,
+        }
+      : firstAfter(obs, resumer, crashAt);
 
   return {
     lastDurable: last.long,

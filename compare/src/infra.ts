@@ -3,7 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { maskDatabaseUrl, resolveTemporalCli, startPostgres, startTemporal, type PostgresHandle, type TemporalHandle } from '@vendor-review/domain/infra';
+import {
+  maskDatabaseUrl,
+  resolveTemporalCli,
+  startPostgres,
+  startTemporal,
+  type PostgresHandle,
+  type TemporalHandle,
+} from '@vendor-review/domain/infra';
 import { startWorld, type World } from '@vendor-review/domain/world';
 import * as langgraph from '@vendor-review/langgraph';
 import * as temporal from '@vendor-review/temporal';
@@ -20,11 +27,23 @@ export interface Infra {
   worldUrl: string;
   databaseUrl: string;
   postgresKind: 'embedded' | 'external';
-  temporal: { address: string; namespace: string; kind: TemporalHandle['kind']; uiUrl: string | null; version: string | null } | null;
+  temporal: {
+    address: string;
+    namespace: string;
+    kind: TemporalHandle['kind'];
+    uiUrl: string | null;
+    version: string | null;
+  } | null;
   bundle: Built | null;
   /** Each runtime's worker entry as one prebuilt ES module (null: that runtime is not in the run). */
   workers: { langgraph: Built | null; temporal: Built | null };
-  describe(): { world: string; postgres: string; temporal: string; temporalUi: string | null; workflowBundleMs: number | null };
+  describe(): {
+    world: string;
+    postgres: string;
+    temporal: string;
+    temporalUi: string | null;
+    workflowBundleMs: number | null;
+  };
   teardown(): Promise<void>;
 }
 
@@ -63,13 +82,16 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
     if (tornDown) return;
     tornDown = true;
     killAllWorkers();
-    for (const stop of stops.reverse()) await stop().catch((err) => log(`teardown: ${err instanceof Error ? err.message : String(err)}`));
+    for (const stop of stops.reverse())
+      await stop().catch((err) => log(`teardown: ${err instanceof Error ? err.message : String(err)}`));
   };
 
   try {
     const worldP = startWorld();
     const pgP = startPostgres({ env, log });
-    const temporalP = o.needTemporal ? startTemporal({ env, log, sdkFallback: ({ namespace }) => (void namespace, temporal.sdkDownloadedTemporal()) }) : Promise.resolve(null);
+    const temporalP = o.needTemporal
+      ? startTemporal({ env, log, sdkFallback: ({ namespace }) => (void namespace, temporal.sdkDownloadedTemporal()) })
+      : Promise.resolve(null);
     const bundleP = o.needTemporal ? workflowBundle(scratch, log) : Promise.resolve(null);
     const workersP = Promise.all([
       o.needLangGraph ? workerBundle(langgraph.WORKER_ENTRY, []) : null,
@@ -81,7 +103,8 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
     const [worldR, pgR, temporalR, bundleR, workersR] = settled;
     if (worldR.status === 'fulfilled') stops.push(() => (worldR.value as World).stop());
     if (pgR.status === 'fulfilled') stops.push(() => (pgR.value as PostgresHandle).stop());
-    if (temporalR.status === 'fulfilled' && temporalR.value) stops.push(() => (temporalR.value as TemporalHandle).stop());
+    if (temporalR.status === 'fulfilled' && temporalR.value)
+      stops.push(() => (temporalR.value as TemporalHandle).stop());
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw failed.reason;
 
@@ -90,25 +113,45 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
     const t = (temporalR as PromiseFulfilledResult<TemporalHandle | null>).value;
     const bundle = (bundleR as PromiseFulfilledResult<Built | null>).value;
     const [lgWorker, tmWorker] = (workersR as PromiseFulfilledResult<[Built | null, Built | null]>).value;
-    const built = (what: string, b: Built | null) => (b ? ` · ${what} ${b.cached ? 'from cache' : `built in ${(b.ms / 1000).toFixed(1)} s`}` : '');
-    log(`world: ${world.url}${built('workflow bundle', bundle)}${built('LangGraph worker', lgWorker)}${built('Temporal worker', tmWorker)}`);
+    const built = (what: string, b: Built | null) =>
+      b ? ` · ${what} ${b.cached ? 'from cache' : `built in ${(b.ms / 1000).toFixed(1)} s`}` : '';
+    log(
+      `world: ${world.url}${built('workflow bundle', bundle)}${built('LangGraph worker', lgWorker)}${built('Temporal worker', tmWorker)}`,
+    );
 
-    await Promise.all([o.needLangGraph ? langgraph.setupDatabase(pg.url) : null, o.needTemporal ? temporal.setupDatabase(pg.url) : null]);
+    await Promise.all([
+      o.needLangGraph ? langgraph.setupDatabase(pg.url) : null,
+      o.needTemporal ? temporal.setupDatabase(pg.url) : null,
+    ]);
 
     // A user's own Temporal keeps its runs, so link them; a dev server we started is gone afterwards.
-    const uiUrl = t ? (t.kind === 'external' ? (env.TEMPORAL_UI_URL?.trim() || 'http://localhost:8080') : (t.uiUrl ?? null)) : null;
+    const uiUrl = t
+      ? t.kind === 'external'
+        ? env.TEMPORAL_UI_URL?.trim() || 'http://localhost:8080'
+        : (t.uiUrl ?? null)
+      : null;
     const version = t ? (t.kind === 'cli' ? await cliVersion(env) : null) : null;
     return {
       worldUrl: world.url,
       databaseUrl: pg.url,
       postgresKind: pg.kind,
-      temporal: t ? { address: t.address, namespace: t.namespace, kind: t.kind, uiUrl: t.kind === 'external' ? uiUrl : null, version } : null,
+      temporal: t
+        ? {
+            address: t.address,
+            namespace: t.namespace,
+            kind: t.kind,
+            uiUrl: t.kind === 'external' ? uiUrl : null,
+            version,
+          }
+        : null,
       bundle,
       workers: { langgraph: lgWorker, temporal: tmWorker },
       describe: () => ({
         world: `simulated world at ${world.url}`,
         postgres: `${pg.kind === 'embedded' ? 'embedded PostgreSQL' : 'DATABASE_URL'} ${maskDatabaseUrl(pg.url)}`,
-        temporal: t ? `${t.kind === 'cli' ? 'dev server (Temporal CLI)' : t.kind === 'external' ? 'TEMPORAL_ADDRESS' : 'SDK-downloaded dev server'} ${t.address}, namespace ${t.namespace}` : 'not used',
+        temporal: t
+          ? `${t.kind === 'cli' ? 'dev server (Temporal CLI)' : t.kind === 'external' ? 'TEMPORAL_ADDRESS' : 'SDK-downloaded dev server'} ${t.address}, namespace ${t.namespace}`
+          : 'not used',
         temporalUi: t?.kind === 'external' ? uiUrl : null,
         workflowBundleMs: bundle?.ms ?? null,
       }),

@@ -40,7 +40,9 @@ export type LedgerEntry = z.output<typeof LedgerEntrySchema>;
 const LedgerResponseSchema = z.object({ entries: z.array(LedgerEntrySchema) });
 
 export function parseLedger(body: unknown): LedgerEntry[] {
-  return LedgerResponseSchema.parse(body).entries.slice().sort((a, b) => a.seq - b.seq);
+  return LedgerResponseSchema.parse(body)
+    .entries.slice()
+    .sort((a, b) => a.seq - b.seq);
 }
 
 export async function fetchLedger(worldUrl: string, runId: string): Promise<LedgerEntry[]> {

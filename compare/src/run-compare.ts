@@ -38,11 +38,21 @@ export interface RunCompareResult {
   infra: Infra | null;
 }
 
-export async function makeAdapters(infra: Infra, runtimes: Set<RuntimeName>): Promise<Map<RuntimeName, RuntimeAdapter>> {
+export async function makeAdapters(
+  infra: Infra,
+  runtimes: Set<RuntimeName>,
+): Promise<Map<RuntimeName, RuntimeAdapter>> {
   const adapters = new Map<RuntimeName, RuntimeAdapter>();
   if (runtimes.has('langgraph')) {
     const { createLangGraphAdapter } = await import('./runtimes/langgraph.ts');
-    adapters.set('langgraph', createLangGraphAdapter({ databaseUrl: infra.databaseUrl, worldUrl: infra.worldUrl, ...(infra.workers.langgraph ? { workerEntry: infra.workers.langgraph.path } : {}) }));
+    adapters.set(
+      'langgraph',
+      createLangGraphAdapter({
+        databaseUrl: infra.databaseUrl,
+        worldUrl: infra.worldUrl,
+        ...(infra.workers.langgraph ? { workerEntry: infra.workers.langgraph.path } : {}),
+      }),
+    );
   }
   if (runtimes.has('temporal') && infra.temporal && infra.bundle) {
     const { createTemporalAdapter } = await import('./runtimes/temporal.ts');
@@ -68,17 +78,36 @@ function progressLine(obs: CellObservation, done: number, total: number, all: Ce
   const mark = obs.status === 'completed' ? '✓' : obs.status === 'error' ? '✗' : '!';
   const rep = obs.repetition > 0 ? ` #${obs.repetition + 1}` : '';
   const label = `${rowLabel({ runtime: obs.scenario.runtime, variant: obs.scenario.crashPoint === null ? 'baseline' : obs.scenario.variant, durability: obs.durability, baselineOf: obs.scenario.variant })} ${obs.scenario.crashPoint ?? ''}${rep}`;
-  const facts = obs.scenario.crashPoint === null ? `${obs.ledger.length} ops` : `repeated ${repeatedSummary({ repeated: e.repeated })} · recovery ${seconds(e.recoveryMs)}`;
+  const facts =
+    obs.scenario.crashPoint === null
+      ? `${obs.ledger.length} ops`
+      : `repeated ${repeatedSummary({ repeated: e.repeated })} · recovery ${seconds(e.recoveryMs)}`;
   return `[${String(done).padStart(String(total).length)}/${total}] ${mark} ${label.padEnd(38)} ${obs.status.padEnd(9)} ${seconds(obs.endedAt - obs.startedAt).padStart(7)} · ${facts}${obs.note && obs.status !== 'completed' ? ` · ${obs.note.slice(0, 160)}` : ''}`;
 }
 
 /** The whole comparison, as a function (the end-to-end test calls this). */
-export async function runCompare(opts: CompareOptions, io: { log: (line: string) => void; color: boolean; infra?: Infra }): Promise<RunCompareResult> {
+export async function runCompare(
+  opts: CompareOptions,
+  io: { log: (line: string) => void; color: boolean; infra?: Infra },
+): Promise<RunCompareResult> {
   const started = Date.now();
-  const scenarios = selectScenarios({ runtimes: opts.runtimes, variants: opts.variants, crashPoints: opts.crashPoints, durabilities: opts.durabilities });
+  const scenarios = selectScenarios({
+    runtimes: opts.runtimes,
+    variants: opts.variants,
+    crashPoints: opts.crashPoints,
+    durabilities: opts.durabilities,
+  });
   const runtimes = new Set(scenarios.map((s) => s.runtime));
-  io.log(`compare: ${scenarios.length} cells × ${opts.repeat} (${[...runtimes].join(', ')}), concurrency ${opts.concurrency}; starting infrastructure…`);
-  const infra = io.infra ?? (await startInfra({ needTemporal: runtimes.has('temporal'), needLangGraph: runtimes.has('langgraph'), log: io.log }));
+  io.log(
+    `compare: ${scenarios.length} cells × ${opts.repeat} (${[...runtimes].join(', ')}), concurrency ${opts.concurrency}; starting infrastructure…`,
+  );
+  const infra =
+    io.infra ??
+    (await startInfra({
+      needTemporal: runtimes.has('temporal'),
+      needLangGraph: runtimes.has('langgraph'),
+      log: io.log,
+    }));
   const adapters = await makeAdapters(infra, runtimes);
   try {
     const request = reviewRequest(infra.worldUrl);
@@ -91,9 +120,18 @@ export async function runCompare(opts: CompareOptions, io: { log: (line: string)
         const adapter = adapters.get(scenario.runtime);
         if (!adapter) return errorObservation(scenario, repetition, `no ${scenario.runtime} runtime available`);
         try {
-          return await runCell(scenario, repetition, { adapter, worldUrl: infra.worldUrl, request, boundMs: opts.boundSeconds * 1000 });
+          return await runCell(scenario, repetition, {
+            adapter,
+            worldUrl: infra.worldUrl,
+            request,
+            boundMs: opts.boundSeconds * 1000,
+          });
         } catch (err) {
-          return errorObservation(scenario, repetition, `the cell could not run: ${err instanceof Error ? err.message : String(err)}`);
+          return errorObservation(
+            scenario,
+            repetition,
+            `the cell could not run: ${err instanceof Error ? err.message : String(err)}`,
+          );
         }
       },
       onDone: (obs, done, total) => {
@@ -102,7 +140,11 @@ export async function runCompare(opts: CompareOptions, io: { log: (line: string)
       },
     });
     const wallTimeMs = Date.now() - started;
-    const rows = buildRows(results.sort((a, b) => scenarios.indexOf(a.scenario) - scenarios.indexOf(b.scenario) || a.repetition - b.repetition));
+    const rows = buildRows(
+      results.sort(
+        (a, b) => scenarios.indexOf(a.scenario) - scenarios.indexOf(b.scenario) || a.repetition - b.repetition,
+      ),
+    );
     const v = runtimeVersions();
     const out: Results = {
       rows,
@@ -120,7 +162,11 @@ export async function runCompare(opts: CompareOptions, io: { log: (line: string)
     // pnpm runs this from the package folder; a relative --report-dir means the caller's folder.
     const dir = path.resolve(process.env.INIT_CWD ?? process.cwd(), opts.reportDir);
     mkdirSync(dir, { recursive: true });
-    const files = { json: path.join(dir, 'results.json'), md: path.join(dir, 'results.md'), html: path.join(dir, 'report.html') };
+    const files = {
+      json: path.join(dir, 'results.json'),
+      md: path.join(dir, 'results.md'),
+      html: path.join(dir, 'report.html'),
+    };
     writeFileSync(files.json, `${JSON.stringify(out, null, 2)}\n`);
     writeFileSync(files.md, renderMarkdown(out));
     writeFileSync(files.html, renderHtml(out, results));
@@ -129,7 +175,9 @@ export async function runCompare(opts: CompareOptions, io: { log: (line: string)
   } finally {
     await Promise.all([...adapters.values()].map((a) => a.close().catch(() => undefined)));
     if (!io.infra && !opts.keepInfra) await infra.teardown();
-    else if (!io.infra) io.log(`compare: --keep-infra: world ${infra.worldUrl} · ${infra.describe().postgres} · ${infra.describe().temporal} (stop with Ctrl-C)`);
+    else if (!io.infra)
+      io.log(
+        `compare: --keep-infra: world ${infra.worldUrl} · ${infra.describe().postgres} · ${infra.describe().temporal} (stop with Ctrl-C)`,
+      );
   }
 }
-

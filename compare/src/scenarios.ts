@@ -34,14 +34,20 @@ export interface Scenario {
 /** LangGraph's default durability: what a tutorial gets without choosing. */
 export const LANGGRAPH_DEFAULT_DURABILITY: Durability = 'async';
 
-export function scenarioId(runtime: RuntimeName, variant: Variant, durability: Durability | null, crashPoint: CrashPointName | null): string {
+export function scenarioId(
+  runtime: RuntimeName,
+  variant: Variant,
+  durability: Durability | null,
+  crashPoint: CrashPointName | null,
+): string {
   return `${runtime}/${variant}/${durability ?? '-'}/${crashPoint ?? 'baseline'}`;
 }
 
 /** Durability rows for one runtime/variant: LangGraph naive in all three modes, everything else once. */
 function durabilitiesFor(runtime: RuntimeName, variant: Variant): (Durability | null)[] {
   if (runtime !== 'langgraph') return [null];
-  if (variant === 'naive') return [LANGGRAPH_DEFAULT_DURABILITY, ...DURABILITIES.filter((d) => d !== LANGGRAPH_DEFAULT_DURABILITY)];
+  if (variant === 'naive')
+    return [LANGGRAPH_DEFAULT_DURABILITY, ...DURABILITIES.filter((d) => d !== LANGGRAPH_DEFAULT_DURABILITY)];
   return [null];
 }
 
@@ -59,14 +65,30 @@ export function fullCatalogue(): Scenario[] {
   for (const runtime of RUNTIMES) {
     for (const variant of VARIANTS) {
       const baselineId = baselineIdFor(runtime, variant);
-      out.push({ id: baselineId, runtime, variant, durability: baselineDurability(runtime, variant), crashPoint: null, baselineId, faults: [] });
+      out.push({
+        id: baselineId,
+        runtime,
+        variant,
+        durability: baselineDurability(runtime, variant),
+        crashPoint: null,
+        baselineId,
+        faults: [],
+      });
     }
   }
   for (const crashPoint of CRASH_POINT_NAMES) {
     for (const runtime of RUNTIMES) {
       for (const variant of VARIANTS) {
         for (const durability of durabilitiesFor(runtime, variant)) {
-          out.push({ id: scenarioId(runtime, variant, durability, crashPoint), runtime, variant, durability, crashPoint, baselineId: baselineIdFor(runtime, variant), faults: [] });
+          out.push({
+            id: scenarioId(runtime, variant, durability, crashPoint),
+            runtime,
+            variant,
+            durability,
+            crashPoint,
+            baselineId: baselineIdFor(runtime, variant),
+            faults: [],
+          });
         }
       }
     }
@@ -99,7 +121,12 @@ export function selectScenarios(sel: Selection, catalogue: Scenario[] = fullCata
   if (sel.withoutBaselines) return crashed;
   const wanted = new Set(crashed.map((s) => s.baselineId));
   for (const s of catalogue) {
-    if (s.crashPoint === null && (!sel.runtimes || sel.runtimes.includes(s.runtime)) && (!sel.variants || sel.variants.includes(s.variant))) wanted.add(s.id);
+    if (
+      s.crashPoint === null &&
+      (!sel.runtimes || sel.runtimes.includes(s.runtime)) &&
+      (!sel.variants || sel.variants.includes(s.variant))
+    )
+      wanted.add(s.id);
   }
   return [...catalogue.filter((s) => s.crashPoint === null && wanted.has(s.id)), ...crashed];
 }

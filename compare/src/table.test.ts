@@ -4,6 +4,7 @@ import { renderMarkdown } from './report/markdown.ts';
 import { exitCodeFor } from './report/results.ts';
 import { columnSlice, renderTable, rowLabel, TABLE_WIDTH } from './table.ts';
 
+// eslint-disable-next-line no-control-regex -- the escape character is what an ANSI colour code starts with
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 describe('terminal table', () => {
@@ -44,8 +45,12 @@ describe('terminal table', () => {
   });
 
   it('labels rows by runtime, variant and durability', () => {
-    expect(rowLabel({ runtime: 'langgraph', variant: 'naive', durability: 'exit', baselineOf: null })).toBe('LG naive/exit');
-    expect(rowLabel({ runtime: 'temporal', variant: 'baseline', durability: null, baselineOf: 'hardened' })).toBe('TM hardened');
+    expect(rowLabel({ runtime: 'langgraph', variant: 'naive', durability: 'exit', baselineOf: null })).toBe(
+      'LG naive/exit',
+    );
+    expect(rowLabel({ runtime: 'temporal', variant: 'baseline', durability: null, baselineOf: 'hardened' })).toBe(
+      'TM hardened',
+    );
   });
 });
 
@@ -55,7 +60,9 @@ describe('results', () => {
     for (const r of rows) {
       expect(['langgraph', 'temporal']).toContain(r.runtime);
       expect(['naive', 'hardened', 'baseline']).toContain(r.variant);
-      expect(r.runtime === 'temporal' ? r.durability === null : ['sync', 'async', 'exit'].includes(r.durability!)).toBe(true);
+      expect(r.runtime === 'temporal' ? r.durability === null : ['sync', 'async', 'exit'].includes(r.durability!)).toBe(
+        true,
+      );
       expect(typeof r.lastDurable).toBe('string');
       expect(typeof r.firstAfterResume).toBe('string');
       expect(Array.isArray(r.repeatedOperations)).toBe(true);

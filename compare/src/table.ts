@@ -111,7 +111,18 @@ export function wrap(text: string, width: number, indent: string): string[] {
 }
 
 function renderRow(r: ResultRow, paint: Paint): string {
-  const [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9] = COLUMNS as [Column, Column, Column, Column, Column, Column, Column, Column, Column, Column];
+  const [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9] = COLUMNS as [
+    Column,
+    Column,
+    Column,
+    Column,
+    Column,
+    Column,
+    Column,
+    Column,
+    Column,
+    Column,
+  ];
   const repeated = repeatedSummary(r);
   const isBase = r.variant === 'baseline';
   return line([
@@ -178,7 +189,8 @@ export function renderTable({ rows, wallTimeMs, color }: TableInput): string {
   const summary = [...counts].map(([s, n]) => `${n} ${s}`).join(', ');
   out.push(rule);
   out.push(`${rows.length} cells: ${summary}${wallTimeMs !== undefined ? ` · wall time ${seconds(wallTimeMs)}` : ''}`);
-  const legend = 'state / effect: duplicated in the run\'s state / in the outside world · recovery: crash → first progress by worker B · =base: final review equals the uncrashed baseline · LG = LangGraph, TM = Temporal';
+  const legend =
+    "state / effect: duplicated in the run's state / in the outside world · recovery: crash → first progress by worker B · =base: final review equals the uncrashed baseline · LG = LangGraph, TM = Temporal";
   for (const l of wrap(legend, TABLE_WIDTH, '')) out.push(paint('2', l));
   return out.map((l) => l).join('\n');
 }

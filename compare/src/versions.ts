@@ -26,7 +26,13 @@ function packageDir(specifier: string): string | null {
 function versionOf(fromPackage: string | null, dependency: string): string | null {
   if (!fromPackage) return null;
   try {
-    return (JSON.parse(readFileSync(path.join(fromPackage, 'node_modules', dependency, 'package.json'), 'utf8')) as { version?: string }).version ?? null;
+    return (
+      (
+        JSON.parse(readFileSync(path.join(fromPackage, 'node_modules', dependency, 'package.json'), 'utf8')) as {
+          version?: string;
+        }
+      ).version ?? null
+    );
   } catch {
     return null;
   }

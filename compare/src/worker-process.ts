@@ -64,7 +64,18 @@ export class WorkerProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     live.add(this.child);
-    this.life = { name, pid: this.child.pid ?? null, startedAt, exitedAt: null, exitCode: null, signal: null, crash: null, readyAt: null, peakRssKb: null, logTail: '' };
+    this.life = {
+      name,
+      pid: this.child.pid ?? null,
+      startedAt,
+      exitedAt: null,
+      exitCode: null,
+      signal: null,
+      crash: null,
+      readyAt: null,
+      peakRssKb: null,
+      logTail: '',
+    };
 
     let partial = '';
     this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -98,7 +109,10 @@ export class WorkerProcess {
         this.life.exitedAt = Date.now();
         this.life.exitCode = code;
         this.life.signal = signal;
-        this.life.logTail = [this.stderrTail.trim(), this.stdoutTail.trim() ? `[stdout] ${this.stdoutTail.trim()}` : ''].filter(Boolean).join('\n').slice(-TAIL_BYTES);
+        this.life.logTail = [this.stderrTail.trim(), this.stdoutTail.trim() ? `[stdout] ${this.stdoutTail.trim()}` : '']
+          .filter(Boolean)
+          .join('\n')
+          .slice(-TAIL_BYTES);
         resolve(this.life);
       };
       this.child.once('exit', done);

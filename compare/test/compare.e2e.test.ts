@@ -38,18 +38,23 @@ beforeAll(async () => {
 
 const rowsAt = (p: string | null) => run.results.rows.filter((r) => r.crashPoint === p);
 const ledgerOf = (r: ResultRow): LedgerEntry[] => run.observations.find((o) => o.scenario.id === r.cellId)!.ledger;
-const baselineLedger = (r: ResultRow): LedgerEntry[] => run.observations.find((o) => o.scenario.id === run.observations.find((x) => x.scenario.id === r.cellId)!.scenario.baselineId)!.ledger;
+const baselineLedger = (r: ResultRow): LedgerEntry[] =>
+  run.observations.find(
+    (o) => o.scenario.id === run.observations.find((x) => x.scenario.id === r.cellId)!.scenario.baselineId,
+  )!.ledger;
 const tableLine = (r: ResultRow): string => {
   const lines = run.table.split('\n');
   const start = lines.findIndex((l) => (r.crashPoint ? l.startsWith(`${r.crashPoint} — `) : l.startsWith('no crash')));
   return lines.slice(start).find((l) => l.startsWith(rowLabel(r)))!;
 };
-const delivered = (entries: LedgerEntry[], kind: LedgerEntry['kind']) => entries.filter((e) => e.kind === kind && e.outcome === 'ok').length;
+const delivered = (entries: LedgerEntry[], kind: LedgerEntry['kind']) =>
+  entries.filter((e) => e.kind === kind && e.outcome === 'ok').length;
 
 describe('pnpm compare, reduced matrix, end to end', () => {
   it('ran every cell to completion', () => {
     expect(run.results.rows).toHaveLength(4 + 3 * 4);
-    for (const r of run.results.rows) expect(`${r.cellId}: ${r.status}${r.note ? ` (${r.note})` : ''}`).toBe(`${r.cellId}: completed`);
+    for (const r of run.results.rows)
+      expect(`${r.cellId}: ${r.status}${r.note ? ` (${r.note})` : ''}`).toBe(`${r.cellId}: completed`);
     expect(run.exitCode).toBe(0);
   });
 
@@ -91,7 +96,9 @@ describe('pnpm compare, reduced matrix, end to end', () => {
       const mine = ledgerOf(r);
       const base = baselineLedger(r);
       for (const kind of ['web', 'model', 'tracker', 'mail'] as const) {
-        expect(mine.filter((e) => e.kind === kind).length, `${r.cellId} ${kind}`).toBe(base.filter((e) => e.kind === kind).length);
+        expect(mine.filter((e) => e.kind === kind).length, `${r.cellId} ${kind}`).toBe(
+          base.filter((e) => e.kind === kind).length,
+        );
       }
       expect(r.extraModelCalls).toBe(0);
       expect(r.finalMatchesBaseline).toBe(true);

@@ -10,7 +10,16 @@ export function fixtureObservations(): CellObservation[] {
       out.push(baselineObservation(runtime, variant));
       out.push(crashedObservation({ runtime, variant, crashPoint: 'boundary', crashAfter: 4, resumeFrom: 4 }));
       out.push(crashedObservation({ runtime, variant, crashPoint: 'after-model', crashAfter: 5, resumeFrom: 4 }));
-      out.push(crashedObservation({ runtime, variant, crashPoint: 'after-deliver', crashAfter: 12, resumeFrom: 11, dedupe: variant === 'hardened' }));
+      out.push(
+        crashedObservation({
+          runtime,
+          variant,
+          crashPoint: 'after-deliver',
+          crashAfter: 12,
+          resumeFrom: 11,
+          dedupe: variant === 'hardened',
+        }),
+      );
     }
   }
   return out;
@@ -20,8 +29,20 @@ export function fixtureResults(observations = fixtureObservations()): Results {
   return {
     rows: buildRows(observations),
     meta: {
-      versions: { langgraph: '1.7.3', langgraphCheckpointPostgres: '1.0.5', temporalSdk: '1.24.0', temporalServer: '1.9.1', node: process.versions.node },
-      infrastructure: { world: 'simulated world at http://127.0.0.1:1', postgres: 'embedded PostgreSQL', temporal: 'dev server', temporalUi: null, workflowBundleMs: 0 },
+      versions: {
+        langgraph: '1.7.3',
+        langgraphCheckpointPostgres: '1.0.5',
+        temporalSdk: '1.24.0',
+        temporalServer: '1.9.1',
+        node: process.versions.node,
+      },
+      infrastructure: {
+        world: 'simulated world at http://127.0.0.1:1',
+        postgres: 'embedded PostgreSQL',
+        temporal: 'dev server',
+        temporalUi: null,
+        workflowBundleMs: 0,
+      },
       wallTimeMs: 61_000,
       startedAt: new Date(0).toISOString(),
       machine: { cpus: 2, platform: 'linux x64' },

@@ -18,11 +18,25 @@ export const PIPELINE: Op[] = [
   { kind: 'web', step: 'FETCH', opKey: 'GET /vendors/acme/security', path: '/vendors/acme/security' },
   { kind: 'web', step: 'FETCH', opKey: 'GET /vendors/acme/trust', path: '/vendors/acme/trust' },
   { kind: 'web', step: 'FETCH', opKey: 'GET /vendors/acme/legal', path: '/vendors/acme/legal' },
-  { kind: 'model', step: 'EXTRACT', opKey: 'model:EXTRACT:aaa', promptTokens: 900, completionTokens: 120, costUsd: 0.0021 },
+  {
+    kind: 'model',
+    step: 'EXTRACT',
+    opKey: 'model:EXTRACT:aaa',
+    promptTokens: 900,
+    completionTokens: 120,
+    costUsd: 0.0021,
+  },
   { kind: 'tracker', step: 'SAVE_PROGRESS', opKey: 'note:soc2', method: 'POST', path: '/tracker/notes' },
   { kind: 'web', step: 'FETCH', opKey: 'GET /vendors/acme/pricing', path: '/vendors/acme/pricing' },
   { kind: 'web', step: 'FETCH', opKey: 'GET /vendors/acme/security', path: '/vendors/acme/security' },
-  { kind: 'model', step: 'EXTRACT', opKey: 'model:EXTRACT:bbb', promptTokens: 800, completionTokens: 100, costUsd: 0.0018 },
+  {
+    kind: 'model',
+    step: 'EXTRACT',
+    opKey: 'model:EXTRACT:bbb',
+    promptTokens: 800,
+    completionTokens: 100,
+    costUsd: 0.0018,
+  },
   { kind: 'tracker', step: 'SAVE_PROGRESS', opKey: 'note:sso', method: 'POST', path: '/tracker/notes' },
   { kind: 'model', step: 'DRAFT', opKey: 'model:DRAFT:ccc', promptTokens: 500, completionTokens: 300, costUsd: 0.0025 },
   { kind: 'mail', step: 'DELIVER', opKey: 'mail:ddd', method: 'POST', path: '/mail/send' },
@@ -60,7 +74,12 @@ export function finalState(runId: string, extra: Partial<ReviewState> = {}): Rev
   return {
     ...s,
     verdicts: {
-      soc2: { requirementId: 'soc2', status: 'confirmed', evidence: [{ url: 'u1', quote: 'SOC 2 Type II' }], confidence: 0.9 },
+      soc2: {
+        requirementId: 'soc2',
+        status: 'confirmed',
+        evidence: [{ url: 'u1', quote: 'SOC 2 Type II' }],
+        confidence: 0.9,
+      },
       sso: { requirementId: 'sso', status: 'missing', evidence: [], confidence: 0.2 },
     },
     progressNotes: { soc2: 'n1', sso: 'n2' },
@@ -70,16 +89,46 @@ export function finalState(runId: string, extra: Partial<ReviewState> = {}): Rev
 }
 
 export function worker(name: string, startedAt: number, exitedAt: number, killed: boolean): WorkerLife {
-  return { name, pid: name === 'A' ? 1001 : 1002, startedAt, exitedAt, exitCode: killed ? null : 0, signal: killed ? 'SIGKILL' : null, crash: null, readyAt: null, peakRssKb: 120_000, logTail: '' };
+  return {
+    name,
+    pid: name === 'A' ? 1001 : 1002,
+    startedAt,
+    exitedAt,
+    exitCode: killed ? null : 0,
+    signal: killed ? 'SIGKILL' : null,
+    crash: null,
+    readyAt: null,
+    peakRssKb: 120_000,
+    logTail: '',
+  };
 }
 
-export function scenario(runtime: Scenario['runtime'], variant: Scenario['variant'], crashPoint: Scenario['crashPoint'], durability: Scenario['durability'] = runtime === 'langgraph' && variant === 'naive' ? 'async' : null): Scenario {
-  return { id: scenarioId(runtime, variant, durability, crashPoint), runtime, variant, durability, crashPoint, baselineId: baselineIdFor(runtime, variant), faults: [] };
+export function scenario(
+  runtime: Scenario['runtime'],
+  variant: Scenario['variant'],
+  crashPoint: Scenario['crashPoint'],
+  durability: Scenario['durability'] = runtime === 'langgraph' && variant === 'naive' ? 'async' : null,
+): Scenario {
+  return {
+    id: scenarioId(runtime, variant, durability, crashPoint),
+    runtime,
+    variant,
+    durability,
+    crashPoint,
+    baselineId: baselineIdFor(runtime, variant),
+    faults: [],
+  };
 }
 
-export function baselineObservation(runtime: Scenario['runtime'] = 'langgraph', variant: Scenario['variant'] = 'naive'): CellObservation {
+export function baselineObservation(
+  runtime: Scenario['runtime'] = 'langgraph',
+  variant: Scenario['variant'] = 'naive',
+): CellObservation {
   const runId = 'rev-acme-base';
-  const ledger = entries(PIPELINE.map((op) => ({ ...op, worker: 'A' })), runId);
+  const ledger = entries(
+    PIPELINE.map((op) => ({ ...op, worker: 'A' })),
+    runId,
+  );
   return {
     scenario: scenario(runtime, variant, null),
     repetition: 0,
@@ -102,8 +151,21 @@ export function baselineObservation(runtime: Scenario['runtime'] = 'langgraph', 
 }
 
 export function lgRecord(n: number, forkAt?: number): ReturnType<typeof fromLangGraph> {
-  const checkpoints = Array.from({ length: n }, (_, i) => ({ checkpointId: `cp${i}`, parentId: i ? `cp${i - 1}` : null, step: i - 1, source: i ? 'loop' : 'input', node: i ? ['VALIDATE', 'DISCOVER', 'SELECT_REQUIREMENT', 'SELECT_PAGE', 'FETCH', 'EXTRACT'][(i - 1) % 6]! : null }));
-  if (forkAt !== undefined) checkpoints.push({ checkpointId: `fork${forkAt}`, parentId: `cp${forkAt}`, step: forkAt, source: 'loop', node: 'EXTRACT' });
+  const checkpoints = Array.from({ length: n }, (_, i) => ({
+    checkpointId: `cp${i}`,
+    parentId: i ? `cp${i - 1}` : null,
+    step: i - 1,
+    source: i ? 'loop' : 'input',
+    node: i ? ['VALIDATE', 'DISCOVER', 'SELECT_REQUIREMENT', 'SELECT_PAGE', 'FETCH', 'EXTRACT'][(i - 1) % 6]! : null,
+  }));
+  if (forkAt !== undefined)
+    checkpoints.push({
+      checkpointId: `fork${forkAt}`,
+      parentId: `cp${forkAt}`,
+      step: forkAt,
+      source: 'loop',
+      node: 'EXTRACT',
+    });
   return fromLangGraph({ checkpoints, pendingWrites: [] });
 }
 
@@ -111,7 +173,14 @@ export function tmRecord(n: number, start: number): ReturnType<typeof fromTempor
   return fromTemporal(
     Array.from({ length: n }, (_, i) => ({
       eventId: i + 1,
-      eventType: i === 0 ? 'EVENT_TYPE_WORKFLOW_EXECUTION_STARTED' : i % 3 === 0 ? 'EVENT_TYPE_ACTIVITY_TASK_COMPLETED' : i % 3 === 1 ? 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED' : 'EVENT_TYPE_ACTIVITY_TASK_STARTED',
+      eventType:
+        i === 0
+          ? 'EVENT_TYPE_WORKFLOW_EXECUTION_STARTED'
+          : i % 3 === 0
+            ? 'EVENT_TYPE_ACTIVITY_TASK_COMPLETED'
+            : i % 3 === 1
+              ? 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED'
+              : 'EVENT_TYPE_ACTIVITY_TASK_STARTED',
       time: new Date(start + i * 60).toISOString(),
       activityId: String(Math.floor((i + 2) / 3)),
       activityType: i % 3 === 1 ? 'FETCH' : undefined,
@@ -124,7 +193,15 @@ export function tmRecord(n: number, start: number): ReturnType<typeof fromTempor
  * A crashed cell: worker A ran the pipeline up to and including `crashAfter` ops, then died; worker
  * B repeated `repeatFrom..` (the unfinished step) and finished.
  */
-export function crashedObservation(opts: { runtime?: Scenario['runtime']; variant?: Scenario['variant']; crashPoint: NonNullable<Scenario['crashPoint']>; crashAfter: number; resumeFrom: number; dedupe?: boolean; final?: ReviewState }): CellObservation {
+export function crashedObservation(opts: {
+  runtime?: Scenario['runtime'];
+  variant?: Scenario['variant'];
+  crashPoint: NonNullable<Scenario['crashPoint']>;
+  crashAfter: number;
+  resumeFrom: number;
+  dedupe?: boolean;
+  final?: ReviewState;
+}): CellObservation {
   const runtime = opts.runtime ?? 'langgraph';
   const variant = opts.variant ?? 'naive';
   const runId = 'rev-acme-crash';
@@ -132,16 +209,19 @@ export function crashedObservation(opts: { runtime?: Scenario['runtime']; varian
   const b = PIPELINE.slice(opts.resumeFrom).map((op, i) => ({
     ...op,
     worker: 'B',
-    outcome: opts.dedupe && i === 0 && (op.kind === 'mail' || op.kind === 'tracker') ? ('deduplicated' as const) : ('ok' as const),
+    outcome:
+      opts.dedupe && i === 0 && (op.kind === 'mail' || op.kind === 'tracker')
+        ? ('deduplicated' as const)
+        : ('ok' as const),
   }));
   const ledger = entries([...a, ...b], runId);
   const crashAt = T0 + (opts.crashAfter - 1) * 100 + 50;
-  const bStart = ledger.find((e) => e.worker === 'B')?.at ?? crashAt + 500;
   return {
     scenario: scenario(runtime, variant, opts.crashPoint),
     repetition: 0,
     runId,
-    runtimeIds: runtime === 'langgraph' ? { threadId: 'thread-1' } : { workflowId: 'review-rev-acme-crash', runtimeRunId: 'r1' },
+    runtimeIds:
+      runtime === 'langgraph' ? { threadId: 'thread-1' } : { workflowId: 'review-rev-acme-crash', runtimeRunId: 'r1' },
     link: null,
     durability: runtime === 'langgraph' && variant === 'naive' ? 'async' : runtime === 'langgraph' ? 'sync' : null,
     status: 'completed',

@@ -13,7 +13,12 @@ function descendants(root: number): number[] {
     .map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
   const out: number[] = [];
   const walk = (pid: number) => {
-    for (const [child, parent] of table) if (parent === pid && !out.includes(child)) (out.push(child), walk(child));
+    for (const [child, parent] of table) {
+      if (parent === pid && !out.includes(child)) {
+        out.push(child);
+        walk(child);
+      }
+    }
   };
   walk(root);
   return out;
@@ -32,9 +37,25 @@ function alive(pid: number): boolean {
 describe('Ctrl-C', () => {
   it('stops every process the harness started', async () => {
     const entry = fileURLToPath(new URL('../src/compare.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', entry, '--crash', 'after-model', '--variant', 'naive', '--durability', 'sync', '--report-dir', '/tmp/compare-teardown-test'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        entry,
+        '--crash',
+        'after-model',
+        '--variant',
+        'naive',
+        '--durability',
+        'sync',
+        '--report-dir',
+        '/tmp/compare-teardown-test',
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     const cellsRunning = new Promise<void>((resolve) =>
       child.stderr!.on('data', (c: Buffer) => {
@@ -57,6 +78,9 @@ describe('Ctrl-C', () => {
       await new Promise((r) => setTimeout(r, 500));
       left = left.filter(alive);
     }
-    expect(left.map((pid) => execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).trim()), stderr).toEqual([]);
+    expect(
+      left.map((pid) => execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).trim()),
+      stderr,
+    ).toEqual([]);
   }, 300_000);
 });

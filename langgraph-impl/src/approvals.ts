@@ -17,8 +17,16 @@ export async function recordApproval(pool: pg.Pool, runId: string, d: Decision):
   await pool.query(INSERT_APPROVAL, [runId, d.approved, d.by, d.note ?? null]);
 }
 
-export async function approveRun(o: { databaseUrl: string; runId: string; approved: boolean; by: string; note?: string }): Promise<void> {
-  await withPool(o.databaseUrl, (pool) => recordApproval(pool, o.runId, { approved: o.approved, by: o.by, ...(o.note ? { note: o.note } : {}) }));
+export async function approveRun(o: {
+  databaseUrl: string;
+  runId: string;
+  approved: boolean;
+  by: string;
+  note?: string;
+}): Promise<void> {
+  await withPool(o.databaseUrl, (pool) =>
+    recordApproval(pool, o.runId, { approved: o.approved, by: o.by, ...(o.note ? { note: o.note } : {}) }),
+  );
 }
 
 export async function findApproval(pool: pg.Pool, runId: string): Promise<Decision | null> {
@@ -31,7 +39,11 @@ export async function markApprovalConsumed(pool: pg.Pool, runId: string, worker:
 }
 
 /** Polls until a decision exists or the signal aborts. */
-export async function waitForApproval(pool: pg.Pool, runId: string, opts: { pollMs?: number; signal?: AbortSignal } = {}): Promise<Decision | null> {
+export async function waitForApproval(
+  pool: pg.Pool,
+  runId: string,
+  opts: { pollMs?: number; signal?: AbortSignal } = {},
+): Promise<Decision | null> {
   while (!opts.signal?.aborted) {
     const d = await findApproval(pool, runId);
     if (d) return d;

@@ -8,7 +8,8 @@ import { STATE_SCHEMA_VERSION, type ReviewState } from '@vendor-review/domain';
  * raise InvalidUpdateError; no two of our nodes write the same replaced key in one step anyway.
  */
 const replace = <T>(fallback: () => T) => Annotation<T>({ reducer: (_old: T, next: T) => next, default: fallback });
-const merge = <T extends object>() => Annotation<T>({ reducer: (old: T, next: T) => ({ ...old, ...next }), default: () => ({}) as T });
+const merge = <T extends object>() =>
+  Annotation<T>({ reducer: (old: T, next: T) => ({ ...old, ...next }), default: () => ({}) as T });
 
 export const ReviewChannels = Annotation.Root({
   schemaVersion: replace<ReviewState['schemaVersion']>(() => STATE_SCHEMA_VERSION),

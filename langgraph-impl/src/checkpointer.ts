@@ -1,8 +1,20 @@
 import { MemorySaver, type BaseCheckpointSaver } from '@langchain/langgraph';
-import type { ChannelVersions, Checkpoint, CheckpointListOptions, CheckpointMetadata, CheckpointTuple } from '@langchain/langgraph-checkpoint';
+import type {
+  ChannelVersions,
+  Checkpoint,
+  CheckpointListOptions,
+  CheckpointMetadata,
+  CheckpointTuple,
+} from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type { RunnableConfig } from '@langchain/core/runnables';
-import { PermanentError, STATE_SCHEMA_VERSION, UnsupportedStateVersionError, migrateState, stateVersionOf } from '@vendor-review/domain';
+import {
+  PermanentError,
+  STATE_SCHEMA_VERSION,
+  UnsupportedStateVersionError,
+  migrateState,
+  stateVersionOf,
+} from '@vendor-review/domain';
 import type pg from 'pg';
 import { STATE_CHANNELS } from './channels.ts';
 import { INSERT_MIGRATED_BLOB } from './sql.ts';
@@ -19,7 +31,10 @@ export const SERIALIZER_VERSION = 'langgraph-jsonplus/1';
 
 export class UnsupportedSerializerError extends PermanentError {
   constructor(readonly found: unknown) {
-    super(`checkpoint was written with serializer ${JSON.stringify(found)}; this code reads only ${SERIALIZER_VERSION}`, 'unsupported-serializer');
+    super(
+      `checkpoint was written with serializer ${JSON.stringify(found)}; this code reads only ${SERIALIZER_VERSION}`,
+      'unsupported-serializer',
+    );
   }
 }
 
@@ -57,7 +72,12 @@ export class ReviewSaver extends PostgresSaver {
     super(db);
   }
 
-  override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
+  override async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
     const stamped = {
       ...metadata,
       serializer: SERIALIZER_VERSION,
@@ -81,7 +101,8 @@ export class ReviewSaver extends PostgresSaver {
 
   private async upgrade(tuple: CheckpointTuple): Promise<CheckpointTuple> {
     const meta = (tuple.metadata ?? {}) as Record<string, unknown>;
-    if (meta.serializer !== undefined && meta.serializer !== SERIALIZER_VERSION) throw new UnsupportedSerializerError(meta.serializer);
+    if (meta.serializer !== undefined && meta.serializer !== SERIALIZER_VERSION)
+      throw new UnsupportedSerializerError(meta.serializer);
     const values = tuple.checkpoint.channel_values;
     const stateKeys = Object.keys(values).filter((k) => !isRuntimeChannel(k));
     if (stateKeys.length === 0) return tuple; // LangGraph's input checkpoint: nothing of ours to read yet
@@ -91,7 +112,11 @@ export class ReviewSaver extends PostgresSaver {
     const oldState = Object.fromEntries(stateKeys.map((k) => [k, values[k]]));
     const migrated = migrateState(oldState) as unknown as Record<string, unknown>; // throws UnsupportedStateVersionError
     // Shallow copies: channel values may hold class instances (Send) that a deep clone would flatten.
-    const checkpoint = { ...tuple.checkpoint, channel_values: { ...values }, channel_versions: { ...tuple.checkpoint.channel_versions } };
+    const checkpoint = {
+      ...tuple.checkpoint,
+      channel_values: { ...values },
+      channel_versions: { ...tuple.checkpoint.channel_versions },
+    };
     const versions = checkpoint.channel_versions;
     const top = Object.values(versions).reduce<number>((max, v) => Math.max(max, Number(v)), 0);
     if (!Number.isFinite(top)) throw new UnsupportedStateVersionError(found);
@@ -122,7 +147,9 @@ export class ReviewSaver extends PostgresSaver {
   /** A pending write on a channel that no longer exists is run through the same migration, alone. */
   private upgradeWrite([taskId, channel, value]: [string, string, unknown], from: number): [string, string, unknown] {
     if (STATE_KEYS.has(channel) || isRuntimeChannel(channel)) return [taskId, channel, value];
-    const moved = Object.entries(migrateState({ schemaVersion: from, [channel]: value })).find(([k]) => k !== 'schemaVersion' && STATE_KEYS.has(k));
+    const moved = Object.entries(migrateState({ schemaVersion: from, [channel]: value })).find(
+      ([k]) => k !== 'schemaVersion' && STATE_KEYS.has(k),
+    );
     return moved ? [taskId, moved[0], moved[1]] : [taskId, channel, value];
   }
 
@@ -142,9 +169,12 @@ export class ReviewSaver extends PostgresSaver {
   }
 }
 
-export function createCheckpointer(kind: CheckpointerKind, pool: pg.Pool | null, opts: ReviewSaverOptions): BaseCheckpointSaver {
+export function createCheckpointer(
+  kind: CheckpointerKind,
+  pool: pg.Pool | null,
+  opts: ReviewSaverOptions,
+): BaseCheckpointSaver {
   if (kind === 'memory') return new MemorySaver();
   if (!pool) throw new Error('a postgres checkpointer needs a pool');
   return new ReviewSaver(pool, opts);
 }
-

@@ -41,6 +41,8 @@ export class CheckpointUnreadableError extends Error {
     override readonly cause: Error,
     detail: string,
   ) {
-    super(`Run ${runId} cannot be resumed by this version of the worker: ${detail} Deploy a worker that can read it, or restore the old worker to finish the run.`);
+    super(
+      `Run ${runId} cannot be resumed by this version of the worker: ${detail} Deploy a worker that can read it, or restore the old worker to finish the run.`,
+    );
   }
 }

@@ -1,11 +1,29 @@
 import { Command } from '@langchain/langgraph';
-import { STATE_SCHEMA_VERSION, crashpoint, initialState, isPermanent, isTransient, stateVersionOf, type Ports, type ReviewRequest, type ReviewState } from '@vendor-review/domain';
+import {
+  STATE_SCHEMA_VERSION,
+  crashpoint,
+  initialState,
+  isPermanent,
+  isTransient,
+  stateVersionOf,
+  type Ports,
+  type ReviewRequest,
+  type ReviewState,
+} from '@vendor-review/domain';
 import type pg from 'pg';
 import { findApproval, markApprovalConsumed, waitForApproval } from './approvals.ts';
 import { createCheckpointer, isRuntimeChannel } from './checkpointer.ts';
 import { CheckpointUnreadableError, NothingToResumeError, RunNotFoundError } from './errors.ts';
 import { compileGraph } from './graph.ts';
-import { FencedOutError, claimLease, fencedPool, keepLeaseAlive, leaseOwner, releaseLease, type Lease } from './lease.ts';
+import {
+  type FencedOutError,
+  claimLease,
+  fencedPool,
+  keepLeaseAlive,
+  leaseOwner,
+  releaseLease,
+  type Lease,
+} from './lease.ts';
 import type { DomainSteps } from './nodes.ts';
 import { drainOutbox, outboxWriter } from './outbox.ts';
 import { loadRun, markRunFailed, markRunStarted, setRunStatus, type RunRow } from './runs.ts';
@@ -44,7 +62,9 @@ export async function executeRun(o: ExecuteOptions): Promise<ExecuteOutcome> {
   if (!run) throw new RunNotFoundError(o.runId);
   const hardened = run.variant === 'hardened';
 
-  const lease: Lease | null = hardened ? await claimLease(o.pool, run.threadId, leaseOwner(o.worker), o.leaseTtlMs) : null;
+  const lease: Lease | null = hardened
+    ? await claimLease(o.pool, run.threadId, leaseOwner(o.worker), o.leaseTtlMs)
+    : null;
   const controller = new AbortController();
   let lostLease: FencedOutError | null = null;
   const keeper = lease
@@ -67,7 +87,13 @@ export async function executeRun(o: ExecuteOptions): Promise<ExecuteOutcome> {
   }
 }
 
-async function drive(o: ExecuteOptions, run: RunRow, lease: Lease | null, signal: AbortSignal, log: (line: string) => void): Promise<ExecuteOutcome> {
+async function drive(
+  o: ExecuteOptions,
+  run: RunRow,
+  lease: Lease | null,
+  signal: AbortSignal,
+  log: (line: string) => void,
+): Promise<ExecuteOutcome> {
   const writer = lease ? fencedPool(o.pool, lease) : o.pool;
   const checkpointer = createCheckpointer(run.checkpointer, writer, {
     variant: run.variant,
@@ -83,7 +109,8 @@ async function drive(o: ExecuteOptions, run: RunRow, lease: Lease | null, signal
       ...(run.variant === 'hardened'
         ? {
             outbox: outboxWriter(o.pool, lease),
-            onDeadLetter: (runId, failure) => markRunFailed(writer, runId, o.worker, `${failure.step}: ${failure.error}`, failure),
+            onDeadLetter: (runId, failure) =>
+              markRunFailed(writer, runId, o.worker, `${failure.step}: ${failure.error}`, failure),
           }
         : {}),
     },
@@ -116,12 +143,18 @@ async function drive(o: ExecuteOptions, run: RunRow, lease: Lease | null, signal
   }
   if (!tuple) {
     if (run.status !== 'pending' && !o.restart) throw new NothingToResumeError(run);
-    log(run.status === 'pending' ? 'starting from the request' : 'restarting from the request (--restart): nothing durable to resume from');
+    log(
+      run.status === 'pending'
+        ? 'starting from the request'
+        : 'restarting from the request (--restart): nothing durable to resume from',
+    );
     input = initialState(run.runId, run.request as ReviewRequest);
   } else if (run.status === 'completed' || run.status === 'failed') {
     log(`run already ${run.status}`);
   } else {
-    log(`resuming from checkpoint ${tuple.config.configurable?.checkpoint_id} (step ${(tuple.metadata as { step?: number })?.step})`);
+    log(
+      `resuming from checkpoint ${tuple.config.configurable?.checkpoint_id} (step ${(tuple.metadata as { step?: number })?.step})`,
+    );
   }
 
   for (;;) {
@@ -154,11 +187,21 @@ async function drive(o: ExecuteOptions, run: RunRow, lease: Lease | null, signal
   const final = (await graph.getState(config)).values as ReviewState;
   if (final.failure) {
     await markRunFailed(o.pool, run.runId, o.worker, `${final.failure.step}: ${final.failure.error}`, final.failure);
-    log(`failed into the dead letter at ${final.failure.step} after ${final.failure.attempts} attempt(s): ${final.failure.error}`);
+    log(
+      `failed into the dead letter at ${final.failure.step} after ${final.failure.attempts} attempt(s): ${final.failure.error}`,
+    );
     return { status: 'failed', state: final };
   }
   if (run.variant === 'hardened' && o.drainOutbox) {
-    const drained = await drainOutbox({ pool: o.pool, ports: o.ports, worker: o.worker, runId: run.runId, untilEmpty: true, signal, log });
+    const drained = await drainOutbox({
+      pool: o.pool,
+      ports: o.ports,
+      worker: o.worker,
+      runId: run.runId,
+      untilEmpty: true,
+      signal,
+      log,
+    });
     if (drained.sent) log(`delivered ${drained.sent} outbox mail(s)`);
   }
   await setRunStatus(o.pool, run.runId, 'completed', o.worker);
@@ -181,7 +224,12 @@ function isAwaitingApproval(snapshot: { tasks: readonly { name: string; interrup
   return snapshot.tasks.some((t) => t.name === 'AWAIT_APPROVAL' && t.interrupts.length > 0);
 }
 
-async function decisionFor(o: ExecuteOptions, run: RunRow, signal: AbortSignal, log: (line: string) => void): Promise<Command> {
+async function decisionFor(
+  o: ExecuteOptions,
+  run: RunRow,
+  signal: AbortSignal,
+  log: (line: string) => void,
+): Promise<Command> {
   const recorded = await findApproval(o.pool, run.runId);
   if (!recorded) await setRunStatus(o.pool, run.runId, 'awaiting-approval', o.worker);
   const decision = recorded ?? (await waitForApproval(o.pool, run.runId, { pollMs: o.approvalPollMs ?? 250, signal }));

@@ -17,48 +17,56 @@ export function buildGraph(deps: NodeDeps) {
   const n = createNodes(deps);
   // naive: the graph as a tutorial writes it, no retry policy at all.
   const policy = deps.variant === 'hardened' ? { retryPolicy: transientRetryPolicy() } : {};
-  const failedOr = <T extends string>(next: T) => (s: ReviewState) => (s.failure ? 'DEAD_LETTER' : next);
+  const failedOr =
+    <T extends string>(next: T) =>
+    (s: ReviewState) =>
+      s.failure ? 'DEAD_LETTER' : next;
 
-  return new StateGraph(ReviewChannels)
-    .addNode('VALIDATE', n.VALIDATE, policy)
-    .addNode('DISCOVER', n.DISCOVER, policy)
-    .addNode('SELECT_REQUIREMENT', n.SELECT_REQUIREMENT, policy)
-    .addNode('SELECT_PAGE', n.SELECT_PAGE, policy)
-    .addNode('FETCH', n.FETCH, policy)
-    .addNode('EXTRACT', n.EXTRACT, policy)
-    .addNode('VERIFY', n.VERIFY, policy)
-    .addNode('SAVE_PROGRESS', n.SAVE_PROGRESS, policy)
-    .addNode('DRAFT', n.DRAFT, policy)
-    .addNode('AWAIT_APPROVAL', n.AWAIT_APPROVAL)
-    .addNode('DELIVER', n.DELIVER, policy)
-    .addNode('DEAD_LETTER', n.DEAD_LETTER)
-    .addEdge(START, 'VALIDATE')
-    .addConditionalEdges('VALIDATE', failedOr('DISCOVER'), ['DISCOVER', 'DEAD_LETTER'])
-    .addConditionalEdges('DISCOVER', failedOr('SELECT_REQUIREMENT'), ['SELECT_REQUIREMENT', 'DEAD_LETTER'])
-    .addConditionalEdges('SELECT_REQUIREMENT', failedOr('SELECT_PAGE'), ['SELECT_PAGE', 'DEAD_LETTER'])
-    .addConditionalEdges(
-      'SELECT_PAGE',
-      (s: ReviewState) => {
-        if (s.failure) return 'DEAD_LETTER';
-        const urls = s.current?.candidates ?? [];
-        if (urls.length === 0) return 'EXTRACT';
-        return urls.map((url, index) => new Send('FETCH', { ...s, target: { url, index, of: urls.length } }));
-      },
-      ['FETCH', 'EXTRACT', 'DEAD_LETTER'],
-    )
-    // A static edge joins the siblings: EXTRACT runs once, after all of them, and routes a sibling's failure.
-    .addEdge('FETCH', 'EXTRACT')
-    .addConditionalEdges('EXTRACT', failedOr('VERIFY'), ['VERIFY', 'DEAD_LETTER'])
-    .addConditionalEdges('VERIFY', failedOr('SAVE_PROGRESS'), ['SAVE_PROGRESS', 'DEAD_LETTER'])
-    .addConditionalEdges(
-      'SAVE_PROGRESS',
-      (s: ReviewState) => (s.failure ? 'DEAD_LETTER' : hasMoreRequirements(s) ? 'SELECT_REQUIREMENT' : 'DRAFT'),
-      ['SELECT_REQUIREMENT', 'DRAFT', 'DEAD_LETTER'],
-    )
-    .addConditionalEdges('DRAFT', failedOr('AWAIT_APPROVAL'), ['AWAIT_APPROVAL', 'DEAD_LETTER'])
-    .addConditionalEdges('AWAIT_APPROVAL', (s: ReviewState) => (s.approval?.approved ? 'DELIVER' : END), ['DELIVER', END])
-    .addConditionalEdges('DELIVER', failedOr(END), [END, 'DEAD_LETTER'])
-    .addEdge('DEAD_LETTER', END);
+  return (
+    new StateGraph(ReviewChannels)
+      .addNode('VALIDATE', n.VALIDATE, policy)
+      .addNode('DISCOVER', n.DISCOVER, policy)
+      .addNode('SELECT_REQUIREMENT', n.SELECT_REQUIREMENT, policy)
+      .addNode('SELECT_PAGE', n.SELECT_PAGE, policy)
+      .addNode('FETCH', n.FETCH, policy)
+      .addNode('EXTRACT', n.EXTRACT, policy)
+      .addNode('VERIFY', n.VERIFY, policy)
+      .addNode('SAVE_PROGRESS', n.SAVE_PROGRESS, policy)
+      .addNode('DRAFT', n.DRAFT, policy)
+      .addNode('AWAIT_APPROVAL', n.AWAIT_APPROVAL)
+      .addNode('DELIVER', n.DELIVER, policy)
+      .addNode('DEAD_LETTER', n.DEAD_LETTER)
+      .addEdge(START, 'VALIDATE')
+      .addConditionalEdges('VALIDATE', failedOr('DISCOVER'), ['DISCOVER', 'DEAD_LETTER'])
+      .addConditionalEdges('DISCOVER', failedOr('SELECT_REQUIREMENT'), ['SELECT_REQUIREMENT', 'DEAD_LETTER'])
+      .addConditionalEdges('SELECT_REQUIREMENT', failedOr('SELECT_PAGE'), ['SELECT_PAGE', 'DEAD_LETTER'])
+      .addConditionalEdges(
+        'SELECT_PAGE',
+        (s: ReviewState) => {
+          if (s.failure) return 'DEAD_LETTER';
+          const urls = s.current?.candidates ?? [];
+          if (urls.length === 0) return 'EXTRACT';
+          return urls.map((url, index) => new Send('FETCH', { ...s, target: { url, index, of: urls.length } }));
+        },
+        ['FETCH', 'EXTRACT', 'DEAD_LETTER'],
+      )
+      // A static edge joins the siblings: EXTRACT runs once, after all of them, and routes a sibling's failure.
+      .addEdge('FETCH', 'EXTRACT')
+      .addConditionalEdges('EXTRACT', failedOr('VERIFY'), ['VERIFY', 'DEAD_LETTER'])
+      .addConditionalEdges('VERIFY', failedOr('SAVE_PROGRESS'), ['SAVE_PROGRESS', 'DEAD_LETTER'])
+      .addConditionalEdges(
+        'SAVE_PROGRESS',
+        (s: ReviewState) => (s.failure ? 'DEAD_LETTER' : hasMoreRequirements(s) ? 'SELECT_REQUIREMENT' : 'DRAFT'),
+        ['SELECT_REQUIREMENT', 'DRAFT', 'DEAD_LETTER'],
+      )
+      .addConditionalEdges('DRAFT', failedOr('AWAIT_APPROVAL'), ['AWAIT_APPROVAL', 'DEAD_LETTER'])
+      .addConditionalEdges('AWAIT_APPROVAL', (s: ReviewState) => (s.approval?.approved ? 'DELIVER' : END), [
+        'DELIVER',
+        END,
+      ])
+      .addConditionalEdges('DELIVER', failedOr(END), [END, 'DEAD_LETTER'])
+      .addEdge('DEAD_LETTER', END)
+  );
 }
 
 export function compileGraph(deps: NodeDeps, checkpointer: BaseCheckpointSaver) {

@@ -7,7 +7,14 @@ export const RETENTION_ENTRY: string = fileURLToPath(new URL('./retention-cli.ts
 export { setupDatabase } from './setup.ts';
 export { createRun, type CreateRunOptions, type RunStatus } from './runs.ts';
 export { approveRun } from './approvals.ts';
-export { getRun, readDurableRecord, type RunView, type DurableRecord, type DurableCheckpoint, type DurablePendingWrite } from './inspect.ts';
+export {
+  getRun,
+  readDurableRecord,
+  type RunView,
+  type DurableRecord,
+  type DurableCheckpoint,
+  type DurablePendingWrite,
+} from './inspect.ts';
 export { runRetention, parseWindow } from './retention.ts';
 export { EXIT } from './exit-codes.ts';
 export { HARDENED_DURABILITY, NAIVE_DURABILITY, defaultDurability, type Durability } from './durability.ts';

@@ -69,7 +69,12 @@ export async function getRun(o: { databaseUrl: string; runId: string }): Promise
     };
     if (outbox) {
       view.deliveredVia = 'outbox';
-      view.delivery = { messageId: outbox.message_id ?? '', duplicate: Boolean(outbox.duplicate), to: outbox.mail?.to ?? '', status: outbox.status };
+      view.delivery = {
+        messageId: outbox.message_id ?? '',
+        duplicate: Boolean(outbox.duplicate),
+        to: outbox.mail?.to ?? '',
+        status: outbox.status,
+      };
     } else if (state?.delivery) {
       view.deliveredVia = 'direct';
       view.delivery = { ...state.delivery, status: 'sent' };
@@ -113,10 +118,15 @@ export async function readDurableRecord(o: { databaseUrl: string; runId: string 
   return withPool(o.databaseUrl, async (pool) => {
     const run = await loadRun(pool, o.runId);
     if (!run) throw new RunNotFoundError(o.runId);
-    const [cps, writes] = await Promise.all([pool.query(SELECT_CHECKPOINT_ROWS, [run.threadId]), pool.query(SELECT_WRITE_ROWS, [run.threadId])]);
+    const [cps, writes] = await Promise.all([
+      pool.query(SELECT_CHECKPOINT_ROWS, [run.threadId]),
+      pool.query(SELECT_WRITE_ROWS, [run.threadId]),
+    ]);
     const tasksOf = new Map<string, Map<string, string>>();
     try {
-      for await (const snap of readerGraph(pool, run.variant).getStateHistory({ configurable: { thread_id: run.threadId } })) {
+      for await (const snap of readerGraph(pool, run.variant).getStateHistory({
+        configurable: { thread_id: run.threadId },
+      })) {
         const id = snap.config.configurable?.checkpoint_id as string;
         tasksOf.set(id, new Map(snap.tasks.map((t) => [t.id, t.name])));
       }

@@ -32,7 +32,9 @@ export class FencedOutError extends Error {
     readonly lease: Lease,
     readonly detail: string,
   ) {
-    super(`worker ${lease.owner} lost the lease on thread ${lease.threadId} (token ${lease.token}): ${detail}; its writes are refused`);
+    super(
+      `worker ${lease.owner} lost the lease on thread ${lease.threadId} (token ${lease.token}): ${detail}; its writes are refused`,
+    );
   }
 }
 
@@ -68,7 +70,11 @@ export async function assertFence(client: pg.PoolClient, lease: Lease): Promise<
 }
 
 /** Runs fn in a transaction that commits only while the lease is still ours. */
-export function withFence<T>(pool: pg.Pool, lease: Lease | null, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export function withFence<T>(
+  pool: pg.Pool,
+  lease: Lease | null,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   return inTransaction(pool, async (client) => {
     if (lease) await assertFence(client, lease);
     return fn(client);
@@ -114,24 +120,27 @@ export function fencedPool(pool: pg.Pool, lease: Lease): pg.Pool {
 export function keepLeaseAlive(pool: pg.Pool, lease: Lease, onLost: (err: FencedOutError) => void): { stop(): void } {
   let lost = false;
   let lastOk = Date.now();
-  const timer = setInterval(async () => {
-    if (lost) return;
-    try {
-      const { rowCount } = await pool.query(RENEW_LEASE, [lease.threadId, lease.owner, lease.token, lease.ttlMs]);
-      if (rowCount) {
-        lastOk = Date.now();
-        return;
-      }
-      lost = true;
-      onLost(new FencedOutError(lease, await describeLoss(pool, lease).catch(() => 'renewal refused')));
-    } catch {
-      // The database may be briefly unreachable; the lease is only gone once it has expired.
-      if (Date.now() - lastOk > lease.ttlMs && !lost) {
+  const timer = setInterval(
+    async () => {
+      if (lost) return;
+      try {
+        const { rowCount } = await pool.query(RENEW_LEASE, [lease.threadId, lease.owner, lease.token, lease.ttlMs]);
+        if (rowCount) {
+          lastOk = Date.now();
+          return;
+        }
         lost = true;
-        onLost(new FencedOutError(lease, 'could not renew before expiry'));
+        onLost(new FencedOutError(lease, await describeLoss(pool, lease).catch(() => 'renewal refused')));
+      } catch {
+        // The database may be briefly unreachable; the lease is only gone once it has expired.
+        if (Date.now() - lastOk > lease.ttlMs && !lost) {
+          lost = true;
+          onLost(new FencedOutError(lease, 'could not renew before expiry'));
+        }
       }
-    }
-  }, Math.max(100, Math.floor(lease.ttlMs / 3)));
+    },
+    Math.max(100, Math.floor(lease.ttlMs / 3)),
+  );
   timer.unref();
   return { stop: () => clearInterval(timer) };
 }

@@ -68,7 +68,13 @@ function threadOf(config: LangGraphRunnableConfig): string {
  * the logical operation, so a re-execution after a crash sends the same key and the receiver
  * collapses the duplicate.
  */
-export function stepContext(deps: NodeDeps, step: StepName, state: ReviewState, config: LangGraphRunnableConfig, keyParts: string[] = []): StepContext {
+export function stepContext(
+  deps: NodeDeps,
+  step: StepName,
+  state: ReviewState,
+  config: LangGraphRunnableConfig,
+  keyParts: string[] = [],
+): StepContext {
   const threadId = threadOf(config);
   return {
     run: { runId: state.runId, runtime: 'langgraph', runtimeId: threadId },
@@ -118,7 +124,13 @@ export function createNodes(deps: NodeDeps) {
   const req = (s: ReviewState) => (s.current ? [s.current.requirementId] : []);
 
   return {
-    VALIDATE: wrap(deps, 'VALIDATE', (s, ctx) => steps.validate(s, ports, ctx), () => [], (s) => ({ request: s.request })),
+    VALIDATE: wrap(
+      deps,
+      'VALIDATE',
+      (s, ctx) => steps.validate(s, ports, ctx),
+      () => [],
+      (s) => ({ request: s.request }),
+    ),
     DISCOVER: wrap(deps, 'DISCOVER', (s, ctx) => steps.discover(s, ports, ctx)),
     SELECT_REQUIREMENT: wrap(deps, 'SELECT_REQUIREMENT', (s, ctx) => steps.selectRequirement(s, ports, ctx), req),
     SELECT_PAGE: wrap(deps, 'SELECT_PAGE', (s, ctx) => steps.selectPage(s, ports, ctx), req),
@@ -148,9 +160,15 @@ export function createNodes(deps: NodeDeps) {
 
     DELIVER: wrap(deps, 'DELIVER', async (s, ctx) => {
       if (deps.variant === 'naive') return steps.deliver(s, ports, ctx);
-      if (!deps.outbox || !ctx.idempotencyKey) throw new Error('hardened DELIVER needs an outbox and an idempotency key');
+      if (!deps.outbox || !ctx.idempotencyKey)
+        throw new Error('hardened DELIVER needs an outbox and an idempotency key');
       // The outbox row is the source of truth for the mail; the drainer sends it and records the receipt there.
-      await deps.outbox.enqueue({ runId: s.runId, threadId: ctx.run.runtimeId, idempotencyKey: ctx.idempotencyKey, mail: steps.composeDelivery(s) });
+      await deps.outbox.enqueue({
+        runId: s.runId,
+        threadId: ctx.run.runtimeId,
+        idempotencyKey: ctx.idempotencyKey,
+        mail: steps.composeDelivery(s),
+      });
       return {};
     }),
 

@@ -1,9 +1,23 @@
-import { isTransient, sendDelivery, type Mail, type Ports, type Receipt, type StepContext } from '@vendor-review/domain';
+import {
+  isTransient,
+  sendDelivery,
+  type Mail,
+  type Ports,
+  type Receipt,
+  type StepContext,
+} from '@vendor-review/domain';
 import type pg from 'pg';
 import { withFence, type Lease } from './lease.ts';
 import { inTransaction } from './transaction.ts';
 import type { OutboxWriter } from './nodes.ts';
-import { CLAIM_OUTBOX_ROW, COUNT_OUTBOX_UNSENT, INSERT_OUTBOX, MARK_OUTBOX_DEAD, MARK_OUTBOX_RETRY, MARK_OUTBOX_SENT } from './sql.ts';
+import {
+  CLAIM_OUTBOX_ROW,
+  COUNT_OUTBOX_UNSENT,
+  INSERT_OUTBOX,
+  MARK_OUTBOX_DEAD,
+  MARK_OUTBOX_RETRY,
+  MARK_OUTBOX_SENT,
+} from './sql.ts';
 
 /**
  * DELIVER (hardened) does not send: it records "send this mail" in the same PostgreSQL as the
@@ -17,7 +31,9 @@ import { CLAIM_OUTBOX_ROW, COUNT_OUTBOX_UNSENT, INSERT_OUTBOX, MARK_OUTBOX_DEAD,
 export function outboxWriter(pool: pg.Pool, lease: Lease | null): OutboxWriter {
   return {
     async enqueue({ runId, threadId, idempotencyKey, mail }) {
-      await withFence(pool, lease, (client) => client.query(INSERT_OUTBOX, [runId, threadId, idempotencyKey, JSON.stringify(mail)]));
+      await withFence(pool, lease, (client) =>
+        client.query(INSERT_OUTBOX, [runId, threadId, idempotencyKey, JSON.stringify(mail)]),
+      );
     },
   };
 }
@@ -46,7 +62,9 @@ export interface DrainResult {
 const backoffMs = (attempts: number) => Math.min(30_000, 250 * 2 ** attempts);
 
 /** Delivers one due row. Returns what happened, or null when nothing is due. */
-export async function drainOne(opts: Omit<DrainOptions, 'untilEmpty' | 'signal' | 'pollMs'>): Promise<'sent' | 'dead' | 'retried' | null> {
+export async function drainOne(
+  opts: Omit<DrainOptions, 'untilEmpty' | 'signal' | 'pollMs'>,
+): Promise<'sent' | 'dead' | 'retried' | null> {
   return inTransaction(opts.pool, async (client) => {
     const row = (await client.query(CLAIM_OUTBOX_ROW, [opts.runId ?? null])).rows[0];
     if (!row) return null;

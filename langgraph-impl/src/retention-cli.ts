@@ -13,4 +13,6 @@ if (!databaseUrl || !values['older-than']) {
 }
 const olderThanMs = parseWindow(values['older-than']);
 const { deletedThreads, runIds } = await runRetention({ databaseUrl, olderThanMs });
-process.stdout.write(`deleted the checkpoints of ${deletedThreads} finished run(s) older than ${values['older-than']}${runIds.length ? `: ${runIds.join(', ')}` : ''}\n`);
+process.stdout.write(
+  `deleted the checkpoints of ${deletedThreads} finished run(s) older than ${values['older-than']}${runIds.length ? `: ${runIds.join(', ')}` : ''}\n`,
+);

@@ -7,8 +7,12 @@ import { DELETE_FINISHED_OUTBOX, DELETE_THREAD_CHECKPOINTS, MARK_RUNS_PURGED, SE
  * never touched: deleting a live run's checkpoints would turn its next resume into a restart.
  * The run row stays, marked purged, so a later resume can say why nothing is left.
  */
-export async function runRetention(o: { databaseUrl: string; olderThanMs: number }): Promise<{ deletedThreads: number; runIds: string[] }> {
-  if (!Number.isFinite(o.olderThanMs) || o.olderThanMs < 0) throw new Error(`olderThanMs must be a non-negative number, got ${o.olderThanMs}`);
+export async function runRetention(o: {
+  databaseUrl: string;
+  olderThanMs: number;
+}): Promise<{ deletedThreads: number; runIds: string[] }> {
+  if (!Number.isFinite(o.olderThanMs) || o.olderThanMs < 0)
+    throw new Error(`olderThanMs must be a non-negative number, got ${o.olderThanMs}`);
   return withPool(o.databaseUrl, async (pool) => {
     const client = await pool.connect();
     try {

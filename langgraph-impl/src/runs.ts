@@ -40,13 +40,29 @@ export interface CreateRunOptions {
 
 function vendorSlug(request: ReviewRequestInput): string {
   const name = typeof request?.vendor?.name === 'string' ? request.vendor.name : '';
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 24) || 'vendor';
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 24) || 'vendor'
+  );
 }
 
-export async function insertRun(pool: pg.Pool, o: Omit<CreateRunOptions, 'databaseUrl'>): Promise<{ runId: string; threadId: string }> {
+export async function insertRun(
+  pool: pg.Pool,
+  o: Omit<CreateRunOptions, 'databaseUrl'>,
+): Promise<{ runId: string; threadId: string }> {
   const runId = o.runId ?? newRunId(vendorSlug(o.request));
   const threadId = crypto.randomUUID();
-  await pool.query(INSERT_RUN, [runId, threadId, o.variant, o.durability ?? defaultDurability(o.variant), o.checkpointer ?? 'postgres', JSON.stringify(o.request)]);
+  await pool.query(INSERT_RUN, [
+    runId,
+    threadId,
+    o.variant,
+    o.durability ?? defaultDurability(o.variant),
+    o.checkpointer ?? 'postgres',
+    JSON.stringify(o.request),
+  ]);
   return { runId, threadId };
 }
 
@@ -84,6 +100,12 @@ export async function setRunStatus(pool: pg.Pool, runId: string, status: RunStat
   await pool.query(SET_RUN_STATUS, [runId, status, worker]);
 }
 
-export async function markRunFailed(pool: pg.Pool, runId: string, worker: string, error: string, failure?: unknown): Promise<void> {
+export async function markRunFailed(
+  pool: pg.Pool,
+  runId: string,
+  worker: string,
+  error: string,
+  failure?: unknown,
+): Promise<void> {
   await pool.query(MARK_RUN_FAILED, [runId, worker, error, failure === undefined ? null : JSON.stringify(failure)]);
 }

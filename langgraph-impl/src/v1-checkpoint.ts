@@ -22,8 +22,13 @@ export async function writeV1Checkpoint(o: { databaseUrl: string; runId: string 
     const stateKeys = Object.keys(values).filter((k) => !isRuntimeChannel(k));
     if (stateKeys.length === 0) throw new Error(`run ${o.runId}: the latest checkpoint holds no review state yet`);
     const v1 = toV1(Object.fromEntries(stateKeys.map((k) => [k, values[k]])) as unknown as ReviewState);
-    const checkpoint = { ...tuple.checkpoint, channel_values: { ...values }, channel_versions: { ...tuple.checkpoint.channel_versions } };
-    const fresh = Object.values(checkpoint.channel_versions).reduce<number>((max, v) => Math.max(max, Number(v)), 0) + 1;
+    const checkpoint = {
+      ...tuple.checkpoint,
+      channel_values: { ...values },
+      channel_versions: { ...tuple.checkpoint.channel_versions },
+    };
+    const fresh =
+      Object.values(checkpoint.channel_versions).reduce<number>((max, v) => Math.max(max, Number(v)), 0) + 1;
     const newVersions: Record<string, number> = {};
     for (const key of stateKeys) {
       if (key in v1) continue;
@@ -37,7 +42,11 @@ export async function writeV1Checkpoint(o: { databaseUrl: string; runId: string 
       newVersions[key] = fresh;
     }
     const parent = tuple.parentConfig ?? { configurable: { thread_id: run.threadId, checkpoint_ns: '' } };
-    const metadata = { ...tuple.metadata, serializer: SERIALIZER_VERSION, stateSchemaVersion: 1 } as typeof tuple.metadata & object;
+    const metadata = {
+      ...tuple.metadata,
+      serializer: SERIALIZER_VERSION,
+      stateSchemaVersion: 1,
+    } as typeof tuple.metadata & object;
     await saver.put(parent, checkpoint, metadata as never, newVersions);
     return { checkpointId: checkpoint.id };
   });

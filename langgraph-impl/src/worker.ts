@@ -23,7 +23,8 @@ import { drainOutbox } from './outbox.ts';
 import { createPool } from './pool.ts';
 import { nextRunNeedingOwner } from './claims.ts';
 
-const USAGE = 'usage: worker.ts (--run <runId> | --claim | --outbox) [--restart] [--no-outbox] [--until-idle] [--worker <name>]';
+const USAGE =
+  'usage: worker.ts (--run <runId> | --claim | --outbox) [--restart] [--no-outbox] [--until-idle] [--worker <name>]';
 
 function fail(code: number, message: string): never {
   process.stderr.write(`${message}\n`);
@@ -51,7 +52,11 @@ async function main(): Promise<number> {
   const runIds = args.run ?? [];
   if (runIds.length === 0 && !args.claim && !args.outbox) return fail(EXIT.usage, USAGE);
   const databaseUrl = process.env.DATABASE_URL;
-  if (!databaseUrl) return fail(EXIT.usage, 'DATABASE_URL is not set: the worker needs the PostgreSQL that holds the runs and checkpoints.');
+  if (!databaseUrl)
+    return fail(
+      EXIT.usage,
+      'DATABASE_URL is not set: the worker needs the PostgreSQL that holds the runs and checkpoints.',
+    );
   parseCrashPlan(process.env.CRASH_PLAN); // a typo in the plan must fail now, not silently never fire
 
   const worker = args.worker ?? process.env.WORKER_NAME ?? 'A';
@@ -66,7 +71,17 @@ async function main(): Promise<number> {
 
   const runOne = async (runId: string, restart: boolean) => {
     const rlog = (line: string) => log(`run ${runId}: ${line}`);
-    const outcome = await executeRun({ pool, runId, worker, ports, leaseTtlMs, approvalPollMs, restart, drainOutbox: !args['no-outbox'], log: rlog });
+    const outcome = await executeRun({
+      pool,
+      runId,
+      worker,
+      ports,
+      leaseTtlMs,
+      approvalPollMs,
+      restart,
+      drainOutbox: !args['no-outbox'],
+      log: rlog,
+    });
     return outcome;
   };
 
@@ -81,7 +96,8 @@ async function main(): Promise<number> {
         process.stderr.write(`${message}\n`);
         if (code === EXIT.done) code = c;
       });
-      if (code === EXIT.done && args.outbox) await drainOutbox({ pool, ports, worker, untilEmpty: true, signal: stop.signal, log });
+      if (code === EXIT.done && args.outbox)
+        await drainOutbox({ pool, ports, worker, untilEmpty: true, signal: stop.signal, log });
       return code;
     }
     if (args.claim) {
@@ -105,7 +121,14 @@ async function main(): Promise<number> {
       }
       return EXIT.done;
     }
-    const drained = await drainOutbox({ pool, ports, worker, untilEmpty: args['until-idle'], signal: stop.signal, log });
+    const drained = await drainOutbox({
+      pool,
+      ports,
+      worker,
+      untilEmpty: args['until-idle'],
+      signal: stop.signal,
+      log,
+    });
     log(`outbox: ${drained.sent} sent, ${drained.retried} to retry, ${drained.dead} dead`);
     return EXIT.done;
   } catch (err) {
@@ -133,7 +156,10 @@ function explain(err: unknown, runId: string | undefined, worker: string): { cod
       message: `Run ${runId}: this worker stopped because ${(err as Error).message}. Another worker owns the run now; nothing this worker did after losing the lease was saved.`,
     };
   }
-  return { code: EXIT.unexpected, message: `worker ${worker}: unexpected error${runId ? ` on run ${runId}` : ''}: ${(err as Error)?.stack ?? String(err)}` };
+  return {
+    code: EXIT.unexpected,
+    message: `worker ${worker}: unexpected error${runId ? ` on run ${runId}` : ''}: ${(err as Error)?.stack ?? String(err)}`,
+  };
 }
 
 process.exit(await main());

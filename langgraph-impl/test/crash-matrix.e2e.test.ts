@@ -56,9 +56,13 @@ beforeAll(async () => {
       return { variant, runId };
     }),
   );
-  const b = await runWorker(base.flatMap((r) => ['--run', r.runId]), { ...env(), WORKER_NAME: 'base' });
+  const b = await runWorker(
+    base.flatMap((r) => ['--run', r.runId]),
+    { ...env(), WORKER_NAME: 'base' },
+  );
   if (b.code !== 0) throw new Error(`baseline worker failed: ${b.stderr}`);
-  for (const r of base) baseline[r.variant] = reviewDigest((await getRun({ databaseUrl: db.url, runId: r.runId })).state!);
+  for (const r of base)
+    baseline[r.variant] = reviewDigest((await getRun({ databaseUrl: db.url, runId: r.runId })).state!);
 
   for (const durability of MODES)
     for (const variant of VARIANTS)
@@ -82,7 +86,8 @@ beforeAll(async () => {
   });
 
   // The approval the crashed waiters never saw, recorded while no worker is alive.
-  for (const s of scenarios.filter((x) => x.point === 'awaiting-approval')) await approveRun({ databaseUrl: db.url, runId: s.runId, approved: true, by: 'qa' });
+  for (const s of scenarios.filter((x) => x.point === 'awaiting-approval'))
+    await approveRun({ databaseUrl: db.url, runId: s.runId, approved: true, by: 'qa' });
 
   // Phase 2: resume in fresh processes, 8 runs per process. --restart: a kill can leave nothing
   // durable at all (always under exit; measured under async too, even the input checkpoint lost),
@@ -90,7 +95,10 @@ beforeAll(async () => {
   // the flag cannot hide a sync run that lost its checkpoints.
   const batches = Array.from({ length: Math.ceil(scenarios.length / 8) }, (_, i) => scenarios.slice(i * 8, i * 8 + 8));
   await inBatches(batches, 2, async (batch) => {
-    const result = await runWorker(['--restart', ...batch.flatMap((s) => ['--run', s.runId])], { ...env(), WORKER_NAME: 'B' });
+    const result = await runWorker(['--restart', ...batch.flatMap((s) => ['--run', s.runId])], {
+      ...env(),
+      WORKER_NAME: 'B',
+    });
     for (const s of batch) s.resume = result;
   });
 
@@ -118,7 +126,10 @@ function writeMeasurements() {
     repeated: s.ledger?.repeated,
     final: s.view?.status,
     crashLine: s.crash?.crashLine ?? s.crash?.stderr.slice(0, 500),
-    resumeLog: s.resume?.stdout.split('\n').filter((l) => l.includes(s.runId)).join('\n'),
+    resumeLog: s.resume?.stdout
+      .split('\n')
+      .filter((l) => l.includes(s.runId))
+      .join('\n'),
     resumeErr: s.resume?.stderr.slice(0, 1000),
     verdicts: s.view?.state ? Object.keys(s.view.state.verdicts) : null,
     draft: s.view?.state?.draft?.text.slice(0, 80),
@@ -127,11 +138,20 @@ function writeMeasurements() {
   }));
   mkdirSync(new URL('../.tmp/', import.meta.url), { recursive: true });
   writeFileSync(new URL('../.tmp/durability.json', import.meta.url), JSON.stringify(rows, null, 2));
-  console.log(rows.map((r) => `${r.scenario.padEnd(32)} kept=${r.keptCheckpoints} last=${r.lastDurable} pw=${r.pendingWritesOnLast} repeated=${JSON.stringify(r.repeated)} final=${r.final} digest=${r.digestEqualsBaseline}`).join('\n'));
+  console.log(
+    rows
+      .map(
+        (r) =>
+          `${r.scenario.padEnd(32)} kept=${r.keptCheckpoints} last=${r.lastDurable} pw=${r.pendingWritesOnLast} repeated=${JSON.stringify(r.repeated)} final=${r.final} digest=${r.digestEqualsBaseline}`,
+      )
+      .join('\n'),
+  );
 }
 
-const find = (point: CrashPointName, variant: Variant, durability: Mode) => scenarios.find((s) => s.point === point && s.variant === variant && s.durability === durability)!;
-const kinds = (s: Scenario, kind: string) => Object.keys(s.ledger!.repeated).filter((op) => s.ledger!.entries.find((e) => e.opKey === op)?.kind === kind);
+const find = (point: CrashPointName, variant: Variant, durability: Mode) =>
+  scenarios.find((s) => s.point === point && s.variant === variant && s.durability === durability)!;
+const kinds = (s: Scenario, kind: string) =>
+  Object.keys(s.ledger!.repeated).filter((op) => s.ledger!.entries.find((e) => e.opKey === op)?.kind === kind);
 const has = (point: CrashPointName) => POINTS.includes(point);
 
 describe.each(MODES)('durability %s', (durability) => {
@@ -169,9 +189,15 @@ describe.each(VARIANTS)('what each durability mode kept after the kill (%s)', (v
     expect(s.kept!.last?.node).toBe(SYNC_KEEPS[point]!(variant));
     if (point === 'parallel-fetch') expect(s.kept!.pendingWritesOnLast).toBeGreaterThan(0); // the finished sibling
   });
-  it.runIf(MODES.includes('async'))('async never keeps more than sync (what it loses depends on load: MEASUREMENTS.md)', () => {
-    for (const point of POINTS) expect(find(point, variant, 'async').kept!.checkpoints).toBeLessThanOrEqual(find(point, variant, 'sync').kept!.checkpoints);
-  });
+  it.runIf(MODES.includes('async'))(
+    'async never keeps more than sync (what it loses depends on load: MEASUREMENTS.md)',
+    () => {
+      for (const point of POINTS)
+        expect(find(point, variant, 'async').kept!.checkpoints).toBeLessThanOrEqual(
+          find(point, variant, 'sync').kept!.checkpoints,
+        );
+    },
+  );
   it.runIf(MODES.includes('exit'))('exit keeps nothing before the graph stops at the approval interrupt', () => {
     for (const point of pointsFor('exit')) {
       const kept = find(point, variant, 'exit').kept!;
@@ -210,16 +236,24 @@ describe.each(VARIANTS)('what repeats (%s, sync)', (variant) => {
     expect(same.filter((e) => e.worker === 'A').length).toBeLessThanOrEqual(1);
     expect(Object.keys(sc.ledger!.repeated).every((op) => op === first.opKey)).toBe(true);
   });
-  it.runIf(has('after-progress'))(`after-progress: ${variant === 'naive' ? 'a second note' : 'the key collapses the second note'}`, () => {
-    const sc = s('after-progress');
-    expect(kinds(sc, 'tracker')).toHaveLength(1);
-    expect(sc.ledger!.repeated[kinds(sc, 'tracker')[0]!]).toEqual(variant === 'naive' ? ['ok', 'ok'] : ['ok', 'deduplicated']);
-  });
-  it.runIf(has('after-deliver'))(`after-deliver: the mail is sent ${variant === 'naive' ? 'twice' : 'once (the outbox resend is deduplicated)'}`, () => {
-    const sc = s('after-deliver');
-    expect(sc.ledger!.count('mail', 'ok')).toBe(variant === 'naive' ? 2 : 1);
-    expect(sc.ledger!.count('mail', 'deduplicated')).toBe(variant === 'naive' ? 0 : 1);
-  });
+  it.runIf(has('after-progress'))(
+    `after-progress: ${variant === 'naive' ? 'a second note' : 'the key collapses the second note'}`,
+    () => {
+      const sc = s('after-progress');
+      expect(kinds(sc, 'tracker')).toHaveLength(1);
+      expect(sc.ledger!.repeated[kinds(sc, 'tracker')[0]!]).toEqual(
+        variant === 'naive' ? ['ok', 'ok'] : ['ok', 'deduplicated'],
+      );
+    },
+  );
+  it.runIf(has('after-deliver'))(
+    `after-deliver: the mail is sent ${variant === 'naive' ? 'twice' : 'once (the outbox resend is deduplicated)'}`,
+    () => {
+      const sc = s('after-deliver');
+      expect(sc.ledger!.count('mail', 'ok')).toBe(variant === 'naive' ? 2 : 1);
+      expect(sc.ledger!.count('mail', 'deduplicated')).toBe(variant === 'naive' ? 0 : 1);
+    },
+  );
   it.runIf(has('parallel-fetch'))('parallel-fetch re-runs only the unfinished sibling', () => {
     const sc = s('parallel-fetch');
     const sibling = /sibling=(\d+)\/(\d+)/.exec(sc.crash!.crashLine!)!;

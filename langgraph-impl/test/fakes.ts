@@ -23,7 +23,12 @@ export interface FakeCall {
   outcome: 'ok' | 'deduplicated' | 'fault';
 }
 
-export type FaultRule = { kind: FakeCall['kind']; match?: string; error: 'transient' | 'permanent'; times: number | 'forever' };
+export type FaultRule = {
+  kind: FakeCall['kind'];
+  match?: string;
+  error: 'transient' | 'permanent';
+  times: number | 'forever';
+};
 
 export function fakePorts() {
   const calls: FakeCall[] = [];
@@ -31,11 +36,15 @@ export function fakePorts() {
   const seenKeys = new Map<string, string>();
   let ids = 0;
   const maybeFail = (kind: FakeCall['kind'], op: string, meta: CallMeta) => {
-    const rule = faults.find((f) => f.kind === kind && (!f.match || op.includes(f.match)) && (f.times === 'forever' || f.times > 0));
+    const rule = faults.find(
+      (f) => f.kind === kind && (!f.match || op.includes(f.match)) && (f.times === 'forever' || f.times > 0),
+    );
     if (!rule) return;
     if (rule.times !== 'forever') rule.times -= 1;
     calls.push({ kind, op, meta, outcome: 'fault' });
-    throw rule.error === 'transient' ? new TransientError(`${op}: 503`, 'unavailable', 503) : new PermanentError(`${op}: 422`, 'unprocessable', 422);
+    throw rule.error === 'transient'
+      ? new TransientError(`${op}: 503`, 'unavailable', 503)
+      : new PermanentError(`${op}: 422`, 'unprocessable', 422);
   };
   const receipt = (kind: 'tracker' | 'mail', op: string, meta: CallMeta) => {
     maybeFail(kind, op, meta);
@@ -95,7 +104,16 @@ export const fakeSteps: DomainSteps = {
   async extract(state, ports, ctx) {
     const req = state.current!.requirementId;
     const reply = await ports.model.complete({ system: 'extract', user: `${req}?` }, meta(ctx));
-    return { findings: { [req]: state.current!.candidates.map((url) => ({ url, found: true, answer: 'yes' as const, quote: reply.text.slice(0, 10) })) } };
+    return {
+      findings: {
+        [req]: state.current!.candidates.map((url) => ({
+          url,
+          found: true,
+          answer: 'yes' as const,
+          quote: reply.text.slice(0, 10),
+        })),
+      },
+    };
   },
   async verify(state) {
     const req = state.current!.requirementId;
@@ -107,7 +125,10 @@ export const fakeSteps: DomainSteps = {
     return { progressNotes: { [req]: r.id }, pending: state.pending.filter((p) => p !== req), current: null };
   },
   async draft(state, ports, ctx) {
-    const reply = await ports.model.complete({ system: 'draft', user: `draft ${Object.keys(state.verdicts).sort().join(',')}` }, meta(ctx));
+    const reply = await ports.model.complete(
+      { system: 'draft', user: `draft ${Object.keys(state.verdicts).sort().join(',')}` },
+      meta(ctx),
+    );
     return { draft: { text: reply.text, model: reply.model } };
   },
   approvalQuestion(state) {
@@ -115,7 +136,11 @@ export const fakeSteps: DomainSteps = {
   },
   applyApproval,
   composeDelivery(state: ReviewState): Mail {
-    return { to: state.request.requester.email, subject: `Review of ${state.request.vendor.name}`, body: state.draft?.text ?? '' };
+    return {
+      to: state.request.requester.email,
+      subject: `Review of ${state.request.vendor.name}`,
+      body: state.draft?.text ?? '',
+    };
   },
   async deliver(state, ports, ctx): Promise<StateUpdate> {
     const mail = fakeSteps.composeDelivery(state);
@@ -126,7 +151,13 @@ export const fakeSteps: DomainSteps = {
 };
 
 function meta(ctx: StepContext): CallMeta {
-  return { runId: ctx.run.runId, step: ctx.step, attempt: ctx.attempt, worker: ctx.worker, ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}) };
+  return {
+    runId: ctx.run.runId,
+    step: ctx.step,
+    attempt: ctx.attempt,
+    worker: ctx.worker,
+    ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
+  };
 }
 
 export function sampleRequest(baseUrl = 'http://vendor.test'): ReviewRequestInput {

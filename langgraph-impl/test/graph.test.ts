@@ -22,7 +22,10 @@ afterAll(async () => {
 describe('graph wiring (fake steps, in-process)', () => {
   it('runs every step, fans FETCH out per candidate, stops at the approval interrupt and delivers after resume', async () => {
     const world = fakePorts();
-    const graph = compileGraph({ variant: 'naive', ports: world.ports, worker: 'T', steps: fakeSteps }, new MemorySaver());
+    const graph = compileGraph(
+      { variant: 'naive', ports: world.ports, worker: 'T', steps: fakeSteps },
+      new MemorySaver(),
+    );
     const config = { configurable: { thread_id: 't-1' } };
     await graph.invoke(initialState('run-1', parseReviewRequest(sampleRequest())), config);
     const waiting = await graph.getState(config);
@@ -40,7 +43,10 @@ describe('graph wiring (fake steps, in-process)', () => {
 
   it('a rejection ends the run without delivering', async () => {
     const world = fakePorts();
-    const graph = compileGraph({ variant: 'naive', ports: world.ports, worker: 'T', steps: fakeSteps }, new MemorySaver());
+    const graph = compileGraph(
+      { variant: 'naive', ports: world.ports, worker: 'T', steps: fakeSteps },
+      new MemorySaver(),
+    );
     const config = { configurable: { thread_id: 't-2' } };
     await graph.invoke(initialState('run-2', parseReviewRequest(sampleRequest())), config);
     await graph.invoke(new Command({ resume: { approved: false, by: 'qa', note: 'no' } }), config);
@@ -58,12 +64,22 @@ describe('executeRun against PostgreSQL (fake steps)', () => {
     await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
     const pool = createPool(db.url);
     try {
-      const outcome = await executeRun({ pool, runId, worker: 'T', ports: world.ports, leaseTtlMs: 5_000, drainOutbox: true, steps: fakeSteps });
+      const outcome = await executeRun({
+        pool,
+        runId,
+        worker: 'T',
+        ports: world.ports,
+        leaseTtlMs: 5_000,
+        drainOutbox: true,
+        steps: fakeSteps,
+      });
       expect(outcome.status).toBe('completed');
     } finally {
       await pool.end();
     }
-    expect(world.calls.filter((c) => c.kind !== 'web').every((c) => typeof c.meta.idempotencyKey === 'string')).toBe(true);
+    expect(world.calls.filter((c) => c.kind !== 'web').every((c) => typeof c.meta.idempotencyKey === 'string')).toBe(
+      true,
+    );
     expect(world.calls.filter((c) => c.kind === 'mail')).toHaveLength(1);
     const view = await getRun({ databaseUrl: db.url, runId });
     expect(view.status).toBe('completed');

@@ -27,13 +27,25 @@ afterAll(async () => {
 async function execute(runId: string, world = fakePorts(), extra: { restart?: boolean } = {}) {
   const pool = createPool(db.url);
   try {
-    return await executeRun({ pool, runId, worker: 'T', ports: world.ports, leaseTtlMs: 5_000, drainOutbox: true, steps: fakeSteps, ...extra });
+    return await executeRun({
+      pool,
+      runId,
+      worker: 'T',
+      ports: world.ports,
+      leaseTtlMs: 5_000,
+      drainOutbox: true,
+      steps: fakeSteps,
+      ...extra,
+    });
   } finally {
     await pool.end();
   }
 }
 
-async function approvedRun(variant: 'naive' | 'hardened', opts: { durability?: 'sync' | 'async' | 'exit'; checkpointer?: 'memory' | 'postgres' } = {}) {
+async function approvedRun(
+  variant: 'naive' | 'hardened',
+  opts: { durability?: 'sync' | 'async' | 'exit'; checkpointer?: 'memory' | 'postgres' } = {},
+) {
   const { runId, threadId } = await createRun({ databaseUrl: db.url, request: sampleRequest(), variant, ...opts });
   await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
   return { runId, threadId };
@@ -49,7 +61,12 @@ describe.concurrent('retry policy and dead letter (hardened)', () => {
   };
 
   it('a permanent fault goes to the dead letter after one attempt, run failed with input, error and attempts', async () => {
-    const { world, outcome, row } = await scenario({ kind: 'model', match: 'EXTRACT', error: 'permanent', times: 'forever' });
+    const { world, outcome, row } = await scenario({
+      kind: 'model',
+      match: 'EXTRACT',
+      error: 'permanent',
+      times: 'forever',
+    });
     expect(outcome.status).toBe('failed');
     expect(world.calls.filter((c) => c.kind === 'model' && c.meta.step === 'EXTRACT')).toHaveLength(1);
     expect(outcome.state?.failure).toMatchObject({ step: 'EXTRACT', attempts: 1 });
@@ -74,7 +91,12 @@ describe.concurrent('retry policy and dead letter (hardened)', () => {
   });
 
   it('a transient fault that never clears stops at the cap and dead-letters', async () => {
-    const { world, outcome } = await scenario({ kind: 'web', match: '/security', error: 'transient', times: 'forever' });
+    const { world, outcome } = await scenario({
+      kind: 'web',
+      match: '/security',
+      error: 'transient',
+      times: 'forever',
+    });
     expect(outcome.status).toBe('failed');
     expect(world.calls.filter((c) => c.kind === 'web' && c.op.endsWith('/security'))).toHaveLength(RETRY.maxAttempts);
     expect(outcome.state?.failure).toMatchObject({ step: 'FETCH', attempts: RETRY.maxAttempts });
@@ -110,19 +132,29 @@ describe('lease and fencing', () => {
       const a = await claimLease(pool, thread, 'A#1', 60_000);
       await expect(claimLease(pool, thread, 'B#2', 60_000)).rejects.toBeInstanceOf(LeaseHeldError);
       // A writes a checkpoint through its fenced pool: fine
-      const saverA = new ReviewSaver(fencedPool(pool, a), { variant: 'hardened', writer: { worker: 'A', fencingToken: a.token } });
-      const graph = buildGraph({ variant: 'hardened', ports: fakePorts().ports, worker: 'A', steps: fakeSteps }).compile({ checkpointer: saverA, interruptBefore: ['DISCOVER'] });
+      const saverA = new ReviewSaver(fencedPool(pool, a), {
+        variant: 'hardened',
+        writer: { worker: 'A', fencingToken: a.token },
+      });
+      const graph = buildGraph({
+        variant: 'hardened',
+        ports: fakePorts().ports,
+        worker: 'A',
+        steps: fakeSteps,
+      }).compile({ checkpointer: saverA, interruptBefore: ['DISCOVER'] });
       const config = { configurable: { thread_id: thread }, durability: 'sync' as const };
       await graph.invoke(initialState('run-lease', parseReviewRequest(sampleRequest())), config);
       // A's lease expires and B takes over (token + 1)
       await pool.query(`UPDATE lg_leases SET expires_at = now() - interval '1 second' WHERE thread_id = $1`, [thread]);
       const b = await claimLease(pool, thread, 'B#2', 60_000);
       expect(b.token).toBe(a.token + 1);
-      const before = (await pool.query(`SELECT count(*)::int AS n FROM checkpoints WHERE thread_id = $1`, [thread])).rows[0].n;
+      const before = (await pool.query(`SELECT count(*)::int AS n FROM checkpoints WHERE thread_id = $1`, [thread]))
+        .rows[0].n;
       const err = await graph.invoke(null, config).catch((e) => e);
       expect(err).toBeInstanceOf(FencedOutError);
       expect(String(err.message)).toMatch(/B#2 claimed it since/);
-      const after = (await pool.query(`SELECT count(*)::int AS n FROM checkpoints WHERE thread_id = $1`, [thread])).rows[0].n;
+      const after = (await pool.query(`SELECT count(*)::int AS n FROM checkpoints WHERE thread_id = $1`, [thread]))
+        .rows[0].n;
       expect(after).toBe(before);
     } finally {
       await pool.end();
@@ -153,7 +185,10 @@ describe('state outlives code: a v1 checkpoint resumed by v2 code', () => {
       });
       const run = await loadRun(pool, runId);
       await pool.query(`UPDATE lg_runs SET status = 'running' WHERE run_id = $1`, [runId]);
-      await graph.invoke(initialState(runId, parseReviewRequest(run!.request)), { configurable: { thread_id: threadId }, durability: 'sync' });
+      await graph.invoke(initialState(runId, parseReviewRequest(run!.request)), {
+        configurable: { thread_id: threadId },
+        durability: 'sync',
+      });
     } finally {
       await pool.end();
     }
@@ -193,12 +228,10 @@ describe('state outlives code: a v1 checkpoint resumed by v2 code', () => {
       const saver = new PostgresSaver(pool);
       const tuple = await saver.getTuple({ configurable: { thread_id: threadId } });
       const [type, bytes] = await saver.serde.dumpsTyped(99);
-      await pool.query(`UPDATE checkpoint_blobs SET type = $3, blob = $4 WHERE thread_id = $1 AND channel = 'schemaVersion' AND version = $2`, [
-        threadId,
-        String(tuple!.checkpoint.channel_versions.schemaVersion),
-        type,
-        bytes,
-      ]);
+      await pool.query(
+        `UPDATE checkpoint_blobs SET type = $3, blob = $4 WHERE thread_id = $1 AND channel = 'schemaVersion' AND version = $2`,
+        [threadId, String(tuple!.checkpoint.channel_versions.schemaVersion), type, bytes],
+      );
     } finally {
       await pool.end();
     }
@@ -212,7 +245,10 @@ describe('a step whose writes were saved but whose checkpoint was lost (async du
   /** A saver that, like an async put cut short by a kill, stores pending writes but loses every checkpoint after the first `keep`. */
   class LossySaver extends ReviewSaver {
     private puts = 0;
-    constructor(pool: ReturnType<typeof createPool>, private readonly keep: number) {
+    constructor(
+      pool: ReturnType<typeof createPool>,
+      private readonly keep: number,
+    ) {
       super(pool, { variant: 'hardened' });
     }
     override async put(...args: Parameters<ReviewSaver['put']>) {
@@ -222,28 +258,42 @@ describe('a step whose writes were saved but whose checkpoint was lost (async du
     }
   }
 
-  it.each(['naive', 'hardened'] as const)('is resumed from the pending writes, not mistaken for a finished thread (%s)', async (variant) => {
-    const { runId, threadId } = await approvedRun(variant);
-    const pool = createPool(db.url);
-    try {
-      const graph = buildGraph({ variant, ports: fakePorts().ports, worker: 'old', steps: fakeSteps }).compile({ checkpointer: new LossySaver(pool, 2) });
-      await pool.query(`UPDATE lg_runs SET status = 'running' WHERE run_id = $1`, [runId]);
-      const run = await loadRun(pool, runId);
-      await graph.invoke(initialState(runId, parseReviewRequest(run!.request)), { configurable: { thread_id: threadId }, durability: 'sync' }).catch(() => {});
-    } finally {
-      await pool.end();
-    }
-    const record = await readDurableRecord({ databaseUrl: db.url, runId });
-    expect(record.checkpoints.map((c) => c.step)).toEqual([-1, 0]);
-    // VALIDATE finished: its writes hang on the step-0 checkpoint, whose `next` LangGraph reports as []
-    expect(record.pendingWrites.filter((w) => w.checkpointId === record.checkpoints[1]!.checkpointId && w.node === 'VALIDATE').length).toBeGreaterThan(0);
-    const world = fakePorts();
-    const outcome = await execute(runId, world);
-    expect(outcome.status).toBe('completed');
-    expect(Object.keys(outcome.state!.verdicts).sort()).toEqual(['dpa', 'soc2']);
-    // VALIDATE was not run again (its writes were reused); DISCOVER onwards ran
-    expect(world.calls.filter((c) => c.meta.step === 'DISCOVER')).toHaveLength(1);
-  });
+  it.each(['naive', 'hardened'] as const)(
+    'is resumed from the pending writes, not mistaken for a finished thread (%s)',
+    async (variant) => {
+      const { runId, threadId } = await approvedRun(variant);
+      const pool = createPool(db.url);
+      try {
+        const graph = buildGraph({ variant, ports: fakePorts().ports, worker: 'old', steps: fakeSteps }).compile({
+          checkpointer: new LossySaver(pool, 2),
+        });
+        await pool.query(`UPDATE lg_runs SET status = 'running' WHERE run_id = $1`, [runId]);
+        const run = await loadRun(pool, runId);
+        await graph
+          .invoke(initialState(runId, parseReviewRequest(run!.request)), {
+            configurable: { thread_id: threadId },
+            durability: 'sync',
+          })
+          .catch(() => {});
+      } finally {
+        await pool.end();
+      }
+      const record = await readDurableRecord({ databaseUrl: db.url, runId });
+      expect(record.checkpoints.map((c) => c.step)).toEqual([-1, 0]);
+      // VALIDATE finished: its writes hang on the step-0 checkpoint, whose `next` LangGraph reports as []
+      expect(
+        record.pendingWrites.filter(
+          (w) => w.checkpointId === record.checkpoints[1]!.checkpointId && w.node === 'VALIDATE',
+        ).length,
+      ).toBeGreaterThan(0);
+      const world = fakePorts();
+      const outcome = await execute(runId, world);
+      expect(outcome.status).toBe('completed');
+      expect(Object.keys(outcome.state!.verdicts).sort()).toEqual(['dpa', 'soc2']);
+      // VALIDATE was not run again (its writes were reused); DISCOVER onwards ran
+      expect(world.calls.filter((c) => c.meta.step === 'DISCOVER')).toHaveLength(1);
+    },
+  );
 });
 
 describe('nothing to resume', () => {
@@ -275,14 +325,25 @@ describe('retention', () => {
     const pool = createPool(db.url);
     try {
       const stop = new AbortController();
-      const waiting = executeRun({ pool, runId: live.runId, worker: 'T', ports: fakePorts().ports, leaseTtlMs: 5_000, drainOutbox: true, steps: fakeSteps, approvalPollMs: 50 });
+      const waiting = executeRun({
+        pool,
+        runId: live.runId,
+        worker: 'T',
+        ports: fakePorts().ports,
+        leaseTtlMs: 5_000,
+        drainOutbox: true,
+        steps: fakeSteps,
+        approvalPollMs: 50,
+      });
       for (;;) {
         const view = await getRun({ databaseUrl: db.url, runId: live.runId });
         if (view.status === 'awaiting-approval') break;
         await new Promise((r) => setTimeout(r, 100));
       }
       const hour = 3_600_000;
-      await pool.query(`UPDATE lg_runs SET finished_at = now() - interval '2 hours' WHERE run_id = $1`, [finishedOld.runId]);
+      await pool.query(`UPDATE lg_runs SET finished_at = now() - interval '2 hours' WHERE run_id = $1`, [
+        finishedOld.runId,
+      ]);
       await pool.query(`UPDATE lg_runs SET created_at = now() - interval '3 hours' WHERE run_id = $1`, [live.runId]);
       const { deletedThreads, runIds } = await runRetention({ databaseUrl: db.url, olderThanMs: hour });
       expect(runIds).toContain(finishedOld.runId);
@@ -290,8 +351,12 @@ describe('retention', () => {
       expect(runIds).not.toContain(live.runId);
       expect(deletedThreads).toBe(runIds.length);
       expect((await readDurableRecord({ databaseUrl: db.url, runId: finishedOld.runId })).checkpoints).toHaveLength(0);
-      expect((await readDurableRecord({ databaseUrl: db.url, runId: finishedNew.runId })).checkpoints.length).toBeGreaterThan(0);
-      expect((await readDurableRecord({ databaseUrl: db.url, runId: live.runId })).checkpoints.length).toBeGreaterThan(0);
+      expect(
+        (await readDurableRecord({ databaseUrl: db.url, runId: finishedNew.runId })).checkpoints.length,
+      ).toBeGreaterThan(0);
+      expect((await readDurableRecord({ databaseUrl: db.url, runId: live.runId })).checkpoints.length).toBeGreaterThan(
+        0,
+      );
       // the live run still finishes after retention ran
       await approveRun({ databaseUrl: db.url, runId: live.runId, approved: true, by: 'qa' });
       expect((await waiting).status).toBe('completed');

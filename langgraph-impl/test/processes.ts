@@ -77,7 +77,12 @@ export async function inBatches<T, R>(items: T[], limit: number, fn: (item: T) =
   return results;
 }
 
-export async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 60_000, everyMs = 100): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 60_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -89,9 +94,15 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined 
 
 /** Waits for a line in the worker's stdout; fails at once, with its output, if the worker exits first. */
 export async function waitForOutput(h: WorkerHandle, text: string, timeoutMs = 240_000): Promise<void> {
-  await until(`"${text}"`, async () => {
-    if (h.output().stdout.includes(text)) return true;
-    if (h.exited()) throw new Error(`worker exited before printing "${text}":\n${h.output().stdout}\n${h.output().stderr}`);
-    return false;
-  }, timeoutMs, 250);
+  await until(
+    `"${text}"`,
+    async () => {
+      if (h.output().stdout.includes(text)) return true;
+      if (h.exited())
+        throw new Error(`worker exited before printing "${text}":\n${h.output().stdout}\n${h.output().stderr}`);
+      return false;
+    },
+    timeoutMs,
+    250,
+  );
 }

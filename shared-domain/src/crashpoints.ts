@@ -31,11 +31,13 @@ export const CRASH_POINTS = {
   },
   'parallel-fetch': {
     where: 'two of three parallel page fetches finished, the third has not',
-    lesson: 'Finished siblings are kept (LangGraph pending writes, Temporal completed activities); only the unfinished fetch runs again.',
+    lesson:
+      'Finished siblings are kept (LangGraph pending writes, Temporal completed activities); only the unfinished fetch runs again.',
   },
   'awaiting-approval': {
     where: 'the run is durably waiting for a human approval',
-    lesson: 'A waiting run costs nothing and loses nothing: the approval sent while no worker was alive is picked up by the next one.',
+    lesson:
+      'A waiting run costs nothing and loses nothing: the approval sent while no worker was alive is picked up by the next one.',
   },
 } as const;
 
@@ -63,7 +65,9 @@ export function parseCrashPlan(text: string | undefined | null): CrashPlanEntry[
     const match = /^([a-z-]+)(?:@(\d+))?$/.exec(item);
     const name = match?.[1] ?? item;
     if (!match || !isCrashPointName(name)) {
-      throw new CrashPlanError(`unknown crash point "${item}" in CRASH_PLAN; known points: ${CRASH_POINT_NAMES.join(', ')} (optionally name@n for the n-th occurrence)`);
+      throw new CrashPlanError(
+        `unknown crash point "${item}" in CRASH_PLAN; known points: ${CRASH_POINT_NAMES.join(', ')} (optionally name@n for the n-th occurrence)`,
+      );
     }
     const occurrence = match[2] ? Number(match[2]) : 1;
     if (occurrence < 1) throw new CrashPlanError(`crash point "${item}": occurrence must be 1 or more`);
@@ -95,13 +99,18 @@ export function isArmed(name: CrashPointName): boolean {
  * (the harness reads that line) and SIGKILL ourselves — no finally blocks, no flushing, exactly
  * what a lost machine looks like. `settleMs` delays the kill so concurrent work can land first.
  */
-export async function crashpoint(name: CrashPointName, opts: { settleMs?: number; detail?: string } = {}): Promise<void> {
+export async function crashpoint(
+  name: CrashPointName,
+  opts: { settleMs?: number; detail?: string } = {},
+): Promise<void> {
   if (!isCrashPointName(name)) throw new CrashPlanError(`unknown crash point "${String(name)}"`);
   const count = (reached.get(name) ?? 0) + 1;
   reached.set(name, count);
   if (!activePlan().some((e) => e.point === name && e.occurrence === count)) return;
   if (opts.settleMs) await new Promise((r) => setTimeout(r, opts.settleMs));
-  process.stderr.write(`CRASHPOINT ${name}@${count} pid=${process.pid} at=${Date.now()}${opts.detail ? ` ${opts.detail}` : ''}\n`);
+  process.stderr.write(
+    `CRASHPOINT ${name}@${count} pid=${process.pid} at=${Date.now()}${opts.detail ? ` ${opts.detail}` : ''}\n`,
+  );
   process.kill(process.pid, 'SIGKILL');
   // SIGKILL to ourselves is not catchable, but make sure nothing runs while the kernel delivers it.
   await new Promise(() => {});

@@ -21,7 +21,12 @@ const EXTRACT_SYSTEM = [
   'You reply with a single JSON object and nothing else.',
 ].join(' ');
 
-export function extractPrompt(args: { requirementId: string; question: string; keywords: string[]; pages: FetchedPage[] }): ModelRequest {
+export function extractPrompt(args: {
+  requirementId: string;
+  question: string;
+  keywords: string[];
+  pages: FetchedPage[];
+}): ModelRequest {
   const blocks = args.pages.map((p) => `${PAGE_OPEN}${p.url}>>>\nTitle: ${p.title}\n${p.text}\n${PAGE_CLOSE}`);
   const user = [
     `${QUESTION_LABEL}${args.question}`,
@@ -44,7 +49,10 @@ const DRAFT_SYSTEM = [
   'You write short, plain Markdown and state only what the verdicts you are given support.',
 ].join(' ');
 
-export function draftPrompt(args: { vendorName: string; verdicts: { verdict: Verdict; question: string }[] }): ModelRequest {
+export function draftPrompt(args: {
+  vendorName: string;
+  verdicts: { verdict: Verdict; question: string }[];
+}): ModelRequest {
   const lines = args.verdicts.flatMap(({ verdict, question }) => [
     `- [${verdict.requirementId}] ${verdict.status} (confidence ${verdict.confidence.toFixed(2)}): ${question}`,
     ...verdict.evidence.map((e) => `  evidence: ${e.url} "${e.quote}"`),

@@ -32,7 +32,8 @@ export const ReviewRequestSchema = z
   .superRefine((req, ctx) => {
     const seen = new Set<string>();
     req.requirements.forEach((r, i) => {
-      if (seen.has(r.id)) ctx.addIssue({ code: 'custom', path: ['requirements', i, 'id'], message: `duplicate id "${r.id}"` });
+      if (seen.has(r.id))
+        ctx.addIssue({ code: 'custom', path: ['requirements', i, 'id'], message: `duplicate id "${r.id}"` });
       seen.add(r.id);
     });
   });
@@ -52,7 +53,12 @@ export function parseReviewRequest(input: unknown): ReviewRequest {
   const result = ReviewRequestSchema.safeParse(input);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
-    const path = issue.path.length ? issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '') : '(root)';
+    const path = issue.path.length
+      ? issue.path
+          .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+          .join('')
+          .replace(/^\./, '')
+      : '(root)';
     return `${path}: ${issue.message}`;
   });
   throw new InvalidRequestError(problems);

@@ -61,7 +61,28 @@ export const REQUIREMENT_CATALOGUE: readonly RequirementKind[] = [
 
 export const REQUIREMENT_KIND_IDS = REQUIREMENT_CATALOGUE.map((k) => k.id);
 
-const STOPWORDS = new Set(['does', 'the', 'vendor', 'have', 'with', 'that', 'this', 'what', 'which', 'will', 'there', 'from', 'their', 'they', 'would', 'should', 'plan', 'available', 'current', 'offer']);
+const STOPWORDS = new Set([
+  'does',
+  'the',
+  'vendor',
+  'have',
+  'with',
+  'that',
+  'this',
+  'what',
+  'which',
+  'will',
+  'there',
+  'from',
+  'their',
+  'they',
+  'would',
+  'should',
+  'plan',
+  'available',
+  'current',
+  'offer',
+]);
 
 /** The catalogue entry for a requirement: by id first, then by words in its question. */
 export function requirementKind(req: Pick<Requirement, 'id' | 'question'>): RequirementKind | undefined {

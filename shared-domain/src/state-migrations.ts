@@ -17,7 +17,9 @@ export class UnsupportedStateVersionError extends PermanentError {
   constructor(readonly found: unknown) {
     super(
       `cannot read state with schemaVersion ${JSON.stringify(found)}: this code reads versions 1..${STATE_SCHEMA_VERSION}` +
-        (typeof found === 'number' && found > STATE_SCHEMA_VERSION ? ' (written by newer code: deploy it, or restore the old checkpoint reader)' : ''),
+        (typeof found === 'number' && found > STATE_SCHEMA_VERSION
+          ? ' (written by newer code: deploy it, or restore the old checkpoint reader)'
+          : ''),
       'unsupported-state-version',
     );
   }

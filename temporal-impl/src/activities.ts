@@ -64,19 +64,27 @@ export function createActivities(deps: ActivityDeps) {
     });
 
   const store = (): Store => {
-    if (!deps.store) throw new PermanentError('this worker has no DATABASE_URL: the hardened outbox and dead letter need PostgreSQL', 'no-database');
+    if (!deps.store)
+      throw new PermanentError(
+        'this worker has no DATABASE_URL: the hardened outbox and dead letter need PostgreSQL',
+        'no-database',
+      );
     return deps.store;
   };
 
   return {
     validate: (a: StepArgs): Promise<StateUpdate> => run('VALIDATE', a, (ctx) => validateStep(a.state, ports, ctx)),
     discover: (a: StepArgs): Promise<StateUpdate> => run('DISCOVER', a, (ctx) => discoverStep(a.state, ports, ctx)),
-    selectRequirement: (a: StepArgs): Promise<StateUpdate> => run('SELECT_REQUIREMENT', a, (ctx) => selectRequirementStep(a.state, ports, ctx)),
-    selectPage: (a: StepArgs): Promise<StateUpdate> => run('SELECT_PAGE', a, (ctx) => selectPageStep(a.state, ports, ctx)),
-    fetchPage: (a: StepArgs & { target: FetchTarget }): Promise<StateUpdate> => run('FETCH', a, (ctx) => fetchPageStep(a.state, ports, ctx, a.target)),
+    selectRequirement: (a: StepArgs): Promise<StateUpdate> =>
+      run('SELECT_REQUIREMENT', a, (ctx) => selectRequirementStep(a.state, ports, ctx)),
+    selectPage: (a: StepArgs): Promise<StateUpdate> =>
+      run('SELECT_PAGE', a, (ctx) => selectPageStep(a.state, ports, ctx)),
+    fetchPage: (a: StepArgs & { target: FetchTarget }): Promise<StateUpdate> =>
+      run('FETCH', a, (ctx) => fetchPageStep(a.state, ports, ctx, a.target)),
     extract: (a: StepArgs): Promise<StateUpdate> => run('EXTRACT', a, (ctx) => extractStep(a.state, ports, ctx)),
     verify: (a: StepArgs): Promise<StateUpdate> => run('VERIFY', a, (ctx) => verifyStep(a.state, ports, ctx)),
-    saveProgress: (a: StepArgs): Promise<StateUpdate> => run('SAVE_PROGRESS', a, (ctx) => saveProgressStep(a.state, ports, ctx)),
+    saveProgress: (a: StepArgs): Promise<StateUpdate> =>
+      run('SAVE_PROGRESS', a, (ctx) => saveProgressStep(a.state, ports, ctx)),
     draft: (a: StepArgs): Promise<StateUpdate> => run('DRAFT', a, (ctx) => draftStep(a.state, ports, ctx)),
 
     requestApproval: (a: StepArgs) =>
@@ -95,7 +103,8 @@ export function createActivities(deps: ActivityDeps) {
     enqueueDelivery: (a: StepArgs): Promise<{ key: string }> =>
       run('DELIVER', a, async (ctx) => {
         const key = ctx.idempotencyKey;
-        if (!key) throw new PermanentError('enqueueDelivery needs an idempotency key (hardened variant only)', 'no-key');
+        if (!key)
+          throw new PermanentError('enqueueDelivery needs an idempotency key (hardened variant only)', 'no-key');
         await store().enqueueDelivery({
           key,
           run: { runId: ctx.run.runId, workflowId: ctx.run.runtimeId, runtimeRunId: ctx.run.runtimeRunId ?? '' },
@@ -116,7 +125,11 @@ export function createActivities(deps: ActivityDeps) {
             if (row.status === 'sent' && row.receipt) {
               return { delivery: { messageId: row.receipt.id, duplicate: row.receipt.duplicate, to: row.mail.to } };
             }
-            if (row.status === 'failed') throw new PermanentError(`delivery gave up after ${row.attempts} send(s): ${row.lastError}`, 'delivery-failed');
+            if (row.status === 'failed')
+              throw new PermanentError(
+                `delivery gave up after ${row.attempts} send(s): ${row.lastError}`,
+                'delivery-failed',
+              );
             await ctx.sleep(DELIVERY_POLL_MS);
           }
         } catch (err) {

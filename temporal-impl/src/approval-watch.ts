@@ -7,12 +7,19 @@ import { reviewQuery } from './workflows/definitions.ts';
  * die is when the run is durably waiting, i.e. when a query (answered from completed workflow
  * tasks only) reports the wait. The requestApproval activity tells us a run is about to wait.
  */
-export function approvalCrashWatcher(o: { address: string; namespace: string; pollMs?: number }): ((workflowId: string) => void) | undefined {
+export function approvalCrashWatcher(o: {
+  address: string;
+  namespace: string;
+  pollMs?: number;
+}): ((workflowId: string) => void) | undefined {
   if (!isArmed('awaiting-approval')) return undefined;
   let client: Promise<Client> | undefined;
   // Loaded only when this crash point is armed: the client library costs a worker ~1s of start time.
   const getClient = () =>
-    (client ??= import('@temporalio/client').then(async ({ Client, Connection }) => new Client({ connection: await Connection.connect({ address: o.address }), namespace: o.namespace })));
+    (client ??= import('@temporalio/client').then(
+      async ({ Client, Connection }) =>
+        new Client({ connection: await Connection.connect({ address: o.address }), namespace: o.namespace }),
+    ));
 
   return (workflowId) => {
     void (async () => {
@@ -25,6 +32,8 @@ export function approvalCrashWatcher(o: { address: string; namespace: string; po
         }
         await new Promise((r) => setTimeout(r, o.pollMs ?? 100));
       }
-    })().catch((err) => process.stderr.write(`approval watcher: ${err instanceof Error ? err.message : String(err)}\n`));
+    })().catch((err) =>
+      process.stderr.write(`approval watcher: ${err instanceof Error ? err.message : String(err)}\n`),
+    );
   };
 }

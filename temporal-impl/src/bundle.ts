@@ -20,7 +20,10 @@ const quietLogger = {
  * that file (`workflowBundle: { codePath }`) instead of running webpack at start, which is what
  * lets a replacement worker take over a crashed one in about a second.
  */
-export async function buildWorkflowBundle(outPath: string, workflowsPath: string = WORKFLOWS_PATH): Promise<{ path: string; ms: number }> {
+export async function buildWorkflowBundle(
+  outPath: string,
+  workflowsPath: string = WORKFLOWS_PATH,
+): Promise<{ path: string; ms: number }> {
   const started = performance.now();
   const { code } = await bundleWorkflowCode({ workflowsPath, logger: quietLogger });
   const path = resolve(outPath);

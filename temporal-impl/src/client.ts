@@ -7,7 +7,13 @@ import { ApplicationFailure } from '@temporalio/common';
 import { newRunId, type ReviewRequestInput, type ReviewState } from '@vendor-review/domain';
 import { workflowIdFor } from './identity.ts';
 import { WORKFLOW_TASK_TIMEOUT } from './workflows/activity-options.ts';
-import { approveSignal, reviewQuery, STATUS_MEMO_KEY, type Variant, type WorkflowStatus } from './workflows/definitions.ts';
+import {
+  approveSignal,
+  reviewQuery,
+  STATUS_MEMO_KEY,
+  type Variant,
+  type WorkflowStatus,
+} from './workflows/definitions.ts';
 import type { vendorReview } from './workflows.ts';
 
 export type RunStatus = WorkflowStatus | 'not-found';
@@ -74,12 +80,21 @@ export async function startRun(o: {
 }
 
 /** Send the human's decision. A signal is stored by the server, so this works while no worker is alive. */
-export async function approveRun(o: { client: Client; runId: string; approved: boolean; by: string; note?: string }): Promise<void> {
+export async function approveRun(o: {
+  client: Client;
+  runId: string;
+  approved: boolean;
+  by: string;
+  note?: string;
+}): Promise<void> {
   const workflowId = workflowIdFor(o.runId);
   try {
-    await o.client.workflow.getHandle(workflowId).signal(approveSignal, { approved: o.approved, by: o.by, ...(o.note ? { note: o.note } : {}) });
+    await o.client.workflow
+      .getHandle(workflowId)
+      .signal(approveSignal, { approved: o.approved, by: o.by, ...(o.note ? { note: o.note } : {}) });
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw new RunNotFoundError(o.runId, workflowId, o.client.options.namespace);
+    if (err instanceof WorkflowNotFoundError)
+      throw new RunNotFoundError(o.runId, workflowId, o.client.options.namespace);
     throw err;
   }
 }
@@ -100,7 +115,14 @@ export async function getRun(o: { client: Client; runId: string; queryState?: bo
     description = await handle.describe();
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) {
-      return { runId: o.runId, workflowId, runtimeRunId: null, status: 'not-found', state: null, reason: notFoundReason(o.runId, workflowId, o.client.options.namespace) };
+      return {
+        runId: o.runId,
+        workflowId,
+        runtimeRunId: null,
+        status: 'not-found',
+        state: null,
+        reason: notFoundReason(o.runId, workflowId, o.client.options.namespace),
+      };
     }
     throw err;
   }
@@ -110,7 +132,11 @@ export async function getRun(o: { client: Client; runId: string; queryState?: bo
       const memoStatus = description.memo?.[STATUS_MEMO_KEY];
       const status: RunStatus = memoStatus === 'awaiting-approval' ? 'awaiting-approval' : 'running';
       const view =
-        o.queryState === false ? null : await o.client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(reviewQuery)).catch(() => null);
+        o.queryState === false
+          ? null
+          : await o.client
+              .withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(reviewQuery))
+              .catch(() => null);
       return { ...base, status: view?.status ?? status, state: view?.state ?? null };
     }
     case 'COMPLETED':
@@ -126,7 +152,11 @@ async function failedState(handle: { result(): Promise<unknown> }): Promise<Revi
     await handle.result();
     return null;
   } catch (err) {
-    if (err instanceof WorkflowFailedError && err.cause instanceof ApplicationFailure && err.cause.type === 'DeadLettered') {
+    if (
+      err instanceof WorkflowFailedError &&
+      err.cause instanceof ApplicationFailure &&
+      err.cause.type === 'DeadLettered'
+    ) {
       return (err.cause.details?.[0] as ReviewState | undefined) ?? null;
     }
     return null;
@@ -148,7 +178,10 @@ export async function waitForRun(o: {
     const view = await getRun(o);
     if (until.includes(view.status)) return view;
     if (view.status === 'not-found') throw new RunNotFoundError(o.runId, view.workflowId, o.client.options.namespace);
-    if (Date.now() > deadline) throw new Error(`run ${o.runId} is still ${view.status} after ${o.timeoutMs ?? 60_000}ms (waiting for ${until.join(' or ')})`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `run ${o.runId} is still ${view.status} after ${o.timeoutMs ?? 60_000}ms (waiting for ${until.join(' or ')})`,
+      );
     await new Promise((r) => setTimeout(r, o.pollMs ?? 200));
   }
 }

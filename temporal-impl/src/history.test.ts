@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { summarizeHistory, type HistoryJson } from './history.ts';
 
-const fixture = JSON.parse(readFileSync(new URL('../test/histories/v1-hardened-approved.json', import.meta.url), 'utf8')) as HistoryJson;
+const fixture = JSON.parse(
+  readFileSync(new URL('../test/histories/v1-hardened-approved.json', import.meta.url), 'utf8'),
+) as HistoryJson;
 
 describe('summarizeHistory', () => {
   const events = summarizeHistory(fixture);
@@ -23,8 +25,12 @@ describe('summarizeHistory', () => {
 
   it('shows the parallel FETCH: all siblings scheduled before any completes', () => {
     const fetches = events.filter((e) => e.activityId?.startsWith('FETCH:sso:'));
-    const lastScheduled = Math.max(...fetches.filter((e) => e.eventType === 'ActivityTaskScheduled').map((e) => e.eventId));
-    const firstCompleted = Math.min(...fetches.filter((e) => e.eventType === 'ActivityTaskCompleted').map((e) => e.eventId));
+    const lastScheduled = Math.max(
+      ...fetches.filter((e) => e.eventType === 'ActivityTaskScheduled').map((e) => e.eventId),
+    );
+    const firstCompleted = Math.min(
+      ...fetches.filter((e) => e.eventType === 'ActivityTaskCompleted').map((e) => e.eventId),
+    );
     expect(fetches.filter((e) => e.eventType === 'ActivityTaskScheduled').length).toBeGreaterThanOrEqual(2);
     expect(lastScheduled).toBeLessThan(firstCompleted);
   });

@@ -40,9 +40,16 @@ export function summarizeHistory(history: HistoryJson): HistoryEventSummary[] {
     const attributesKey = Object.keys(event).find((k) => k.endsWith('EventAttributes'));
     const attrs = (attributesKey ? event[attributesKey] : {}) as Record<string, unknown>;
     const eventId = Number(event.eventId);
-    const summary: HistoryEventSummary = { eventId, eventType: pascal(String(event.eventType)), time: String(event.eventTime) };
+    const summary: HistoryEventSummary = {
+      eventId,
+      eventType: pascal(String(event.eventType)),
+      time: String(event.eventTime),
+    };
     if (summary.eventType === 'ActivityTaskScheduled') {
-      const activity = { activityType: String((attrs.activityType as { name?: string } | undefined)?.name), activityId: String(attrs.activityId) };
+      const activity = {
+        activityType: String((attrs.activityType as { name?: string } | undefined)?.name),
+        activityId: String(attrs.activityId),
+      };
       scheduled.set(String(eventId), activity);
       Object.assign(summary, activity);
     } else if (attrs.scheduledEventId !== undefined && scheduled.has(String(attrs.scheduledEventId))) {

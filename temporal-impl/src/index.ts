@@ -5,9 +5,23 @@ import { fileURLToPath } from 'node:url';
 export const WORKER_ENTRY: string = fileURLToPath(new URL('./worker.ts', import.meta.url));
 
 export { buildWorkflowBundle, WORKFLOWS_PATH } from './bundle.ts';
-export { setupDatabase, openStore, OUTBOX_TABLE, DEAD_LETTER_TABLE, type Store, type OutboxRow, type DeadLetterRow } from './postgres-store.ts';
+export {
+  setupDatabase,
+  openStore,
+  OUTBOX_TABLE,
+  DEAD_LETTER_TABLE,
+  type Store,
+  type OutboxRow,
+  type DeadLetterRow,
+} from './postgres-store.ts';
 export { startRun, approveRun, getRun, waitForRun, RunNotFoundError, type RunStatus, type RunView } from './client.ts';
-export { readHistory, fetchHistoryJson, summarizeHistory, type HistoryEventSummary, type HistoryJson } from './history.ts';
+export {
+  readHistory,
+  fetchHistoryJson,
+  summarizeHistory,
+  type HistoryEventSummary,
+  type HistoryJson,
+} from './history.ts';
 export { workflowIdFor, runIdFromWorkflowId } from './identity.ts';
 export { sdkDownloadedTemporal } from './sdk-fallback.ts';
 export { HEARTBEAT_TIMEOUT, WORKFLOW_TASK_TIMEOUT, HARDENED_MAX_ATTEMPTS } from './workflows/activity-options.ts';

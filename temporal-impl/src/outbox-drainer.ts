@@ -7,7 +7,14 @@ import type { OutboxRow, Store } from './postgres-store.ts';
  * domain's sendDelivery holds the after-deliver crash point, so in the hardened variant that
  * crash happens here, and the next drainer resends with the same key (the mailer collapses it).
  */
-export function startOutboxDrainer(o: { store: Store; ports: Ports; worker: string; taskQueue: string; idleMs?: number; log?: (line: string) => void }): { stop(): Promise<void> } {
+export function startOutboxDrainer(o: {
+  store: Store;
+  ports: Ports;
+  worker: string;
+  taskQueue: string;
+  idleMs?: number;
+  log?: (line: string) => void;
+}): { stop(): Promise<void> } {
   const idleMs = o.idleMs ?? 200;
   const log = o.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   let stopped = false;
@@ -22,7 +29,12 @@ export function startOutboxDrainer(o: { store: Store; ports: Ports; worker: stri
     });
 
   const contextFor = (row: OutboxRow): StepContext => ({
-    run: { runId: row.run.runId, runtime: 'temporal', runtimeId: row.run.workflowId, runtimeRunId: row.run.runtimeRunId },
+    run: {
+      runId: row.run.runId,
+      runtime: 'temporal',
+      runtimeId: row.run.workflowId,
+      runtimeRunId: row.run.runtimeRunId,
+    },
     step: 'DELIVER',
     attempt: row.attempts + 1,
     idempotencyKey: row.key,
@@ -36,7 +48,10 @@ export function startOutboxDrainer(o: { store: Store; ports: Ports; worker: stri
           o.taskQueue,
           o.worker,
           (row) => sendDelivery(row.mail, o.ports, contextFor(row)),
-          (err) => ({ error: err instanceof Error ? `${err.name}: ${err.message}` : String(err), permanent: isPermanent(err) }),
+          (err) => ({
+            error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+            permanent: isPermanent(err),
+          }),
         );
         if (outcome === 'failed') log('outbox: gave up a delivery (see temporal_outbox.last_error)');
         if (outcome === 'empty' || outcome === 'retry') await pause(idleMs);

@@ -36,21 +36,36 @@ describe('outbox', () => {
     await a.enqueueDelivery({ key: 'k-race', run: { ...run, runId: 'rev-race' }, mail, taskQueue: 'q1' });
     let release!: () => void;
     const sent: string[] = [];
-    const first = a.drainOne('q1', 'A', async (row) => {
-      sent.push(`A:${row.key}`);
-      await new Promise<void>((r) => (release = r));
-      return { id: 'msg-1', duplicate: false };
-    }, classify);
+    const first = a.drainOne(
+      'q1',
+      'A',
+      async (row) => {
+        sent.push(`A:${row.key}`);
+        await new Promise<void>((r) => (release = r));
+        return { id: 'msg-1', duplicate: false };
+      },
+      classify,
+    );
     await new Promise((r) => setTimeout(r, 100));
-    const second = await b.drainOne('q1', 'B', async (row) => {
-      sent.push(`B:${row.key}`);
-      return { id: 'msg-2', duplicate: false };
-    }, classify);
+    const second = await b.drainOne(
+      'q1',
+      'B',
+      async (row) => {
+        sent.push(`B:${row.key}`);
+        return { id: 'msg-2', duplicate: false };
+      },
+      classify,
+    );
     release();
     expect(await first).toBe('sent');
     expect(second).toBe('empty');
     expect(sent).toEqual(['A:k-race']);
-    expect(await a.delivery('k-race')).toMatchObject({ status: 'sent', attempts: 1, sentBy: 'A', receipt: { id: 'msg-1' } });
+    expect(await a.delivery('k-race')).toMatchObject({
+      status: 'sent',
+      attempts: 1,
+      sentBy: 'A',
+      receipt: { id: 'msg-1' },
+    });
   });
 
   it('a failed send is counted and retried later; a permanent one is given up', async () => {
@@ -65,7 +80,7 @@ describe('outbox', () => {
     expect(await a.delivery('k-fail')).toMatchObject({ status: 'failed', attempts: 2 });
   });
 
-  it('a drainer claims only its own task queue\'s mail', async () => {
+  it("a drainer claims only its own task queue's mail", async () => {
     await a.enqueueDelivery({ key: 'k-other', run: { ...run, runId: 'rev-other' }, mail, taskQueue: 'q-other' });
     expect(await a.drainOne('q-mine', 'A', async () => ({ id: 'x', duplicate: false }), classify)).toBe('empty');
     expect(await a.delivery('k-other')).toMatchObject({ status: 'pending', attempts: 0 });
@@ -74,11 +89,23 @@ describe('outbox', () => {
 
 describe('dead letters', () => {
   it('records input, error and attempts once per execution', async () => {
-    const entry = { run, step: 'SAVE_PROGRESS', activityId: 'SAVE_PROGRESS:sso', input: { pending: ['sso'] }, error: 'PermanentError: 422', attempts: 1 };
+    const entry = {
+      run,
+      step: 'SAVE_PROGRESS',
+      activityId: 'SAVE_PROGRESS:sso',
+      input: { pending: ['sso'] },
+      error: 'PermanentError: 422',
+      attempts: 1,
+    };
     await a.recordDeadLetter(entry);
     await a.recordDeadLetter(entry);
     const rows = await a.deadLetters(run.runId);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ step: 'SAVE_PROGRESS', attempts: 1, input: { pending: ['sso'] }, error: 'PermanentError: 422' });
+    expect(rows[0]).toMatchObject({
+      step: 'SAVE_PROGRESS',
+      attempts: 1,
+      input: { pending: ['sso'] },
+      error: 'PermanentError: 422',
+    });
   });
 });

@@ -127,7 +127,12 @@ export interface Store {
    * send, the transaction dies with it and the row is due again for the next drainer, which
    * sends it with the same idempotency key.
    */
-  drainOne(taskQueue: string, worker: string, send: (row: OutboxRow) => Promise<Receipt>, classify: (err: unknown) => SendFailure): Promise<DrainOutcome>;
+  drainOne(
+    taskQueue: string,
+    worker: string,
+    send: (row: OutboxRow) => Promise<Receipt>,
+    classify: (err: unknown) => SendFailure,
+  ): Promise<DrainOutcome>;
   recordDeadLetter(entry: DeadLetterEntry): Promise<void>;
   deadLetters(runId: string): Promise<DeadLetterRow[]>;
   close(): Promise<void>;
@@ -206,7 +211,16 @@ export function openStore(databaseUrl: string): Store {
       await pool.query(
         `INSERT INTO ${DEAD_LETTER_TABLE} (run_id, workflow_id, runtime_run_id, step, activity_id, input, error, attempts)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (runtime_run_id) DO NOTHING`,
-        [e.run.runId, e.run.workflowId, e.run.runtimeRunId, e.step, e.activityId, JSON.stringify(e.input ?? null), e.error, e.attempts],
+        [
+          e.run.runId,
+          e.run.workflowId,
+          e.run.runtimeRunId,
+          e.step,
+          e.activityId,
+          JSON.stringify(e.input ?? null),
+          e.error,
+          e.attempts,
+        ],
       );
     },
 

@@ -29,7 +29,8 @@ async function main() {
   const address = env.TEMPORAL_ADDRESS || '127.0.0.1:7233';
   const namespace = env.TEMPORAL_NAMESPACE || 'default';
   const taskQueue = env.TASK_QUEUE || 'vendor-review';
-  const worldUrl = env.WORLD_URL || fail('WORLD_URL is not set: point it at the world server (pnpm world prints it)', 2);
+  const worldUrl =
+    env.WORLD_URL || fail('WORLD_URL is not set: point it at the world server (pnpm world prints it)', 2);
   try {
     parseCrashPlan(env.CRASH_PLAN);
   } catch (err) {
@@ -43,15 +44,23 @@ async function main() {
   });
 
   const store = env.DATABASE_URL ? openStore(env.DATABASE_URL) : undefined;
-  if (env.DATABASE_URL) await setupDatabase(env.DATABASE_URL).catch((err) => fail(`cannot prepare the outbox tables at DATABASE_URL: ${err.message}`));
+  if (env.DATABASE_URL)
+    await setupDatabase(env.DATABASE_URL).catch((err) =>
+      fail(`cannot prepare the outbox tables at DATABASE_URL: ${err.message}`),
+    );
   const ports = createHttpPorts({ worldUrl });
 
   const connection = await NativeConnection.connect({ address }).catch((err) =>
-    fail(`cannot reach the Temporal server at ${address} (${err.message}); start one (temporal server start-dev) or set TEMPORAL_ADDRESS`),
+    fail(
+      `cannot reach the Temporal server at ${address} (${err.message}); start one (temporal server start-dev) or set TEMPORAL_ADDRESS`,
+    ),
   );
 
   const bundlePath = env.WORKFLOW_BUNDLE;
-  if (!bundlePath) process.stderr.write('worker: WORKFLOW_BUNDLE not set, bundling the workflows now (slow; build it once with the build:bundle script)\n');
+  if (!bundlePath)
+    process.stderr.write(
+      'worker: WORKFLOW_BUNDLE not set, bundling the workflows now (slow; build it once with the build:bundle script)\n',
+    );
 
   const worker = await Worker.create({
     connection,
@@ -59,7 +68,12 @@ async function main() {
     taskQueue,
     identity: `${name}/${process.pid}`,
     ...(bundlePath ? { workflowBundle: { codePath: bundlePath } } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ ports, worker: name, store, onApprovalRequested: approvalCrashWatcher({ address, namespace }) }),
+    activities: createActivities({
+      ports,
+      worker: name,
+      store,
+      onApprovalRequested: approvalCrashWatcher({ address, namespace }),
+    }),
     stickyQueueScheduleToStartTimeout: STICKY_SCHEDULE_TO_START_TIMEOUT,
     maxHeartbeatThrottleInterval: MAX_HEARTBEAT_THROTTLE,
     defaultHeartbeatThrottleInterval: MAX_HEARTBEAT_THROTTLE,

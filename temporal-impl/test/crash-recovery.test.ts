@@ -26,7 +26,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (timings.length) process.stdout.write(`\ncrash → resumed progress (worker B start included):\n${timings.sort().join('\n')}\n`);
+  if (timings.length)
+    process.stdout.write(`\ncrash → resumed progress (worker B start included):\n${timings.sort().join('\n')}\n`);
   await env?.stop();
 });
 
@@ -40,7 +41,12 @@ function recoveryBound(variant: Variant, startMsB: number): number {
 
 function baseline(variant: Variant): Promise<ScenarioResult> {
   if (!baselines.has(variant)) {
-    baselines.set(variant, runScenario(env, bundlePath, { label: `baseline-${variant}`, variant, request, crashPoint: null }).then((r) => withExtras(r, null)));
+    baselines.set(
+      variant,
+      runScenario(env, bundlePath, { label: `baseline-${variant}`, variant, request, crashPoint: null }).then((r) =>
+        withExtras(r, null),
+      ),
+    );
   }
   return baselines.get(variant)!;
 }
@@ -56,54 +62,63 @@ describe.concurrent.each(['naive', 'hardened'] as const)('%s', (variant) => {
     expect(r.final.state?.delivery?.messageId).toBeTruthy();
   });
 
-  it.each(CRASH_POINT_NAMES)('crash at %s: a new worker takes over and the run completes', async (point: CrashPointName) => {
-    const r = withExtras(await runScenario(env, bundlePath, { label: `${variant}-${point}`, variant, request, crashPoint: point }), await baseline(variant));
-    const context = `\n--- A ---\n${r.output.A}\n--- B ---\n${r.output.B}`;
-    expect(r.crash?.point, `worker A did not die at ${point}${context}`).toBe(point);
-    expect(r.exitA?.signal).toBe('SIGKILL');
-    expect(r.final.status, context).toBe('completed');
-    expect(r.recoveryMs, `no progress by worker B after the crash${context}`).not.toBeNull();
-    timings.push(
-      `  ${variant.padEnd(8)} ${point.padEnd(18)} ${String(r.recoveryMs).padStart(6)}ms  (B cold start ${r.startMsB}ms; first progress ${r.afterReadyMs}ms after B was polling)`,
-    );
-    expect(r.recoveryMs!).toBeLessThan(recoveryBound(variant, r.startMsB ?? 3000));
+  it.each(CRASH_POINT_NAMES)(
+    'crash at %s: a new worker takes over and the run completes',
+    async (point: CrashPointName) => {
+      const r = withExtras(
+        await runScenario(env, bundlePath, { label: `${variant}-${point}`, variant, request, crashPoint: point }),
+        await baseline(variant),
+      );
+      const context = `\n--- A ---\n${r.output.A}\n--- B ---\n${r.output.B}`;
+      expect(r.crash?.point, `worker A did not die at ${point}${context}`).toBe(point);
+      expect(r.exitA?.signal).toBe('SIGKILL');
+      expect(r.final.status, context).toBe('completed');
+      expect(r.recoveryMs, `no progress by worker B after the crash${context}`).not.toBeNull();
+      timings.push(
+        `  ${variant.padEnd(8)} ${point.padEnd(18)} ${String(r.recoveryMs).padStart(6)}ms  (B cold start ${r.startMsB}ms; first progress ${r.afterReadyMs}ms after B was polling)`,
+      );
+      expect(r.recoveryMs!).toBeLessThan(recoveryBound(variant, r.startMsB ?? 3000));
 
-    const repeated = [...r.repeated.keys()];
-    switch (point) {
-      case 'boundary':
-      case 'awaiting-approval':
-        expect(repeated, 'nothing repeats').toEqual([]);
-        break;
-      case 'after-fetch':
-        expect(repeatedKinds(r).length).toBeGreaterThanOrEqual(1);
-        expect(new Set(repeatedKinds(r))).toEqual(new Set(['web']));
-        break;
-      case 'after-model':
-      case 'mid-model':
-        expect(repeatedKinds(r)).toEqual(['model']);
-        expect(r.extraModelCalls).toBe(1);
-        break;
-      case 'after-progress':
-        expect(repeatedKinds(r)).toEqual(['tracker']);
-        expect(r.notes).toBe(variant === 'naive' ? 3 : 2);
-        break;
-      case 'after-deliver':
-        expect(repeatedKinds(r)).toEqual(['mail']);
-        expect(r.mails).toBe(variant === 'naive' ? 2 : 1);
-        break;
-      case 'parallel-fetch': {
-        // Two of three siblings finished on A and stay finished; only the third ran again, on B.
-        expect(r.crash?.detail).toContain('sibling=3/3');
-        expect(repeated).toHaveLength(1);
-        expect(repeated[0]).toMatch(/^GET /);
-        const fetched = (id: string) => r.history.find((e) => e.eventType === 'ActivityTaskCompleted' && e.activityId === id)?.workerIdentity ?? '';
-        expect([fetched('FETCH:sso:0'), fetched('FETCH:sso:1'), fetched('FETCH:sso:2')].map((w) => w.split('/')[0])).toEqual(['A', 'A', 'B']);
-        break;
+      const repeated = [...r.repeated.keys()];
+      switch (point) {
+        case 'boundary':
+        case 'awaiting-approval':
+          expect(repeated, 'nothing repeats').toEqual([]);
+          break;
+        case 'after-fetch':
+          expect(repeatedKinds(r).length).toBeGreaterThanOrEqual(1);
+          expect(new Set(repeatedKinds(r))).toEqual(new Set(['web']));
+          break;
+        case 'after-model':
+        case 'mid-model':
+          expect(repeatedKinds(r)).toEqual(['model']);
+          expect(r.extraModelCalls).toBe(1);
+          break;
+        case 'after-progress':
+          expect(repeatedKinds(r)).toEqual(['tracker']);
+          expect(r.notes).toBe(variant === 'naive' ? 3 : 2);
+          break;
+        case 'after-deliver':
+          expect(repeatedKinds(r)).toEqual(['mail']);
+          expect(r.mails).toBe(variant === 'naive' ? 2 : 1);
+          break;
+        case 'parallel-fetch': {
+          // Two of three siblings finished on A and stay finished; only the third ran again, on B.
+          expect(r.crash?.detail).toContain('sibling=3/3');
+          expect(repeated).toHaveLength(1);
+          expect(repeated[0]).toMatch(/^GET /);
+          const fetched = (id: string) =>
+            r.history.find((e) => e.eventType === 'ActivityTaskCompleted' && e.activityId === id)?.workerIdentity ?? '';
+          expect(
+            [fetched('FETCH:sso:0'), fetched('FETCH:sso:1'), fetched('FETCH:sso:2')].map((w) => w.split('/')[0]),
+          ).toEqual(['A', 'A', 'B']);
+          break;
+        }
       }
-    }
-    if (point === 'awaiting-approval') expect(r.approvedWhileNoWorker).toBe(true);
-    if (variant === 'hardened') {
-      expect(r.digest).toBe((await baseline(variant)).digest);
-    }
-  });
+      if (point === 'awaiting-approval') expect(r.approvedWhileNoWorker).toBe(true);
+      if (variant === 'hardened') {
+        expect(r.digest).toBe((await baseline(variant)).digest);
+      }
+    },
+  );
 });

@@ -5,7 +5,17 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { newRunId, type ReviewRequestInput } from '@vendor-review/domain';
 import { vendorRequest } from '@vendor-review/domain/world';
-import { approveRun, getRun, HARDENED_MAX_ATTEMPTS, openStore, startRun, waitForRun, workflowIdFor, type Store, type Variant } from '../src/index.ts';
+import {
+  approveRun,
+  getRun,
+  HARDENED_MAX_ATTEMPTS,
+  openStore,
+  startRun,
+  waitForRun,
+  workflowIdFor,
+  type Store,
+  type Variant,
+} from '../src/index.ts';
 import { startTestEnvironment, taskQueueFor, type TestEnvironment } from './support/environment.ts';
 import { startWorkerProcess, type WorkerProcess } from './support/worker-process.ts';
 
@@ -19,7 +29,13 @@ let request: ReviewRequestInput;
 beforeAll(async () => {
   env = await startTestEnvironment();
   taskQueue = taskQueueFor('faults');
-  worker = startWorkerProcess('F', { address: env.temporal.address, taskQueue, worldUrl: env.world.url, databaseUrl: env.db.url, bundlePath });
+  worker = startWorkerProcess('F', {
+    address: env.temporal.address,
+    taskQueue,
+    worldUrl: env.world.url,
+    databaseUrl: env.db.url,
+    bundlePath,
+  });
   store = openStore(env.db.url);
   const full = vendorRequest('borealis-crm', env.world.url);
   request = { ...full, requirements: full.requirements.filter((r) => r.id === 'sso') };
@@ -36,7 +52,13 @@ afterAll(async () => {
 async function runToEnd(variant: Variant, runId: string, req: unknown = request) {
   await startRun({ client: env.client, taskQueue, request: req as ReviewRequestInput, variant, runId });
   for (;;) {
-    const view = await waitForRun({ client: env.client, runId, until: ['completed', 'failed', 'awaiting-approval'], timeoutMs: 120_000, queryState: false });
+    const view = await waitForRun({
+      client: env.client,
+      runId,
+      until: ['completed', 'failed', 'awaiting-approval'],
+      timeoutMs: 120_000,
+      queryState: false,
+    });
     if (view.status !== 'awaiting-approval') return getRun({ client: env.client, runId });
     await approveRun({ client: env.client, runId, approved: true, by: 'reviewer@example.com' });
   }
@@ -52,7 +74,11 @@ describe.concurrent('faults', () => {
     expect(tracker.map((e) => e.outcome)).toEqual(['fault']);
     const [letter, ...more] = await store.deadLetters(runId);
     expect(more).toEqual([]);
-    expect(letter).toMatchObject({ step: 'SAVE_PROGRESS', attempts: 1, run: { runId, workflowId: workflowIdFor(runId) } });
+    expect(letter).toMatchObject({
+      step: 'SAVE_PROGRESS',
+      attempts: 1,
+      run: { runId, workflowId: workflowIdFor(runId) },
+    });
     expect(letter!.error).toMatch(/PermanentError/);
     expect(letter!.input).toMatchObject({ runId, current: { requirementId: 'sso' } });
     expect(view.state?.failure).toMatchObject({ step: 'SAVE_PROGRESS', attempts: 1 });
@@ -115,7 +141,9 @@ describe.concurrent('faults', () => {
     const pending = described.raw.pendingActivities?.[0];
     expect(pending?.activityType?.name).toBe('discover');
     expect(pending?.attempt).toBeGreaterThanOrEqual(bound);
-    process.stdout.write(`naive looks stuck: ${attempts.length} attempts at a permanent 404 in ${Date.now() - started}ms, still running, no dead letter\n`);
+    process.stdout.write(
+      `naive looks stuck: ${attempts.length} attempts at a permanent 404 in ${Date.now() - started}ms, still running, no dead letter\n`,
+    );
     await env.client.workflow.getHandle(workflowIdFor(runId)).terminate('test over: naive run would retry forever');
   });
 });

@@ -17,7 +17,16 @@ import { startWorld, vendorRequest } from '@vendor-review/domain/world';
 import { createActivities } from '../src/activities.ts';
 import { buildWorkflowBundle } from '../src/bundle.ts';
 import { fetchHistoryJson } from '../src/history.ts';
-import { approveRun, openStore, sdkDownloadedTemporal, setupDatabase, startRun, waitForRun, workflowIdFor, type Variant } from '../src/index.ts';
+import {
+  approveRun,
+  openStore,
+  sdkDownloadedTemporal,
+  setupDatabase,
+  startRun,
+  waitForRun,
+  workflowIdFor,
+  type Variant,
+} from '../src/index.ts';
 import { startOutboxDrainer } from '../src/outbox-drainer.ts';
 
 const OUT_DIR = fileURLToPath(new URL('./histories/', import.meta.url));
@@ -45,12 +54,17 @@ try {
   const full = vendorRequest('acme-analytics', world.url);
   const request = { ...full, requirements: full.requirements.filter((r) => r.id === 'soc2' || r.id === 'sso') };
 
-  const record = async (name: string, variant: Variant, o: { approve?: boolean; setup?: (runId: string) => void } = {}) => {
+  const record = async (
+    name: string,
+    variant: Variant,
+    o: { approve?: boolean; setup?: (runId: string) => void } = {},
+  ) => {
     const runId = newRunId(`v1-${name}`);
     o.setup?.(runId);
     await startRun({ client, taskQueue, request, variant, runId });
     const waiting = await waitForRun({ client, runId, until: ['awaiting-approval', 'completed', 'failed'] });
-    if (waiting.status === 'awaiting-approval') await approveRun({ client, runId, approved: o.approve ?? true, by: 'reviewer@example.com' });
+    if (waiting.status === 'awaiting-approval')
+      await approveRun({ client, runId, approved: o.approve ?? true, by: 'reviewer@example.com' });
     const done = await waitForRun({ client, runId });
     const history = await fetchHistoryJson(client, workflowIdFor(runId));
     writeFileSync(join(OUT_DIR, `v1-${name}.json`), `${JSON.stringify(history, null, 2)}\n`);
@@ -61,7 +75,9 @@ try {
     await record('naive-approved', 'naive');
     await record('hardened-approved', 'hardened');
     await record('hardened-rejected', 'hardened', { approve: false });
-    await record('hardened-dead-letter', 'hardened', { setup: (runId) => world.addFault({ route: 'tracker', kind: '422', times: 'forever', runId }) });
+    await record('hardened-dead-letter', 'hardened', {
+      setup: (runId) => world.addFault({ route: 'tracker', kind: '422', times: 'forever', runId }),
+    });
   });
   await drainer.stop();
   await store.close();

@@ -16,14 +16,20 @@ const UNPATCHED = fileURLToPath(new URL('./versions/v2-unpatched.ts', import.met
 const bundlePath = inject('workflowBundle');
 
 // The replayer reports each failure to us; core's own warning for the same event is noise here.
-Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR' }) } } });
+Runtime.install({
+  logger: new DefaultLogger('ERROR'),
+  telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR' }) } },
+});
 
 const fixtures = readdirSync(HISTORIES_DIR)
   .filter((f) => f.endsWith('.json'))
   .sort();
 
 function histories() {
-  return fixtures.map((file) => ({ workflowId: file, history: historyFromJSON(JSON.parse(readFileSync(`${HISTORIES_DIR}${file}`, 'utf8'))) }));
+  return fixtures.map((file) => ({
+    workflowId: file,
+    history: historyFromJSON(JSON.parse(readFileSync(`${HISTORIES_DIR}${file}`, 'utf8'))),
+  }));
 }
 
 async function replayAll(options: Parameters<typeof Worker.runReplayHistories>[0]): Promise<ReplayResult[]> {
@@ -34,7 +40,12 @@ async function replayAll(options: Parameters<typeof Worker.runReplayHistories>[0
 
 describe('replay of v1 histories', () => {
   it('has the recorded fixtures: naive, hardened approved, rejected and dead-lettered', () => {
-    expect(fixtures).toEqual(['v1-hardened-approved.json', 'v1-hardened-dead-letter.json', 'v1-hardened-rejected.json', 'v1-naive-approved.json']);
+    expect(fixtures).toEqual([
+      'v1-hardened-approved.json',
+      'v1-hardened-dead-letter.json',
+      'v1-hardened-rejected.json',
+      'v1-naive-approved.json',
+    ]);
   });
 
   it('today’s code (v2, change guarded by patched()) replays every v1 history without error', async () => {
@@ -46,7 +57,9 @@ describe('replay of v1 histories', () => {
     const results = await replayAll({ workflowsPath: UNPATCHED });
     expect(results).toHaveLength(fixtures.length);
     for (const r of results) {
-      expect(r.error, `${r.workflowId} replayed cleanly through unpatched code`).toBeInstanceOf(DeterminismViolationError);
+      expect(r.error, `${r.workflowId} replayed cleanly through unpatched code`).toBeInstanceOf(
+        DeterminismViolationError,
+      );
       expect(r.error!.message).toMatch(/TMPRL1100/);
       process.stdout.write(`${r.workflowId}: ${/\[TMPRL1100\][^"]*/.exec(r.error!.message)?.[0]}\n`);
     }

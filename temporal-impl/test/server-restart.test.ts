@@ -11,7 +11,16 @@ import { Client, Connection } from '@temporalio/client';
 import { newRunId, reviewDigest, type ReviewRequestInput } from '@vendor-review/domain';
 import { freshDatabase, startTemporal, type FreshDatabase, type TemporalHandle } from '@vendor-review/domain/infra';
 import { EXPECTED_VERDICTS, startWorld, vendorRequest, type World } from '@vendor-review/domain/world';
-import { approveRun, getRun, readHistory, RunNotFoundError, sdkDownloadedTemporal, setupDatabase, startRun, waitForRun } from '../src/index.ts';
+import {
+  approveRun,
+  getRun,
+  readHistory,
+  RunNotFoundError,
+  sdkDownloadedTemporal,
+  setupDatabase,
+  startRun,
+  waitForRun,
+} from '../src/index.ts';
 import { POSTGRES_SERVER_URL, taskQueueFor } from './support/environment.ts';
 import { startWorkerProcess, type WorkerProcess } from './support/worker-process.ts';
 
@@ -23,7 +32,10 @@ let request: ReviewRequestInput;
 const cleanups: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {
-  [world, db] = await Promise.all([startWorld({ modelLatencyMs: 400 }), freshDatabase(POSTGRES_SERVER_URL, 'tp_restart')]);
+  [world, db] = await Promise.all([
+    startWorld({ modelLatencyMs: 400 }),
+    freshDatabase(POSTGRES_SERVER_URL, 'tp_restart'),
+  ]);
   await setupDatabase(db.url);
   const full = vendorRequest('cobalt-mail', world.url);
   request = { ...full, requirements: full.requirements.filter((r) => r.id === 'soc2' || r.id === 'dpa') };
@@ -42,7 +54,13 @@ async function connect(temporal: TemporalHandle) {
 }
 
 function worker(temporal: TemporalHandle, taskQueue: string, name: string): WorkerProcess {
-  const w = startWorkerProcess(name, { address: temporal.address, taskQueue, worldUrl: world.url, databaseUrl: db.url, bundlePath });
+  const w = startWorkerProcess(name, {
+    address: temporal.address,
+    taskQueue,
+    worldUrl: world.url,
+    databaseUrl: db.url,
+    bundlePath,
+  });
   cleanups.push(() => w.kill());
   return w;
 }
@@ -84,7 +102,13 @@ describe.sequential('the dev server is killed mid-run', () => {
     } else {
       process.stdout.write('worker A rode out the outage (its pollers retried until the server was back)\n');
     }
-    const waiting = await waitForRun({ client, runId, until: ['awaiting-approval', 'completed', 'failed'], timeoutMs: 120_000, queryState: false });
+    const waiting = await waitForRun({
+      client,
+      runId,
+      until: ['awaiting-approval', 'completed', 'failed'],
+      timeoutMs: 120_000,
+      queryState: false,
+    });
     expect(waiting.status).toBe('awaiting-approval');
     expect(waiting.runtimeRunId).toBe(started.runtimeRunId);
     await approveRun({ client, runId, approved: true, by: 'reviewer@example.com' });
@@ -97,7 +121,10 @@ describe.sequential('the dev server is killed mid-run', () => {
     expect(world.notes(runId)).toHaveLength(2);
     expect(world.outbox(runId)).toHaveLength(1);
     const verdicts = Object.fromEntries(Object.values(done.state!.verdicts).map((v) => [v.requirementId, v.status]));
-    expect(verdicts).toEqual({ soc2: EXPECTED_VERDICTS['cobalt-mail']!.soc2, dpa: EXPECTED_VERDICTS['cobalt-mail']!.dpa });
+    expect(verdicts).toEqual({
+      soc2: EXPECTED_VERDICTS['cobalt-mail']!.soc2,
+      dpa: EXPECTED_VERDICTS['cobalt-mail']!.dpa,
+    });
     expect(reviewDigest(done.state!)).toMatch(/^[0-9a-f]{16}$/);
   });
 

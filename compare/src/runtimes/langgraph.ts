@@ -59,7 +59,9 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
     async status(h: RunHandle): Promise<RunView> {
       const { rows } = await pool.query(`SELECT status FROM ${langgraph.TABLES.runs} WHERE run_id = $1`, [h.runId]);
       const status = rows[0]?.status as RunView['status'] | undefined;
-      return status ? { status, state: null } : { status: 'not-found', state: null, reason: `no run ${h.runId} in ${langgraph.TABLES.runs}` };
+      return status
+        ? { status, state: null }
+        : { status: 'not-found', state: null, reason: `no run ${h.runId} in ${langgraph.TABLES.runs}` };
     },
     async inspect(h: RunHandle): Promise<RunView> {
       const v = await langgraph.getRun({ databaseUrl: o.databaseUrl, runId: h.runId });

@@ -3,7 +3,23 @@
  * repeat on every page and would drown the evidence), block elements on their own lines, entities
  * decoded, whitespace collapsed. Sentences stay intact so a quote can be checked verbatim.
  */
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', middot: '·', copy: '©', hellip: '…', rsquo: '’', lsquo: '‘', ldquo: '“', rdquo: '”' };
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  mdash: '—',
+  ndash: '–',
+  middot: '·',
+  copy: '©',
+  hellip: '…',
+  rsquo: '’',
+  lsquo: '‘',
+  ldquo: '“',
+  rdquo: '”',
+};
 
 export function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
@@ -21,7 +37,8 @@ export function htmlTitle(html: string): string {
 }
 
 export function htmlToText(html: string): string {
-  const main = /<main[^>]*>([\s\S]*?)<\/main>/i.exec(html)?.[1] ?? /<body[^>]*>([\s\S]*?)<\/body>/i.exec(html)?.[1] ?? html;
+  const main =
+    /<main[^>]*>([\s\S]*?)<\/main>/i.exec(html)?.[1] ?? /<body[^>]*>([\s\S]*?)<\/body>/i.exec(html)?.[1] ?? html;
   const text = main
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<(script|style|noscript|template)[^>]*>[\s\S]*?<\/\1>/gi, '')

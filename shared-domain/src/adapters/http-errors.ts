@@ -6,7 +6,8 @@ import { PermanentError, TransientError } from '../errors.ts';
  */
 export function errorForStatus(status: number, what: string, detail = ''): TransientError | PermanentError {
   const message = `${what} -> HTTP ${status}${detail ? `: ${detail.slice(0, 200)}` : ''}`;
-  if (status === 408 || status === 409 || status === 425 || status === 429 || status >= 500) return new TransientError(message, `http-${status}`, status);
+  if (status === 408 || status === 409 || status === 425 || status === 429 || status >= 500)
+    return new TransientError(message, `http-${status}`, status);
   return new PermanentError(message, `http-${status}`, status);
 }
 
@@ -15,5 +16,8 @@ export function errorForNetwork(err: unknown, what: string): TransientError {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return new TransientError(`${what} timed out`, 'timeout');
   const code = e?.cause?.code ?? 'network';
-  return new TransientError(`${what} failed: ${e?.cause?.message ?? e?.message ?? String(err)}`, code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' ? 'ECONNRESET' : code);
+  return new TransientError(
+    `${what} failed: ${e?.cause?.message ?? e?.message ?? String(err)}`,
+    code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' ? 'ECONNRESET' : code,
+  );
 }

@@ -1,3 +1,4 @@
+import type * as OpenAiModule from 'openai';
 import type OpenAI from 'openai';
 import { PermanentError, TransientError } from '../errors.ts';
 import type { CallHooks, CallMeta, Model, ModelReply, ModelRequest } from '../ports.ts';
@@ -14,9 +15,17 @@ export interface ModelOptions {
   timeoutMs?: number;
 }
 
-export function resolveModelOptions(worldUrl: string | undefined, opts: ModelOptions = {}, env: NodeJS.ProcessEnv = process.env): Required<ModelOptions> {
+export function resolveModelOptions(
+  worldUrl: string | undefined,
+  opts: ModelOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): Required<ModelOptions> {
   const baseURL = opts.baseURL ?? env.OPENAI_BASE_URL ?? (worldUrl ? `${worldUrl.replace(/\/+$/, '')}/v1` : undefined);
-  if (!baseURL) throw new PermanentError('no model endpoint: set OPENAI_BASE_URL (and OPENAI_API_KEY, MODEL) or pass a world URL', 'model-config');
+  if (!baseURL)
+    throw new PermanentError(
+      'no model endpoint: set OPENAI_BASE_URL (and OPENAI_API_KEY, MODEL) or pass a world URL',
+      'model-config',
+    );
   return {
     baseURL,
     apiKey: opts.apiKey ?? env.OPENAI_API_KEY ?? 'sk-world-sim',
@@ -25,7 +34,7 @@ export function resolveModelOptions(worldUrl: string | undefined, opts: ModelOpt
   };
 }
 
-type OpenAiSdk = typeof import('openai');
+type OpenAiSdk = typeof OpenAiModule;
 let sdk: Promise<OpenAiSdk> | undefined;
 /**
  * The SDK takes over a second to import. A replacement worker must start fast after a crash, so it
@@ -37,24 +46,32 @@ function loadSdk(): Promise<OpenAiSdk> {
 
 function classify(err: unknown, { APIConnectionError, APIError, APIUserAbortError }: OpenAiSdk): Error {
   if (err instanceof APIUserAbortError) return new TransientError(`model call aborted: ${err.message}`, 'aborted');
-  if (err instanceof APIConnectionError) return new TransientError(`model call failed: ${err.message}`, err.constructor.name === 'APIConnectionTimeoutError' ? 'timeout' : 'ECONNRESET');
-  if (err instanceof APIError && typeof err.status === 'number') return errorForStatus(err.status, 'model call', err.message);
+  if (err instanceof APIConnectionError)
+    return new TransientError(
+      `model call failed: ${err.message}`,
+      err.constructor.name === 'APIConnectionTimeoutError' ? 'timeout' : 'ECONNRESET',
+    );
+  if (err instanceof APIError && typeof err.status === 'number')
+    return errorForStatus(err.status, 'model call', err.message);
   return err instanceof Error ? err : new Error(String(err));
 }
 
 /** The model port on the official client, so any OpenAI-compatible provider works by configuration alone. */
 export function openAiModel(opts: Required<ModelOptions>): Model {
   let client: Promise<OpenAI> | undefined;
-  const connect = async (onDispatch?: () => void) => new (await loadSdk()).default({
-    ...(onDispatch ? { fetch: (url: string | URL | Request, init?: RequestInit) => (onDispatch(), fetch(url, init)) } : {}),
-    baseURL: opts.baseURL,
-    apiKey: opts.apiKey,
-    timeout: opts.timeoutMs,
-    // No retries in the client: the runtime (LangGraph retry policy, Temporal activity retries)
-    // decides what to retry and counts attempts; a hidden second layer would multiply calls and
-    // hide them from the attempt numbers the ledger shows.
-    maxRetries: 0,
-  });
+  const connect = async (onDispatch?: () => void) =>
+    new (await loadSdk()).default({
+      ...(onDispatch
+        ? { fetch: (url: string | URL | Request, init?: RequestInit) => (onDispatch(), fetch(url, init)) }
+        : {}),
+      baseURL: opts.baseURL,
+      apiKey: opts.apiKey,
+      timeout: opts.timeoutMs,
+      // No retries in the client: the runtime (LangGraph retry policy, Temporal activity retries)
+      // decides what to retry and counts attempts; a hidden second layer would multiply calls and
+      // hide them from the attempt numbers the ledger shows.
+      maxRetries: 0,
+    });
   return {
     async complete(req: ModelRequest, meta: CallMeta, hooks?: CallHooks): Promise<ModelReply> {
       // A call that wants to know when its request left gets a client of its own to tell it.
@@ -81,7 +98,10 @@ export function openAiModel(opts: Required<ModelOptions>): Model {
       return {
         text,
         model: completion.model,
-        usage: { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 },
+        usage: {
+          promptTokens: completion.usage?.prompt_tokens ?? 0,
+          completionTokens: completion.usage?.completion_tokens ?? 0,
+        },
       };
     },
   };

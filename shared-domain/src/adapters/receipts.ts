@@ -3,7 +3,12 @@ import { metaHeaders } from './headers.ts';
 import { errorForNetwork, errorForStatus } from './http-errors.ts';
 
 /** POST a JSON side effect and read back its receipt; the receiver says "replayed" when the key matched an earlier call. */
-export async function postForReceipt(url: string, payload: unknown, meta: CallMeta, timeoutMs: number): Promise<Receipt> {
+export async function postForReceipt(
+  url: string,
+  payload: unknown,
+  meta: CallMeta,
+  timeoutMs: number,
+): Promise<Receipt> {
   let res: Response;
   let text: string;
   try {

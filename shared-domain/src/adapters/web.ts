@@ -15,7 +15,10 @@ export function httpWeb(opts: HttpWebOptions = {}): Web {
       let res: Response;
       let body: string;
       try {
-        res = await fetch(url, { headers: { Accept: 'text/html, application/json', ...metaHeaders(meta) }, signal: AbortSignal.timeout(timeoutMs) });
+        res = await fetch(url, {
+          headers: { Accept: 'text/html, application/json', ...metaHeaders(meta) },
+          signal: AbortSignal.timeout(timeoutMs),
+        });
         body = await res.text();
       } catch (err) {
         throw errorForNetwork(err, `GET ${url}`);

@@ -24,7 +24,7 @@ describe('docker-compose.yml', () => {
   it('has the official Temporal-on-PostgreSQL layout, health-gated', async () => {
     const { stdout: resolved } = await compose('config');
     const services = resolved.slice(resolved.indexOf('\nservices:\n')).split(/\n(?=\S)/)[1] ?? '';
-    expect([...services.matchAll(/^  (\S+):$/gm)].map((m) => m[1]).sort()).toEqual(
+    expect([...services.matchAll(/^ {2}(\S+):$/gm)].map((m) => m[1]).sort()).toEqual(
       ['postgresql', 'temporal', 'temporal-create-namespace', 'temporal-schema', 'temporal-ui'].sort(),
     );
     expect(resolved).toMatch(/temporal-schema:\n\s+condition: service_completed_successfully/);

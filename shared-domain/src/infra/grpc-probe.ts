@@ -58,7 +58,12 @@ function unary(address: string, path: string, message: Buffer, timeoutMs: number
     const frame = Buffer.alloc(5 + message.length); // flag byte 0 (uncompressed), length, message
     frame.writeUInt32BE(message.length, 1);
     message.copy(frame, 5);
-    const request = session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/grpc', te: 'trailers' });
+    const request = session.request({
+      ':method': 'POST',
+      ':path': path,
+      'content-type': 'application/grpc',
+      te: 'trailers',
+    });
 
     const chunks: Buffer[] = [];
     let status: string | undefined;
@@ -76,7 +81,8 @@ function unary(address: string, path: string, message: Buffer, timeoutMs: number
     request.on('error', (err) => finish(err));
     request.on('end', () => {
       if (status === undefined) finish(new GrpcError('no gRPC status in the answer (not a gRPC server?)'));
-      else if (status !== '0') finish(new GrpcError(`gRPC status ${status}${statusMessage ? `: ${statusMessage}` : ''}`, Number(status)));
+      else if (status !== '0')
+        finish(new GrpcError(`gRPC status ${status}${statusMessage ? `: ${statusMessage}` : ''}`, Number(status)));
       else finish(undefined, Buffer.concat(chunks).subarray(5));
     });
     request.end(frame);
@@ -97,5 +103,10 @@ export async function temporalHealthy(address: string, timeoutMs: number): Promi
 
 /** Resolves when `namespace` is registered; rejects with a GrpcError (status NOT_FOUND when it does not exist). */
 export async function describeNamespace(address: string, namespace: string, timeoutMs: number): Promise<void> {
-  await unary(address, '/temporal.api.workflowservice.v1.WorkflowService/DescribeNamespace', stringField1(namespace), timeoutMs);
+  await unary(
+    address,
+    '/temporal.api.workflowservice.v1.WorkflowService/DescribeNamespace',
+    stringField1(namespace),
+    timeoutMs,
+  );
 }

@@ -12,7 +12,13 @@
  *   TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path: resolveTemporalCli()! } } })
  */
 export { startPostgres, type PostgresHandle, type StartPostgresOptions } from './postgres.ts';
-export { createDatabase, databaseUrl, freshDatabase, maskDatabaseUrl, type FreshDatabase } from './postgres-databases.ts';
+export {
+  createDatabase,
+  databaseUrl,
+  freshDatabase,
+  maskDatabaseUrl,
+  type FreshDatabase,
+} from './postgres-databases.ts';
 export { startTemporal, type SdkDevServer, type StartTemporalOptions, type TemporalHandle } from './temporal.ts';
 export { resolveTemporalCli } from './temporal-cli.ts';
 export { InfraError } from './infra-error.ts';

@@ -55,7 +55,11 @@ export interface FreshDatabase {
  * files and repeated runs never see each other's tables.
  */
 export async function freshDatabase(serverUrl: string, prefix = 'test'): Promise<FreshDatabase> {
-  const safePrefix = prefix.toLowerCase().replace(/[^a-z0-9_]+/g, '_').slice(0, 30) || 'test';
+  const safePrefix =
+    prefix
+      .toLowerCase()
+      .replace(/[^a-z0-9_]+/g, '_')
+      .slice(0, 30) || 'test';
   const name = `${safePrefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`));
   let dropped = false;

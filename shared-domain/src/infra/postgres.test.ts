@@ -50,7 +50,10 @@ describe('embedded PostgreSQL', () => {
     await holder.connect(); // drop() must not wait for sessions still connected
     await a.drop();
     await b.drop();
-    const left = await query<{ datname: string }>(server.url, `select datname from pg_database where datname like 'infra_test_%'`);
+    const left = await query<{ datname: string }>(
+      server.url,
+      `select datname from pg_database where datname like 'infra_test_%'`,
+    );
     expect(left).toEqual([]);
     await holder.end().catch(() => undefined);
   });

@@ -156,7 +156,9 @@ async function startEmbedded(database: string, log: InfraLog): Promise<PostgresH
     }
   } catch (err) {
     await stop();
-    throw new InfraError(`postgres: embedded PostgreSQL on port ${port} started but could not create database ${database} (${reasonOf(err)})`);
+    throw new InfraError(
+      `postgres: embedded PostgreSQL on port ${port} started but could not create database ${database} (${reasonOf(err)})`,
+    );
   }
   log(`postgres: embedded PostgreSQL ${version} on 127.0.0.1:${port} (data in ${dataDir})`);
   return { url: databaseUrl(serverUrl, database), kind: 'embedded', stop };

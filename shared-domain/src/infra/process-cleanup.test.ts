@@ -31,10 +31,15 @@ async function startHolder() {
 async function nothingLeft(started: Started, withinMs: number) {
   const deadline = Date.now() + withinMs;
   while (Date.now() < deadline) {
-    if (!isProcessAlive(started.postgresPid) && !isProcessAlive(started.temporalPid) && !existsSync(started.dataDir)) return;
+    if (!isProcessAlive(started.postgresPid) && !isProcessAlive(started.temporalPid) && !existsSync(started.dataDir))
+      return;
     await sleep(200);
   }
-  return { postgres: isProcessAlive(started.postgresPid), temporal: isProcessAlive(started.temporalPid), dataDir: existsSync(started.dataDir) };
+  return {
+    postgres: isProcessAlive(started.postgresPid),
+    temporal: isProcessAlive(started.temporalPid),
+    dataDir: existsSync(started.dataDir),
+  };
 }
 
 // Concurrent: each test waits on its own child process, mostly idle.
@@ -48,7 +53,9 @@ describe.concurrent('servers started by a process that dies', () => {
 
   it('are gone after a SIGTERM (the signal hook does it)', async () => {
     const { child, started } = await startHolder();
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.once('exit', (_code, signal) => resolve(signal)),
+    );
     child.kill('SIGTERM');
     expect(await exited).toBe('SIGTERM'); // the default disposition is restored after cleanup
     expect(await nothingLeft(started, 5_000)).toBeUndefined();

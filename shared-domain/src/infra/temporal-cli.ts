@@ -27,7 +27,10 @@ export const REPO_CLI_PATH = fileURLToPath(new URL('../../../.cache/temporal-cli
  * `TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path } } })`
  * (`@temporalio/testing`, DevServerConfig.executable).
  */
-export function resolveTemporalCli(env: NodeJS.ProcessEnv = process.env, repoCli: string | false = REPO_CLI_PATH): string | undefined {
+export function resolveTemporalCli(
+  env: NodeJS.ProcessEnv = process.env,
+  repoCli: string | false = REPO_CLI_PATH,
+): string | undefined {
   const configured = env.TEMPORAL_CLI_PATH?.trim();
   if (configured) {
     if (!isExecutableFile(configured)) {
@@ -52,7 +55,9 @@ export async function temporalCliVersion(cli: string): Promise<string> {
     const { stdout } = await run(cli, ['--version'], { timeout: 10_000 });
     return stdout.trim().replace(/^temporal version\s*/, '');
   } catch (err) {
-    throw new InfraError(`temporal: ${cli} --version failed (${reasonOf(err)}): install a working Temporal CLI or set TEMPORAL_ADDRESS`);
+    throw new InfraError(
+      `temporal: ${cli} --version failed (${reasonOf(err)}): install a working Temporal CLI or set TEMPORAL_ADDRESS`,
+    );
   }
 }
 

@@ -16,7 +16,8 @@ const quiet = () => undefined;
 // The real CLI is part of the test setup (.ci/run installs it): without it these tests fail, never skip.
 function cliOrFail(): string {
   const cli = resolveTemporalCli();
-  if (!cli) throw new Error('no Temporal CLI: set TEMPORAL_CLI_PATH (bash .ci/run installs one under .cache/temporal-cli)');
+  if (!cli)
+    throw new Error('no Temporal CLI: set TEMPORAL_CLI_PATH (bash .ci/run installs one under .cache/temporal-cli)');
   return cli;
 }
 
@@ -35,16 +36,35 @@ describe('Temporal dev server from the CLI', () => {
 
   it('starts, serves its namespace over gRPC, stops, and its process is gone', async () => {
     const lines: string[] = [];
-    const server = await startTemporal({ env: { TEMPORAL_CLI_PATH: cli }, namespace: 'infra-test', log: (l) => lines.push(l) });
+    const server = await startTemporal({
+      env: { TEMPORAL_CLI_PATH: cli },
+      namespace: 'infra-test',
+      log: (l) => lines.push(l),
+    });
     try {
       expect(server.kind).toBe('cli');
       expect(server.namespace).toBe('infra-test');
       expect(server.address).toMatch(/^127\.0\.0\.1:\d+$/);
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^temporal: dev server \(CLI \d+\.\d+\.\d+ .*\) from .+ on 127\.0\.0\.1:\d+, namespace infra-test, state in memory, pid \d+$/);
+      expect(lines[0]).toMatch(
+        /^temporal: dev server \(CLI \d+\.\d+\.\d+ .*\) from .+ on 127\.0\.0\.1:\d+, namespace infra-test, state in memory, pid \d+$/,
+      );
       const [host, port] = server.address.split(':');
       await tcpConnect(host!, Number(port), 2_000);
-      const described = JSON.parse(await temporalCli(cli, 'operator', 'namespace', 'describe', '--namespace', 'infra-test', '--address', server.address, '--output', 'json'));
+      const described = JSON.parse(
+        await temporalCli(
+          cli,
+          'operator',
+          'namespace',
+          'describe',
+          '--namespace',
+          'infra-test',
+          '--address',
+          server.address,
+          '--output',
+          'json',
+        ),
+      );
       expect(described.namespaceInfo).toMatchObject({ name: 'infra-test', state: 'NAMESPACE_STATE_REGISTERED' });
       expect(isProcessAlive(server.pid!)).toBe(true);
     } finally {
@@ -60,7 +80,16 @@ describe('Temporal dev server from the CLI', () => {
     const first = await startTemporal({ env: { TEMPORAL_CLI_PATH: cli }, dbFilename, log: quiet });
     let second: TemporalHandle | undefined;
     try {
-      await temporalCli(cli, 'operator', 'namespace', 'create', '--namespace', 'made-at-runtime', '--address', first.address);
+      await temporalCli(
+        cli,
+        'operator',
+        'namespace',
+        'create',
+        '--namespace',
+        'made-at-runtime',
+        '--address',
+        first.address,
+      );
       await first.kill();
       expect(isProcessAlive(first.pid!)).toBe(false);
 
@@ -68,7 +97,18 @@ describe('Temporal dev server from the CLI', () => {
       second = await startTemporal({ env: { TEMPORAL_CLI_PATH: cli }, dbFilename, port, log: quiet });
       expect(second.address).toBe(first.address);
       const described = JSON.parse(
-        await temporalCli(cli, 'operator', 'namespace', 'describe', '--namespace', 'made-at-runtime', '--address', second.address, '--output', 'json'),
+        await temporalCli(
+          cli,
+          'operator',
+          'namespace',
+          'describe',
+          '--namespace',
+          'made-at-runtime',
+          '--address',
+          second.address,
+          '--output',
+          'json',
+        ),
       );
       expect(described.namespaceInfo.name).toBe('made-at-runtime');
     } finally {
@@ -88,7 +128,10 @@ describe('Temporal at TEMPORAL_ADDRESS', () => {
 
   it('is used as is when it serves the namespace', async () => {
     const lines: string[] = [];
-    const external = await startTemporal({ env: { TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default' }, log: (l) => lines.push(l) });
+    const external = await startTemporal({
+      env: { TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default' },
+      log: (l) => lines.push(l),
+    });
     expect(external).toMatchObject({ kind: 'external', address: server.address, namespace: 'default' });
     expect(lines).toEqual([`temporal: using TEMPORAL_ADDRESS ${server.address}, namespace default`]);
     await expect(external.kill()).rejects.toThrow(/needs a dev server started from the CLI/);
@@ -116,7 +159,9 @@ describe('Temporal at TEMPORAL_ADDRESS', () => {
       const err = await startTemporal({ env: { TEMPORAL_ADDRESS: address }, log: quiet }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(InfraError);
       expect((err as Error).message).toMatch(
-        new RegExp(`^temporal: TEMPORAL_ADDRESS=${address} accepts connections but is not a serving Temporal frontend \\(.+\\): `),
+        new RegExp(
+          `^temporal: TEMPORAL_ADDRESS=${address} accepts connections but is not a serving Temporal frontend \\(.+\\): `,
+        ),
       );
     } finally {
       http.close();
@@ -124,7 +169,10 @@ describe('Temporal at TEMPORAL_ADDRESS', () => {
   });
 
   it('without the namespace: one line saying how to create it', async () => {
-    const err = await startTemporal({ env: { TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'nowhere' }, log: quiet }).catch((e: unknown) => e);
+    const err = await startTemporal({
+      env: { TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'nowhere' },
+      log: quiet,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InfraError);
     expect((err as Error).message).toBe(
       `temporal: namespace nowhere does not exist on TEMPORAL_ADDRESS=${server.address}: ` +
@@ -134,7 +182,9 @@ describe('Temporal at TEMPORAL_ADDRESS', () => {
 
   it('a dev server asked for a port already taken: one line naming it, nothing mistaken for the new server', async () => {
     const port = Number(server.address.split(':')[1]);
-    const err = await startTemporal({ env: { TEMPORAL_CLI_PATH: cliOrFail() }, port, log: quiet }).catch((e: unknown) => e);
+    const err = await startTemporal({ env: { TEMPORAL_CLI_PATH: cliOrFail() }, port, log: quiet }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(InfraError);
     expect((err as Error).message).toBe(
       `temporal: port ${port} on 127.0.0.1 is already in use (another Temporal server?): stop it or choose another port`,
@@ -144,9 +194,13 @@ describe('Temporal at TEMPORAL_ADDRESS', () => {
 
 describe('Temporal without an address', () => {
   it('TEMPORAL_CLI_PATH that is not a binary: one line naming it', async () => {
-    const err = await startTemporal({ env: { TEMPORAL_CLI_PATH: '/nonexistent/temporal' }, log: quiet }).catch((e: unknown) => e);
+    const err = await startTemporal({ env: { TEMPORAL_CLI_PATH: '/nonexistent/temporal' }, log: quiet }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(InfraError);
-    expect((err as Error).message).toMatch(/^temporal: TEMPORAL_CLI_PATH=\/nonexistent\/temporal is not an executable file: /);
+    expect((err as Error).message).toMatch(
+      /^temporal: TEMPORAL_CLI_PATH=\/nonexistent\/temporal is not an executable file: /,
+    );
   });
 
   it('no CLI: the SDK fallback is used when given', async () => {
@@ -177,10 +231,14 @@ describe('Temporal without an address', () => {
 
   it('a dev server that exits while starting: one line with its own error', async () => {
     const dbFilename = '/nonexistent-dir/temporal.db';
-    const err = await startTemporal({ env: { TEMPORAL_CLI_PATH: cliOrFail() }, dbFilename, log: quiet }).catch((e: unknown) => e);
+    const err = await startTemporal({ env: { TEMPORAL_CLI_PATH: cliOrFail() }, dbFilename, log: quiet }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(InfraError);
     const message = (err as Error).message;
     expect(message).not.toContain('\n');
-    expect(message).toMatch(/^temporal: dev server `.+ --db-filename \/nonexistent-dir\/temporal\.db` exited with \d+ before it was ready \(.*no such file or directory.*\): /);
+    expect(message).toMatch(
+      /^temporal: dev server `.+ --db-filename \/nonexistent-dir\/temporal\.db` exited with \d+ before it was ready \(.*no such file or directory.*\): /,
+    );
   });
 });

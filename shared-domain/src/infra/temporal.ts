@@ -76,8 +76,16 @@ export async function startTemporal(opts: StartTemporalOptions = {}): Promise<Te
 
   if (opts.sdkFallback) {
     const server = await opts.sdkFallback({ namespace });
-    log(`temporal: no CLI (TEMPORAL_CLI_PATH unset, no temporal on PATH or in .cache/); SDK-downloaded dev server on ${server.address}, namespace ${namespace}`);
-    return { address: server.address, namespace, kind: 'sdk-download', stop: () => server.stop(), kill: NO_PROCESS('sdk-download') };
+    log(
+      `temporal: no CLI (TEMPORAL_CLI_PATH unset, no temporal on PATH or in .cache/); SDK-downloaded dev server on ${server.address}, namespace ${namespace}`,
+    );
+    return {
+      address: server.address,
+      namespace,
+      kind: 'sdk-download',
+      stop: () => server.stop(),
+      kill: NO_PROCESS('sdk-download'),
+    };
   }
 
   throw new InfraError(
@@ -92,7 +100,12 @@ function splitAddress(address: string): { host: string; port: number } {
   return { host: parsed.hostname.replace(/^\[|\]$/g, ''), port: Number(parsed.port || 7233) };
 }
 
-async function useExternal(address: string, namespace: string, timeoutMs: number, log: InfraLog): Promise<TemporalHandle> {
+async function useExternal(
+  address: string,
+  namespace: string,
+  timeoutMs: number,
+  log: InfraLog,
+): Promise<TemporalHandle> {
   const unset = 'or unset TEMPORAL_ADDRESS to start a dev server from the Temporal CLI';
   try {
     const { host, port } = splitAddress(address);
@@ -124,12 +137,24 @@ async function useExternal(address: string, namespace: string, timeoutMs: number
   return { address, namespace, kind: 'external', stop: async () => undefined, kill: NO_PROCESS('external') };
 }
 
-async function startDevServer(cli: string, namespace: string, opts: StartTemporalOptions, log: InfraLog): Promise<TemporalHandle> {
+async function startDevServer(
+  cli: string,
+  namespace: string,
+  opts: StartTemporalOptions,
+  log: InfraLog,
+): Promise<TemporalHandle> {
   const port = opts.port ?? (await freePort());
   const address = `127.0.0.1:${port}`;
   // Readiness is probed on the port, so a server already there would pass for the new one.
-  if (await tcpConnect('127.0.0.1', port, 500).then(() => true, () => false)) {
-    throw new InfraError(`temporal: port ${port} on 127.0.0.1 is already in use (another Temporal server?): stop it or choose another port`);
+  if (
+    await tcpConnect('127.0.0.1', port, 500).then(
+      () => true,
+      () => false,
+    )
+  ) {
+    throw new InfraError(
+      `temporal: port ${port} on 127.0.0.1 is already in use (another Temporal server?): stop it or choose another port`,
+    );
   }
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'];
   let uiUrl: string | undefined;
@@ -149,7 +174,13 @@ async function startDevServer(cli: string, namespace: string, opts: StartTempora
   const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv() });
   const output: string[] = [];
   const keep = (chunk: Buffer) => {
-    output.push(...chunk.toString('utf8').split('\n').map((l) => l.trim()).filter(Boolean));
+    output.push(
+      ...chunk
+        .toString('utf8')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean),
+    );
     output.splice(0, Math.max(0, output.length - 8));
   };
   child.stdout.on('data', keep);
@@ -184,13 +215,21 @@ async function startDevServer(cli: string, namespace: string, opts: StartTempora
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 30_000);
   for (;;) {
     if (isGone()) {
-      await fail(spawnError ? `could not be spawned: ${reasonOf(spawnError)}` : `exited with ${child.exitCode ?? child.signalCode} before it was ready`);
+      await fail(
+        spawnError
+          ? `could not be spawned: ${reasonOf(spawnError)}`
+          : `exited with ${child.exitCode ?? child.signalCode} before it was ready`,
+      );
     }
     const ready = await temporalHealthy(address, 1_000)
       .then(() => describeNamespace(address, namespace, 1_000))
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     if (ready && !isGone()) break;
-    if (Date.now() > deadline) await fail(`did not serve namespace ${namespace} on ${address} within ${opts.readyTimeoutMs ?? 30_000}ms`);
+    if (Date.now() > deadline)
+      await fail(`did not serve namespace ${namespace} on ${address} within ${opts.readyTimeoutMs ?? 30_000}ms`);
     await sleep(100);
   }
 

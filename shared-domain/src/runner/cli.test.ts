@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { CRASH_POINT_NAMES } from '../crashpoints.ts';
 import { startWorld, type World } from '../world/index.ts';
 
@@ -43,20 +43,37 @@ beforeAll(async () => {
 afterAll(() => Promise.all([world.stop(), slowWorld.stop()]));
 
 describe('pnpm review', () => {
-  it.concurrent('exits 2 with one line listing every problem of a malformed request file, no stack trace', async ({ expect }) => {
-    const r = await review(['--request', 'fixtures/malformed-request.json']);
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
-    const lines = r.stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^invalid review request: /);
-    for (const path of ['vendor.name', 'vendor.baseUrl', 'requirements[0].id', 'requester.email', 'options.maxPagesPerRequirement', 'requirements[2].id']) expect(lines[0]).toContain(`${path}:`);
-  });
+  it.concurrent(
+    'exits 2 with one line listing every problem of a malformed request file, no stack trace',
+    async ({ expect }) => {
+      const r = await review(['--request', 'fixtures/malformed-request.json']);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^invalid review request: /);
+      for (const path of [
+        'vendor.name',
+        'vendor.baseUrl',
+        'requirements[0].id',
+        'requester.email',
+        'options.maxPagesPerRequirement',
+        'requirements[2].id',
+      ])
+        expect(lines[0]).toContain(`${path}:`);
+    },
+  );
 
   it.concurrent('exits 2 with a clear line for a missing file, bad JSON and an unknown vendor', async ({ expect }) => {
-    const [missing, vendor] = await Promise.all([review(['--request', 'fixtures/none.json']), review(['--vendor', 'initech'])]);
+    const [missing, vendor] = await Promise.all([
+      review(['--request', 'fixtures/none.json']),
+      review(['--vendor', 'initech']),
+    ]);
     expect([missing.code, missing.stderr.trim()]).toEqual([2, `request file not found: ${PKG}fixtures/none.json`]);
-    expect([vendor.code, vendor.stderr.trim()]).toEqual([2, 'unknown vendor "initech"; the world has: acme-analytics, borealis-crm, cobalt-mail']);
+    expect([vendor.code, vendor.stderr.trim()]).toEqual([
+      2,
+      'unknown vendor "initech"; the world has: acme-analytics, borealis-crm, cobalt-mail',
+    ]);
     const file = join(mkdtempSync(join(tmpdir(), 'review-')), 'bad.json');
     writeFileSync(file, '{"vendor": ');
     const bad = await review(['--request', file]);
@@ -65,7 +82,10 @@ describe('pnpm review', () => {
   });
 
   it.concurrent('exits 2 on an unknown crash point, naming the known ones', async ({ expect }) => {
-    const r = await review(['--vendor', 'acme-analytics'], { CRASH_PLAN: 'after-fetch,mid-modle', WORLD_URL: world.url });
+    const r = await review(['--vendor', 'acme-analytics'], {
+      CRASH_PLAN: 'after-fetch,mid-modle',
+      WORLD_URL: world.url,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('unknown crash point "mid-modle"');
     for (const name of CRASH_POINT_NAMES) expect(r.stderr).toContain(name);
@@ -81,33 +101,66 @@ describe('pnpm review', () => {
 });
 
 describe('crash points in a real process', () => {
-  it.concurrent('after-progress: the process SIGKILLs itself right after the tracker accepted the note', async ({ expect }) => {
-    const r = await review(['--vendor', 'acme-analytics'], { WORLD_URL: world.url, WORKER_NAME: 'crash-ap', CRASH_PLAN: 'after-progress' });
-    expect(r.signal).toBe('SIGKILL');
-    expect(r.stderr).toMatch(/^CRASHPOINT after-progress@1 pid=\d+ at=\d+ requirement=pricing$/m);
-    const entries = world.ledger().filter((e) => e.worker === 'crash-ap');
-    expect(entries.filter((e) => e.kind === 'tracker').map((e) => [e.opKey, e.outcome])).toEqual([['note:pricing', 'ok']]);
-    expect(entries.filter((e) => e.kind === 'mail')).toEqual([]);
-  });
+  it.concurrent(
+    'after-progress: the process SIGKILLs itself right after the tracker accepted the note',
+    async ({ expect }) => {
+      const r = await review(['--vendor', 'acme-analytics'], {
+        WORLD_URL: world.url,
+        WORKER_NAME: 'crash-ap',
+        CRASH_PLAN: 'after-progress',
+      });
+      expect(r.signal).toBe('SIGKILL');
+      expect(r.stderr).toMatch(/^CRASHPOINT after-progress@1 pid=\d+ at=\d+ requirement=pricing$/m);
+      const entries = world.ledger().filter((e) => e.worker === 'crash-ap');
+      expect(entries.filter((e) => e.kind === 'tracker').map((e) => [e.opKey, e.outcome])).toEqual([
+        ['note:pricing', 'ok'],
+      ]);
+      expect(entries.filter((e) => e.kind === 'mail')).toEqual([]);
+    },
+  );
 
-  it.concurrent('mid-model: killed while the model request is in flight; the world bills the prompt and records it aborted', async ({ expect }) => {
-    const r = await review(['--vendor', 'cobalt-mail'], { WORLD_URL: slowWorld.url, WORKER_NAME: 'crash-mm', CRASH_PLAN: 'mid-model' });
-    expect(r.signal).toBe('SIGKILL');
-    expect(r.stderr).toMatch(/^CRASHPOINT mid-model@1 /m);
-    await expect.poll(() => slowWorld.ledger().filter((e) => e.worker === 'crash-mm' && e.kind === 'model').map((e) => e.outcome)).toEqual(['aborted']);
-    const [call] = slowWorld.ledger().filter((e) => e.worker === 'crash-mm' && e.kind === 'model');
-    expect(call).toMatchObject({ step: 'EXTRACT', status: 0, completionTokens: 0 });
-    expect(call!.promptTokens).toBeGreaterThan(0);
-    expect(call!.costUsd).toBeGreaterThan(0);
-  });
+  it.concurrent(
+    'mid-model: killed while the model request is in flight; the world bills the prompt and records it aborted',
+    async ({ expect }) => {
+      const r = await review(['--vendor', 'cobalt-mail'], {
+        WORLD_URL: slowWorld.url,
+        WORKER_NAME: 'crash-mm',
+        CRASH_PLAN: 'mid-model',
+      });
+      expect(r.signal).toBe('SIGKILL');
+      expect(r.stderr).toMatch(/^CRASHPOINT mid-model@1 /m);
+      await expect
+        .poll(() =>
+          slowWorld
+            .ledger()
+            .filter((e) => e.worker === 'crash-mm' && e.kind === 'model')
+            .map((e) => e.outcome),
+        )
+        .toEqual(['aborted']);
+      const [call] = slowWorld.ledger().filter((e) => e.worker === 'crash-mm' && e.kind === 'model');
+      expect(call).toMatchObject({ step: 'EXTRACT', status: 0, completionTokens: 0 });
+      expect(call!.promptTokens).toBeGreaterThan(0);
+      expect(call!.costUsd).toBeGreaterThan(0);
+    },
+  );
 
   it.concurrent('parallel-fetch: the last sibling dies after every sibling page was served', async ({ expect }) => {
-    const r = await review(['--vendor', 'acme-analytics'], { WORLD_URL: world.url, WORKER_NAME: 'crash-pf', CRASH_PLAN: 'parallel-fetch' });
+    const r = await review(['--vendor', 'acme-analytics'], {
+      WORLD_URL: world.url,
+      WORKER_NAME: 'crash-pf',
+      CRASH_PLAN: 'parallel-fetch',
+    });
     expect(r.signal).toBe('SIGKILL');
     expect(r.stderr).toMatch(/^CRASHPOINT parallel-fetch@1 .* sibling=2\/2$/m);
     const web = world.ledger().filter((e) => e.worker === 'crash-pf' && e.kind === 'web');
-    expect(web.map((e) => e.path)).toEqual(['/vendors/acme-analytics/sitemap.json', expect.any(String), expect.any(String)]);
-    expect(new Set(web.slice(1).map((e) => e.path))).toEqual(new Set(['/vendors/acme-analytics/pricing', '/vendors/acme-analytics/']));
+    expect(web.map((e) => e.path)).toEqual([
+      '/vendors/acme-analytics/sitemap.json',
+      expect.any(String),
+      expect.any(String),
+    ]);
+    expect(new Set(web.slice(1).map((e) => e.path))).toEqual(
+      new Set(['/vendors/acme-analytics/pricing', '/vendors/acme-analytics/']),
+    );
     expect(world.ledger().filter((e) => e.worker === 'crash-pf' && e.kind === 'model')).toEqual([]);
   });
 });

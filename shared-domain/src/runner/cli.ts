@@ -19,7 +19,10 @@ function fail(code: number, message: string): never {
 
 function parseCli() {
   try {
-    return parseArgs({ options: { vendor: { type: 'string' }, request: { type: 'string' }, keys: { type: 'boolean', default: false } }, strict: true }).values;
+    return parseArgs({
+      options: { vendor: { type: 'string' }, request: { type: 'string' }, keys: { type: 'boolean', default: false } },
+      strict: true,
+    }).values;
   } catch (err) {
     return fail(2, `${(err as Error).message}\n${USAGE}`);
   }
@@ -37,7 +40,8 @@ try {
 // Everything the user typed is checked before any server starts, so a bad input costs nothing.
 let raw: unknown;
 try {
-  if (args.vendor && !VENDOR_SLUGS.includes(args.vendor)) fail(2, `unknown vendor "${args.vendor}"; the world has: ${VENDOR_SLUGS.join(', ')}`);
+  if (args.vendor && !VENDOR_SLUGS.includes(args.vendor))
+    fail(2, `unknown vendor "${args.vendor}"; the world has: ${VENDOR_SLUGS.join(', ')}`);
   raw = args.vendor ? vendorRequest(args.vendor, 'http://127.0.0.1:4100') : readRequestFile(args.request!);
   parseReviewRequest(raw);
 } catch (err) {
@@ -56,7 +60,10 @@ const [{ createHttpPorts }, { startWorld }, { summarizeLedger }, { worldClient }
 let world: Awaited<ReturnType<typeof startWorld>> | undefined;
 const worldUrl = process.env.WORLD_URL ?? (world = await startWorld()).url;
 const request = rebaseOnWorld(raw, worldUrl) as Parameters<typeof runPlain>[0];
-const { state, failed } = await runPlain(request, createHttpPorts({ worldUrl }), { keys: args.keys, worker: process.env.WORKER_NAME ?? 'plain' });
+const { state, failed } = await runPlain(request, createHttpPorts({ worldUrl }), {
+  keys: args.keys,
+  worker: process.env.WORKER_NAME ?? 'plain',
+});
 
 const entries = await worldClient(worldUrl).ledger({ runId: state.runId });
 const usage = summarizeLedger(entries);
@@ -64,7 +71,9 @@ await world?.stop();
 
 if (failed) fail(1, `run ${state.runId} failed at ${state.failure?.step}: ${state.failure?.error}`);
 console.log(state.draft?.text ?? '');
-console.log(`run ${state.runId} · delivered ${state.delivery?.messageId} to ${state.delivery?.to}${state.delivery?.duplicate ? ' (deduplicated)' : ''}`);
+console.log(
+  `run ${state.runId} · delivered ${state.delivery?.messageId} to ${state.delivery?.to}${state.delivery?.duplicate ? ' (deduplicated)' : ''}`,
+);
 console.log(
   `world ledger: ${entries.length} calls (web ${usage.calls.web}, model ${usage.calls.model}, tracker ${usage.calls.tracker}, mail ${usage.calls.mail}) · ` +
     `${usage.promptTokens}+${usage.completionTokens} tokens · $${usage.costUsd.toFixed(6)}`,

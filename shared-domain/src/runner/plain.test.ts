@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpPorts } from '../adapters/index.ts';
 import { reviewDigest } from '../digest.ts';
 import type { ReviewRequestInput } from '../request.ts';
-import { EXPECTED_VERDICTS, rebaseOnWorld, startWorld, summarizeLedger, VENDOR_SLUGS, type World } from '../world/index.ts';
+import {
+  EXPECTED_VERDICTS,
+  rebaseOnWorld,
+  startWorld,
+  summarizeLedger,
+  VENDOR_SLUGS,
+  type World,
+} from '../world/index.ts';
 import { runPlain } from './plain.ts';
 
 let world: World;
@@ -13,13 +20,20 @@ beforeAll(async () => {
 afterAll(() => world.stop());
 
 const fixture = (slug: string): ReviewRequestInput =>
-  rebaseOnWorld(JSON.parse(readFileSync(new URL(`../../fixtures/${slug}.json`, import.meta.url), 'utf8')) as ReviewRequestInput, world.url);
+  rebaseOnWorld(
+    JSON.parse(readFileSync(new URL(`../../fixtures/${slug}.json`, import.meta.url), 'utf8')) as ReviewRequestInput,
+    world.url,
+  );
 
 describe('plain runner against the world', () => {
   it.each(VENDOR_SLUGS)('reviews %s from its fixture and reaches the designed verdicts', async (slug) => {
-    const { state, failed } = await runPlain(fixture(slug), createHttpPorts({ worldUrl: world.url }), { runId: `plain-${slug}` });
+    const { state, failed } = await runPlain(fixture(slug), createHttpPorts({ worldUrl: world.url }), {
+      runId: `plain-${slug}`,
+    });
     expect(failed, state.failure?.error).toBe(false);
-    expect(Object.fromEntries(Object.values(state.verdicts).map((v) => [v.requirementId, v.status]))).toEqual(EXPECTED_VERDICTS[slug]);
+    expect(Object.fromEntries(Object.values(state.verdicts).map((v) => [v.requirementId, v.status]))).toEqual(
+      EXPECTED_VERDICTS[slug],
+    );
     expect(state.pending).toEqual([]);
     expect(Object.keys(state.progressNotes)).toHaveLength(6);
     expect(state.draft?.text).toContain(`# Vendor review: ${state.request.vendor.name}`);
@@ -35,7 +49,10 @@ describe('plain runner against the world', () => {
 
   it('produces the same review digest every time: the baseline for "equal to the uncrashed run"', async () => {
     const ports = createHttpPorts({ worldUrl: world.url });
-    const [a, b] = await Promise.all([runPlain(fixture('acme-analytics'), ports), runPlain(fixture('acme-analytics'), ports)]);
+    const [a, b] = await Promise.all([
+      runPlain(fixture('acme-analytics'), ports),
+      runPlain(fixture('acme-analytics'), ports),
+    ]);
     expect(a.state.runId).not.toBe(b.state.runId);
     expect(reviewDigest(a.state)).toBe(reviewDigest(b.state));
     expect(a.state.draft?.text).toContain('| sso | contradictory | 0.50 | /security, /pricing |');
@@ -59,7 +76,11 @@ describe('plain runner against the world', () => {
     world.addFault({ route: '/vendors/borealis-crm/sitemap.json', kind: '404', runId: 'plain-404' });
     const gone = await runPlain(fixture('borealis-crm'), ports, { runId: 'plain-404' });
     expect(gone.failed).toBe(true);
-    expect(gone.state.failure).toMatchObject({ step: 'DISCOVER', attempts: 1, error: expect.stringMatching(/^PermanentError: .*HTTP 404/) });
+    expect(gone.state.failure).toMatchObject({
+      step: 'DISCOVER',
+      attempts: 1,
+      error: expect.stringMatching(/^PermanentError: .*HTTP 404/),
+    });
 
     world.addFault({ route: 'model', kind: '503', runId: 'plain-503' });
     const busy = await runPlain(fixture('borealis-crm'), ports, { runId: 'plain-503' });
@@ -68,7 +89,11 @@ describe('plain runner against the world', () => {
   });
 
   it('dead-letters an invalid request at VALIDATE without touching the world', async () => {
-    const { state, failed } = await runPlain({ vendor: { name: 'X', baseUrl: 'nope' } } as unknown as ReviewRequestInput, createHttpPorts({ worldUrl: world.url }), { runId: 'plain-bad' });
+    const { state, failed } = await runPlain(
+      { vendor: { name: 'X', baseUrl: 'nope' } } as unknown as ReviewRequestInput,
+      createHttpPorts({ worldUrl: world.url }),
+      { runId: 'plain-bad' },
+    );
     expect(failed).toBe(true);
     expect(state.failure).toMatchObject({ step: 'VALIDATE', error: expect.stringContaining('vendor.baseUrl') });
     expect(world.ledger({ runId: 'plain-bad' })).toEqual([]);

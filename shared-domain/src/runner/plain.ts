@@ -37,7 +37,11 @@ export interface PlainRunResult {
  * is compared against, and the zero-durability floor for benchmarks. No retries either: a failure
  * goes straight to the dead letter. Approval is automatic.
  */
-export async function runPlain(requestInput: ReviewRequestInput, ports: Ports, opts: PlainRunOptions = {}): Promise<PlainRunResult> {
+export async function runPlain(
+  requestInput: ReviewRequestInput,
+  ports: Ports,
+  opts: PlainRunOptions = {},
+): Promise<PlainRunResult> {
   const runId = opts.runId ?? newRunId(slugOf(requestInput));
   const run: RunIdentity = { runId, runtime: 'plain', runtimeId: runId };
   // VALIDATE reads state.request as untrusted input; until it has run, the request is only what we were handed.
@@ -54,7 +58,11 @@ export async function runPlain(requestInput: ReviewRequestInput, ports: Ports, o
     state = applyUpdate(state, update);
     opts.onStep?.(step, state);
   };
-  const step = async (name: StepName, fn: (s: ReviewState, p: Ports, c: StepContext) => Promise<StateUpdate>, ...keyParts: string[]) => {
+  const step = async (
+    name: StepName,
+    fn: (s: ReviewState, p: Ports, c: StepContext) => Promise<StateUpdate>,
+    ...keyParts: string[]
+  ) => {
     stepName = name;
     apply(name, await fn(state, ports, ctx(name, ...keyParts)));
   };
@@ -68,7 +76,11 @@ export async function runPlain(requestInput: ReviewRequestInput, ports: Ports, o
       await step('SELECT_PAGE', selectPage, requirementId);
       stepName = 'FETCH';
       const candidates = state.current!.candidates;
-      const updates = await Promise.all(candidates.map((url, index) => fetchPage(state, ports, ctx('FETCH', requirementId, url), { url, index, of: candidates.length })));
+      const updates = await Promise.all(
+        candidates.map((url, index) =>
+          fetchPage(state, ports, ctx('FETCH', requirementId, url), { url, index, of: candidates.length }),
+        ),
+      );
       for (const u of updates) apply('FETCH', u);
       await step('EXTRACT', extract, requirementId);
       await step('VERIFY', verify, requirementId);
@@ -86,6 +98,13 @@ export async function runPlain(requestInput: ReviewRequestInput, ports: Ports, o
 
 function slugOf(request: ReviewRequestInput): string {
   const name = (request as { vendor?: { name?: unknown } })?.vendor?.name;
-  const slug = typeof name === 'string' ? name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 24) : '';
+  const slug =
+    typeof name === 'string'
+      ? name
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-')
+          .replace(/^-|-$/g, '')
+          .slice(0, 24)
+      : '';
   return slug || 'vendor';
 }

@@ -25,7 +25,11 @@ export function readRequestFile(path: string, cwd = process.env.INIT_CWD ?? proc
       }
     }
     const code = (first as NodeJS.ErrnoException).code;
-    throw new RequestFileError(code === 'ENOENT' ? `request file not found: ${full}` : `cannot read request file ${full}: ${code ?? String(first)}`);
+    throw new RequestFileError(
+      code === 'ENOENT'
+        ? `request file not found: ${full}`
+        : `cannot read request file ${full}: ${code ?? String(first)}`,
+    );
   }
   return parseJson(text, full);
 }

@@ -12,6 +12,11 @@ export function approvalQuestion(state: ReviewState): { runId: string; vendor: s
 }
 
 /** Fold the human's decision into state. A rejection is recorded and DELIVER is skipped. */
-export function applyApproval(_state: ReviewState, decision: { approved: boolean; by: string; note?: string }): StateUpdate {
-  return { approval: { approved: decision.approved, by: decision.by, ...(decision.note ? { note: decision.note } : {}) } };
+export function applyApproval(
+  _state: ReviewState,
+  decision: { approved: boolean; by: string; note?: string },
+): StateUpdate {
+  return {
+    approval: { approved: decision.approved, by: decision.by, ...(decision.note ? { note: decision.note } : {}) },
+  };
 }

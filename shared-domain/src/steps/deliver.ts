@@ -7,8 +7,11 @@ import { callMeta, type StepContext } from './context.ts';
 /** The mail DELIVER sends, built from state alone so an outbox row can carry it. */
 export function composeDelivery(state: ReviewState): Mail {
   if (!state.draft) throw new PermanentError('DELIVER: there is no draft to send', 'no-draft');
-  if (state.approval?.approved === false) throw new PermanentError(`DELIVER: the review was rejected by ${state.approval.by}`, 'rejected');
-  const approvedBy = state.approval ? `\n\n---\nApproved by ${state.approval.by}${state.approval.note ? `: ${state.approval.note}` : ''}.` : '';
+  if (state.approval?.approved === false)
+    throw new PermanentError(`DELIVER: the review was rejected by ${state.approval.by}`, 'rejected');
+  const approvedBy = state.approval
+    ? `\n\n---\nApproved by ${state.approval.by}${state.approval.note ? `: ${state.approval.note}` : ''}.`
+    : '';
   return {
     to: state.request.requester.email,
     subject: `Vendor review: ${state.request.vendor.name} [${state.runId}]`,

@@ -21,7 +21,11 @@ export function parseSitemap(text: string, baseUrl: string): PageRef[] {
     throw new PermanentError(`sitemap of ${baseUrl} is not JSON`, 'sitemap-invalid');
   }
   const parsed = SitemapSchema.safeParse(raw);
-  if (!parsed.success) throw new PermanentError(`sitemap of ${baseUrl} has no valid pages list: ${parsed.error.issues[0]?.message}`, 'sitemap-invalid');
+  if (!parsed.success)
+    throw new PermanentError(
+      `sitemap of ${baseUrl} has no valid pages list: ${parsed.error.issues[0]?.message}`,
+      'sitemap-invalid',
+    );
   const seen = new Set<string>();
   const pages: PageRef[] = [];
   for (const p of parsed.data.pages) {

@@ -18,12 +18,17 @@ export function verdictTable(state: ReviewState, rows: { verdict: Verdict }[]): 
   const pathOf = (url: string) => {
     const base = new URL(state.request.vendor.baseUrl.replace(/\/?$/, '/'));
     const u = new URL(url);
-    return u.origin === base.origin && u.pathname.startsWith(base.pathname) ? `/${u.pathname.slice(base.pathname.length)}` : url;
+    return u.origin === base.origin && u.pathname.startsWith(base.pathname)
+      ? `/${u.pathname.slice(base.pathname.length)}`
+      : url;
   };
   return [
     '| Requirement | Verdict | Confidence | Evidence |',
     '|---|---|---|---|',
-    ...rows.map(({ verdict: v }) => `| ${v.requirementId} | ${v.status} | ${v.confidence.toFixed(2)} | ${[...new Set(v.evidence.map((e) => pathOf(e.url)))].join(', ') || '-'} |`),
+    ...rows.map(
+      ({ verdict: v }) =>
+        `| ${v.requirementId} | ${v.status} | ${v.confidence.toFixed(2)} | ${[...new Set(v.evidence.map((e) => pathOf(e.url)))].join(', ') || '-'} |`,
+    ),
   ].join('\n');
 }
 
@@ -32,6 +37,15 @@ export async function draft(state: ReviewState, ports: Ports, ctx: StepContext):
   const rows = orderedVerdicts(state);
   const vendorName = state.request.vendor.name;
   const reply = await ports.model.complete(draftPrompt({ vendorName, verdicts: rows }), callMeta(ctx));
-  const text = [`# Vendor review: ${vendorName}`, '', reply.text.trim(), '', '## Verdicts', '', verdictTable(state, rows), ''].join('\n');
+  const text = [
+    `# Vendor review: ${vendorName}`,
+    '',
+    reply.text.trim(),
+    '',
+    '## Verdicts',
+    '',
+    verdictTable(state, rows),
+    '',
+  ].join('\n');
   return { draft: { text, model: reply.model } };
 }

@@ -20,7 +20,12 @@ export async function extract(state: ReviewState, ports: Ports, ctx: StepContext
     if (!page) throw new PermanentError(`EXTRACT: candidate ${url} was never fetched`, 'page-not-fetched');
     return page;
   });
-  const prompt = extractPrompt({ requirementId: requirement.id, question: requirement.question, keywords: keywordsFor(requirement), pages });
+  const prompt = extractPrompt({
+    requirementId: requirement.id,
+    question: requirement.question,
+    keywords: keywordsFor(requirement),
+    pages,
+  });
   // mid-model must kill after the request left the process, not while the client is still loading.
   let onDispatch: (() => void) | undefined;
   const dispatched = isArmed('mid-model') ? new Promise<void>((resolve) => (onDispatch = resolve)) : Promise.resolve();
@@ -36,6 +41,8 @@ export async function extract(state: ReviewState, ports: Ports, ctx: StepContext
   await crashpoint('after-model');
   const byUrl = new Map(parseFindings(reply.text).map((f) => [f.url, f]));
   // One finding per candidate, in candidate order: a page the model skipped counts as "says nothing".
-  const findings: Finding[] = candidates.map((url) => byUrl.get(url) ?? { url, found: false, answer: 'unclear', quote: '' });
+  const findings: Finding[] = candidates.map(
+    (url) => byUrl.get(url) ?? { url, found: false, answer: 'unclear', quote: '' },
+  );
   return { findings: { [requirement.id]: findings } };
 }

@@ -23,7 +23,8 @@ export function fakePorts(overrides: { model?: (req: ModelRequest) => string } =
   const pages = new Map<string, string>();
   for (const vendor of VENDORS) {
     pages.set(`${FAKE_ORIGIN}/vendors/${vendor.slug}/sitemap.json`, JSON.stringify(renderSitemap(vendor, FAKE_ORIGIN)));
-    for (const page of vendor.pages) pages.set(`${FAKE_ORIGIN}${vendorPagePath(vendor, page)}`, renderVendorPage(vendor, page));
+    for (const page of vendor.pages)
+      pages.set(`${FAKE_ORIGIN}${vendorPagePath(vendor, page)}`, renderVendorPage(vendor, page));
   }
   const seenKeys = new Map<string, string>();
   let ids = 0;

@@ -21,14 +21,19 @@ describe('FETCH', () => {
     const state = await stateThrough('acme-analytics', 'FETCH', 'sso');
     const ports = fakePorts();
     const url = state.current!.candidates[0]!;
-    expect(await fetchPage(state, ports, testCtx('FETCH'), { url, index: 0, of: 2 })).toEqual({ fetched: { [url]: state.fetched[url] } });
+    expect(await fetchPage(state, ports, testCtx('FETCH'), { url, index: 0, of: 2 })).toEqual({
+      fetched: { [url]: state.fetched[url] },
+    });
     expect(ports.calls).toEqual([]);
   });
 
   it('lets a permanent failure through (a page that does not exist)', async () => {
     const state = await stateThrough('acme-analytics', 'SELECT_PAGE', 'sso');
     const url = `${state.request.vendor.baseUrl}/careers`;
-    await expect(fetchPage(state, fakePorts(), testCtx('FETCH'), { url, index: 0, of: 1 })).rejects.toMatchObject({ name: 'PermanentError', status: 404 });
+    await expect(fetchPage(state, fakePorts(), testCtx('FETCH'), { url, index: 0, of: 1 })).rejects.toMatchObject({
+      name: 'PermanentError',
+      status: 404,
+    });
   });
 });
 
@@ -47,8 +52,17 @@ describe('EXTRACT', () => {
   it('treats a page the model skipped as saying nothing, and ignores pages it was not asked about', async () => {
     const state = await stateThrough('acme-analytics', 'FETCH', 'sso');
     const [first] = state.current!.candidates;
-    const reply = JSON.stringify({ findings: [{ url: first, found: true, answer: 'yes', quote: 'x' }, { url: 'http://elsewhere.test/', found: true, answer: 'yes', quote: 'y' }] });
-    const update = await extract(state, fakePorts({ model: () => `Sure! Here you go:\n\`\`\`json\n${reply}\n\`\`\`` }), testCtx('EXTRACT'));
+    const reply = JSON.stringify({
+      findings: [
+        { url: first, found: true, answer: 'yes', quote: 'x' },
+        { url: 'http://elsewhere.test/', found: true, answer: 'yes', quote: 'y' },
+      ],
+    });
+    const update = await extract(
+      state,
+      fakePorts({ model: () => `Sure! Here you go:\n\`\`\`json\n${reply}\n\`\`\`` }),
+      testCtx('EXTRACT'),
+    );
     expect(update.findings!.sso).toEqual([
       { url: first, found: true, answer: 'yes', quote: 'x' },
       { url: state.current!.candidates[1], found: false, answer: 'unclear', quote: '' },
@@ -57,12 +71,19 @@ describe('EXTRACT', () => {
 
   it('fails transiently on a reply that is not the JSON asked for', async () => {
     const state = await stateThrough('acme-analytics', 'FETCH', 'sso');
-    const err = await extract(state, fakePorts({ model: () => 'I think SSO is probably fine.' }), testCtx('EXTRACT')).catch((e: unknown) => e);
+    const err = await extract(
+      state,
+      fakePorts({ model: () => 'I think SSO is probably fine.' }),
+      testCtx('EXTRACT'),
+    ).catch((e: unknown) => e);
     expect(isTransient(err)).toBe(true);
   });
 
   it('fails permanently when a candidate page was never fetched', async () => {
     const state = await stateThrough('acme-analytics', 'SELECT_PAGE', 'sso');
-    await expect(extract(state, fakePorts(), testCtx('EXTRACT'))).rejects.toMatchObject({ name: 'PermanentError', code: 'page-not-fetched' });
+    await expect(extract(state, fakePorts(), testCtx('EXTRACT'))).rejects.toMatchObject({
+      name: 'PermanentError',
+      code: 'page-not-fetched',
+    });
   });
 });

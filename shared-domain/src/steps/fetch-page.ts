@@ -14,13 +14,21 @@ export interface FetchTarget {
 export const PARALLEL_FETCH_SETTLE_MS = 400;
 
 /** FETCH: GET one candidate page (unless this run already has it); fetched[url]. Crash points: after-fetch, parallel-fetch (in the last sibling, after letting the others settle). */
-export async function fetchPage(state: ReviewState, ports: Ports, ctx: StepContext, target: FetchTarget): Promise<StateUpdate> {
+export async function fetchPage(
+  state: ReviewState,
+  ports: Ports,
+  ctx: StepContext,
+  target: FetchTarget,
+): Promise<StateUpdate> {
   // A page read for an earlier requirement is not read again: within a run, a second GET of the
   // same page in the world's ledger then always means repeated work, never routine.
   const page = state.fetched[target.url] ?? (await ports.web.get(target.url, callMeta(ctx)));
   await crashpoint('after-fetch', { detail: `url=${target.url}` });
   if (target.of >= 2 && target.index === target.of - 1) {
-    await crashpoint('parallel-fetch', { settleMs: PARALLEL_FETCH_SETTLE_MS, detail: `sibling=${target.index + 1}/${target.of}` });
+    await crashpoint('parallel-fetch', {
+      settleMs: PARALLEL_FETCH_SETTLE_MS,
+      detail: `sibling=${target.index + 1}/${target.of}`,
+    });
   }
   return { fetched: { [target.url]: { url: target.url, title: page.title, text: page.text } } };
 }

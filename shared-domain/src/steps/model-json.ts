@@ -27,6 +27,7 @@ export function parseFindings(text: string): Finding[] {
     raw = undefined;
   }
   const parsed = FindingsSchema.safeParse(raw);
-  if (!parsed.success) throw new TransientError(`model reply is not the findings JSON asked for: ${text.slice(0, 120)}`, 'model-bad-json');
+  if (!parsed.success)
+    throw new TransientError(`model reply is not the findings JSON asked for: ${text.slice(0, 120)}`, 'model-bad-json');
   return parsed.data.findings;
 }

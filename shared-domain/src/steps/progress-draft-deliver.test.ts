@@ -9,12 +9,24 @@ import { fakePorts } from './fake-ports.ts';
 import { freshState, stateThrough, testCtx } from './sample-state.ts';
 import { saveProgress } from './save-progress.ts';
 
-const verdict = (requirementId: string, status: Verdict['status']): Verdict => ({ requirementId, status, evidence: [], confidence: 0.6 });
+const verdict = (requirementId: string, status: Verdict['status']): Verdict => ({
+  requirementId,
+  status,
+  evidence: [],
+  confidence: 0.6,
+});
 
 /** A state with every verdict in, as DRAFT sees it. */
 function judged(): ReviewState {
   const s = freshState('borealis-crm');
-  const statuses = { pricing: 'missing', soc2: 'denied', sso: 'confirmed', 'data-residency': 'confirmed', dpa: 'contradictory', 'uptime-sla': 'confirmed' } as const;
+  const statuses = {
+    pricing: 'missing',
+    soc2: 'denied',
+    sso: 'confirmed',
+    'data-residency': 'confirmed',
+    dpa: 'contradictory',
+    'uptime-sla': 'confirmed',
+  } as const;
   return { ...s, verdicts: Object.fromEntries(Object.entries(statuses).map(([id, st]) => [id, verdict(id, st)])) };
 }
 
@@ -23,15 +35,27 @@ describe('SAVE_PROGRESS', () => {
     const state = await stateThrough('acme-analytics', 'VERIFY', 'sso');
     const ports = fakePorts();
     const update = await saveProgress(state, ports, testCtx('SAVE_PROGRESS', { idempotencyKey: 'key-sso' }));
-    expect(update).toEqual({ progressNotes: { sso: 'note-1' }, pending: state.pending.filter((id) => id !== 'sso'), current: null });
+    expect(update).toEqual({
+      progressNotes: { sso: 'note-1' },
+      pending: state.pending.filter((id) => id !== 'sso'),
+      current: null,
+    });
     const call = ports.calls.find((c) => c.kind === 'tracker')!;
-    expect(call).toMatchObject({ note: { runId: 'rev-test-1', requirementId: 'sso' }, meta: { idempotencyKey: 'key-sso', step: 'SAVE_PROGRESS' } });
-    expect(call.kind === 'tracker' && call.note.text).toMatch(/sso: contradictory \(confidence 0\.50\); sources: \/vendors\/acme-analytics\/security, \/vendors\/acme-analytics\/pricing/);
+    expect(call).toMatchObject({
+      note: { runId: 'rev-test-1', requirementId: 'sso' },
+      meta: { idempotencyKey: 'key-sso', step: 'SAVE_PROGRESS' },
+    });
+    expect(call.kind === 'tracker' && call.note.text).toMatch(
+      /sso: contradictory \(confidence 0\.50\); sources: \/vendors\/acme-analytics\/security, \/vendors\/acme-analytics\/pricing/,
+    );
   });
 
   it('refuses to save a requirement that has no verdict yet', async () => {
     const state = await stateThrough('acme-analytics', 'EXTRACT', 'sso');
-    await expect(saveProgress(state, fakePorts(), testCtx('SAVE_PROGRESS'))).rejects.toMatchObject({ name: 'PermanentError', code: 'no-verdict' });
+    await expect(saveProgress(state, fakePorts(), testCtx('SAVE_PROGRESS'))).rejects.toMatchObject({
+      name: 'PermanentError',
+      code: 'no-verdict',
+    });
   });
 });
 
@@ -49,7 +73,10 @@ describe('DRAFT', () => {
   it('refuses to draft before every requirement has a verdict', async () => {
     const s = judged();
     const { dpa: _dropped, ...rest } = s.verdicts;
-    await expect(draft({ ...s, verdicts: rest }, fakePorts(), testCtx('DRAFT'))).rejects.toMatchObject({ name: 'PermanentError', code: 'draft-too-early' });
+    await expect(draft({ ...s, verdicts: rest }, fakePorts(), testCtx('DRAFT'))).rejects.toMatchObject({
+      name: 'PermanentError',
+      code: 'draft-too-early',
+    });
   });
 
   it('makes the digest follow the verdicts', () => {
@@ -64,7 +91,9 @@ describe('AWAIT_APPROVAL and DELIVER', () => {
     const q = approvalQuestion(judged());
     expect(q).toMatchObject({ runId: 'rev-test-1', vendor: 'Borealis CRM' });
     expect(q.summary).toContain('3 confirmed, 1 denied, 1 contradictory, 1 missing');
-    expect(applyApproval(judged(), { approved: false, by: 'dana', note: 'not yet' })).toEqual({ approval: { approved: false, by: 'dana', note: 'not yet' } });
+    expect(applyApproval(judged(), { approved: false, by: 'dana', note: 'not yet' })).toEqual({
+      approval: { approved: false, by: 'dana', note: 'not yet' },
+    });
   });
 
   it('mails the approved draft to the requester, once per key', async () => {

@@ -14,7 +14,13 @@ import { verify } from './verify.ts';
 
 /** States at known points of a run over the fake ports, for unit tests of one step. */
 export function testCtx(step: StepName, extra: Partial<StepContext> = {}): StepContext {
-  return { run: { runId: 'rev-test-1', runtime: 'plain', runtimeId: 'rev-test-1' }, step, attempt: 1, worker: 'T', ...extra };
+  return {
+    run: { runId: 'rev-test-1', runtime: 'plain', runtimeId: 'rev-test-1' },
+    step,
+    attempt: 1,
+    worker: 'T',
+    ...extra,
+  };
 }
 
 export function freshState(slug: string): ReviewState {
@@ -22,7 +28,11 @@ export function freshState(slug: string): ReviewState {
 }
 
 /** Runs VALIDATE … up to and including `until`, for `requirementId` first (default: the first pending one). */
-export async function stateThrough(slug: string, until: 'DISCOVER' | 'SELECT_PAGE' | 'FETCH' | 'EXTRACT' | 'VERIFY', requirementId?: string): Promise<ReviewState> {
+export async function stateThrough(
+  slug: string,
+  until: 'DISCOVER' | 'SELECT_PAGE' | 'FETCH' | 'EXTRACT' | 'VERIFY',
+  requirementId?: string,
+): Promise<ReviewState> {
   const ports = fakePorts();
   let s = freshState(slug);
   s = applyUpdate(s, await validate(s, ports, testCtx('VALIDATE')));
@@ -33,7 +43,8 @@ export async function stateThrough(slug: string, until: 'DISCOVER' | 'SELECT_PAG
   s = applyUpdate(s, await selectPage(s, ports, testCtx('SELECT_PAGE')));
   if (until === 'SELECT_PAGE') return s;
   const candidates = s.current!.candidates;
-  for (const [index, url] of candidates.entries()) s = applyUpdate(s, await fetchPage(s, ports, testCtx('FETCH'), { url, index, of: candidates.length }));
+  for (const [index, url] of candidates.entries())
+    s = applyUpdate(s, await fetchPage(s, ports, testCtx('FETCH'), { url, index, of: candidates.length }));
   if (until === 'FETCH') return s;
   s = applyUpdate(s, await extract(s, ports, testCtx('EXTRACT')));
   if (until === 'EXTRACT') return s;

@@ -8,23 +8,34 @@ import { selectRequirement } from './select-requirement.ts';
 describe('SELECT_REQUIREMENT', () => {
   it('takes the first pending requirement with no candidates yet', async () => {
     const state = { ...freshState('acme-analytics'), pending: ['sso', 'dpa'] };
-    expect(await selectRequirement(state, fakePorts(), testCtx('SELECT_REQUIREMENT'))).toEqual({ current: { requirementId: 'sso', candidates: [] } });
+    expect(await selectRequirement(state, fakePorts(), testCtx('SELECT_REQUIREMENT'))).toEqual({
+      current: { requirementId: 'sso', candidates: [] },
+    });
   });
 
   it('refuses to run with nothing pending', async () => {
-    await expect(selectRequirement(freshState('acme-analytics'), fakePorts(), testCtx('SELECT_REQUIREMENT'))).rejects.toMatchObject({ name: 'PermanentError', code: 'nothing-pending' });
+    await expect(
+      selectRequirement(freshState('acme-analytics'), fakePorts(), testCtx('SELECT_REQUIREMENT')),
+    ).rejects.toMatchObject({ name: 'PermanentError', code: 'nothing-pending' });
   });
 });
 
 describe('SELECT_PAGE', () => {
   it('picks the pages the requirement kind prefers, best first', async () => {
     const state = await stateThrough('acme-analytics', 'SELECT_PAGE', 'sso');
-    expect(state.current?.candidates.map((u) => new URL(u).pathname)).toEqual(['/vendors/acme-analytics/security', '/vendors/acme-analytics/pricing']);
+    expect(state.current?.candidates.map((u) => new URL(u).pathname)).toEqual([
+      '/vendors/acme-analytics/security',
+      '/vendors/acme-analytics/pricing',
+    ]);
   });
 
   it('caps the candidates at maxPagesPerRequirement', async () => {
     const state = await stateThrough('cobalt-mail', 'DISCOVER');
-    const one = { ...state, request: { ...state.request, options: { maxPagesPerRequirement: 1 } }, current: { requirementId: 'uptime-sla', candidates: [] } };
+    const one = {
+      ...state,
+      request: { ...state.request, options: { maxPagesPerRequirement: 1 } },
+      current: { requirementId: 'uptime-sla', candidates: [] },
+    };
     const update = await selectPage(one, fakePorts(), testCtx('SELECT_PAGE'));
     expect(update.current?.candidates).toEqual([state.pages.find((p) => p.kind === 'status')!.url]);
   });
@@ -37,6 +48,9 @@ describe('SELECT_PAGE', () => {
   });
 
   it('fails permanently without a current requirement', async () => {
-    await expect(selectPage(freshState('acme-analytics'), fakePorts(), testCtx('SELECT_PAGE'))).rejects.toMatchObject({ name: 'PermanentError', code: 'no-current-requirement' });
+    await expect(selectPage(freshState('acme-analytics'), fakePorts(), testCtx('SELECT_PAGE'))).rejects.toMatchObject({
+      name: 'PermanentError',
+      code: 'no-current-requirement',
+    });
   });
 });

@@ -4,7 +4,12 @@ import { fakePorts } from './fake-ports.ts';
 import { freshState, stateThrough, testCtx } from './sample-state.ts';
 import { judge, quoteIsOnPage, verify } from './verify.ts';
 
-const f = (answer: Finding['answer'], quote = 'A sentence that is long enough.'): Finding => ({ url: 'http://v.test/p', found: true, answer, quote });
+const f = (answer: Finding['answer'], quote = 'A sentence that is long enough.'): Finding => ({
+  url: 'http://v.test/p',
+  found: true,
+  answer,
+  quote,
+});
 
 describe('VERIFY', () => {
   it.each([
@@ -49,6 +54,8 @@ describe('VERIFY', () => {
   });
 
   it('fails permanently without a current requirement', async () => {
-    await expect(verify(freshState('acme-analytics'), fakePorts(), testCtx('VERIFY'))).rejects.toMatchObject({ name: 'PermanentError' });
+    await expect(verify(freshState('acme-analytics'), fakePorts(), testCtx('VERIFY'))).rejects.toMatchObject({
+      name: 'PermanentError',
+    });
   });
 });

@@ -26,7 +26,14 @@ export interface RouteRequest {
 }
 
 export function json(status: number, value: unknown, extra: Partial<Answer> = {}): Answer {
-  return { status, contentType: 'application/json', body: JSON.stringify(value), outcome: status < 400 ? 'ok' : 'error', latencyMs: 0, ...extra };
+  return {
+    status,
+    contentType: 'application/json',
+    body: JSON.stringify(value),
+    outcome: status < 400 ? 'ok' : 'error',
+    latencyMs: 0,
+    ...extra,
+  };
 }
 
 /** OpenAI-shaped error body, so the official client parses it into its own error classes. */

@@ -19,14 +19,19 @@ const world = await startWorld({
   modelLatencyMs: Number(values['model-latency']),
   pageLatencyMs: Number(values['page-latency']),
 }).catch((err: NodeJS.ErrnoException) => {
-  console.error(err.code === 'EADDRINUSE' ? `port ${values.port} is in use: pass --port <free port> (or 0 for any)` : `world failed to start: ${err.message}`);
+  console.error(
+    err.code === 'EADDRINUSE'
+      ? `port ${values.port} is in use: pass --port <free port> (or 0 for any)`
+      : `world failed to start: ${err.message}`,
+  );
   process.exit(1);
 });
 
 console.log(`world listening on ${world.url}`);
 console.log(`model: ${world.url}/v1 (OPENAI_BASE_URL), latency ${values['model-latency']} ms`);
 console.log('\nvendors:');
-for (const v of VENDORS) console.log(`  ${v.slug.padEnd(16)} ${world.url}/vendors/${v.slug}/  (${v.pages.length} pages + sitemap.json)`);
+for (const v of VENDORS)
+  console.log(`  ${v.slug.padEnd(16)} ${world.url}/vendors/${v.slug}/  (${v.pages.length} pages + sitemap.json)`);
 console.log('\nroutes:');
 for (const r of ROUTES) console.log(`  ${r}`);
 

@@ -19,20 +19,25 @@ export function worldClient(url: string) {
     return JSON.parse(text) as T;
   }
   const q = (params: Record<string, string | undefined>) => {
-    const s = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+    const s = new URLSearchParams(
+      Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined),
+    ).toString();
     return s ? `?${s}` : '';
   };
   return {
     url: base,
     health: () => call<{ ok: boolean; vendors: string[]; models: string[] }>('GET', '/__health'),
-    ledger: async (filter: { runId?: string; kind?: LedgerKind } = {}) => (await call<{ entries: LedgerEntry[] }>('GET', `/__ledger${q(filter)}`)).entries,
+    ledger: async (filter: { runId?: string; kind?: LedgerKind } = {}) =>
+      (await call<{ entries: LedgerEntry[] }>('GET', `/__ledger${q(filter)}`)).entries,
     resetLedger: () => call<{ ok: true }>('DELETE', '/__ledger'),
     addFault: async (rule: FaultRuleInput) => (await call<{ fault: FaultRule }>('POST', '/__faults', rule)).fault,
     faults: async () => (await call<{ faults: FaultRule[] }>('GET', '/__faults')).faults,
     removeFault: (id: string) => call<{ ok: boolean }>('DELETE', `/__faults/${encodeURIComponent(id)}`),
     clearFaults: () => call<{ ok: true }>('DELETE', '/__faults'),
-    outbox: async (runId?: string) => (await call<{ deliveries: DeliveryView[] }>('GET', `/mail/outbox${q({ runId })}`)).deliveries,
-    notes: async (runId?: string) => (await call<{ notes: DeliveryView[] }>('GET', `/tracker/notes${q({ runId })}`)).notes,
+    outbox: async (runId?: string) =>
+      (await call<{ deliveries: DeliveryView[] }>('GET', `/mail/outbox${q({ runId })}`)).deliveries,
+    notes: async (runId?: string) =>
+      (await call<{ notes: DeliveryView[] }>('GET', `/tracker/notes${q({ runId })}`)).notes,
     config: () => call<WorldConfig>('GET', '/__config'),
     configure: (config: Partial<WorldConfig>) => call<WorldConfig>('POST', '/__config', config),
     reset: () => call<{ ok: true }>('POST', '/__reset'),

@@ -37,7 +37,9 @@ export const ROUTES = [
   'GET  /__health                         { ok, vendors, models }',
 ];
 
-const ConfigSchema = z.object({ modelLatencyMs: z.number().int().min(0).max(60_000), pageLatencyMs: z.number().int().min(0).max(60_000) }).partial();
+const ConfigSchema = z
+  .object({ modelLatencyMs: z.number().int().min(0).max(60_000), pageLatencyMs: z.number().int().min(0).max(60_000) })
+  .partial();
 
 function send(res: ServerResponse, status: number, value: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(value));
@@ -49,24 +51,44 @@ function flatten(d: Delivery): Record<string, unknown> {
 
 /** True when the path is an inspection/control route: never faulted, never in the ledger. */
 export function isControlRoute(method: string, path: string): boolean {
-  return path === '/' || path.startsWith('/__') || (method === 'GET' && (path === '/mail/outbox' || path === '/tracker/notes'));
+  return (
+    path === '/' ||
+    path.startsWith('/__') ||
+    (method === 'GET' && (path === '/mail/outbox' || path === '/tracker/notes'))
+  );
 }
 
-export function handleControl(parts: WorldParts, method: string, path: string, query: URLSearchParams, body: string, res: ServerResponse): void {
+export function handleControl(
+  parts: WorldParts,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  body: string,
+  res: ServerResponse,
+): void {
   const runId = query.get('runId') ?? undefined;
   const parse = (): unknown => (body ? JSON.parse(body) : {});
   try {
-    if (method === 'GET' && path === '/') return send(res, 200, { world: 'vendor-review simulated world', vendors: VENDORS.map((v) => v.slug), routes: ROUTES });
-    if (method === 'GET' && path === '/__health') return send(res, 200, { ok: true, vendors: VENDORS.map((v) => v.slug), models: Object.keys(MODEL_PRICES) });
+    if (method === 'GET' && path === '/')
+      return send(res, 200, {
+        world: 'vendor-review simulated world',
+        vendors: VENDORS.map((v) => v.slug),
+        routes: ROUTES,
+      });
+    if (method === 'GET' && path === '/__health')
+      return send(res, 200, { ok: true, vendors: VENDORS.map((v) => v.slug), models: Object.keys(MODEL_PRICES) });
     if (method === 'GET' && path === '/__ledger') {
       const kind = (query.get('kind') ?? undefined) as LedgerKind | undefined;
-      return send(res, 200, { entries: parts.ledger.entries({ ...(runId ? { runId } : {}), ...(kind ? { kind } : {}) }) });
+      return send(res, 200, {
+        entries: parts.ledger.entries({ ...(runId ? { runId } : {}), ...(kind ? { kind } : {}) }),
+      });
     }
     if (method === 'DELETE' && path === '/__ledger') return (parts.ledger.reset(), send(res, 200, { ok: true }));
     if (method === 'GET' && path === '/__faults') return send(res, 200, { faults: parts.faults.list() });
     if (method === 'POST' && path === '/__faults') {
       const input = parse();
-      if (Array.isArray(input)) return send(res, 201, { faults: input.map((r) => parts.faults.add(FaultRuleInputSchema.parse(r))) });
+      if (Array.isArray(input))
+        return send(res, 201, { faults: input.map((r) => parts.faults.add(FaultRuleInputSchema.parse(r))) });
       return send(res, 201, { fault: parts.faults.add(FaultRuleInputSchema.parse(input)) });
     }
     if (method === 'DELETE' && path === '/__faults') return (parts.faults.clear(), send(res, 200, { ok: true }));
@@ -86,11 +108,16 @@ export function handleControl(parts: WorldParts, method: string, path: string, q
       parts.outbox.reset();
       return send(res, 200, { ok: true });
     }
-    if (method === 'GET' && path === '/mail/outbox') return send(res, 200, { deliveries: parts.outbox.list(runId).map(flatten) });
-    if (method === 'GET' && path === '/tracker/notes') return send(res, 200, { notes: parts.notes.list(runId).map(flatten) });
+    if (method === 'GET' && path === '/mail/outbox')
+      return send(res, 200, { deliveries: parts.outbox.list(runId).map(flatten) });
+    if (method === 'GET' && path === '/tracker/notes')
+      return send(res, 200, { notes: parts.notes.list(runId).map(flatten) });
     return send(res, 404, { error: `no control route ${method} ${path}` });
   } catch (err) {
-    const message = err instanceof z.ZodError ? err.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ') : String(err);
+    const message =
+      err instanceof z.ZodError
+        ? err.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')
+        : String(err);
     return send(res, 400, { error: message });
   }
 }

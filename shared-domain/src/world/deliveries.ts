@@ -30,13 +30,22 @@ export class DeliveryStore {
   }
 
   /** Performs the delivery unless the key was seen; `replayed` tells the caller which happened. */
-  deliver(args: { runId: string | null; idempotencyKey: string | null; payload: Record<string, unknown> }): { response: StoredResponse; replayed: boolean } {
+  deliver(args: { runId: string | null; idempotencyKey: string | null; payload: Record<string, unknown> }): {
+    response: StoredResponse;
+    replayed: boolean;
+  } {
     if (args.idempotencyKey) {
       const seen = this.#byKey.get(args.idempotencyKey);
       if (seen) return { response: seen, replayed: true };
     }
-    const id = `${this.#prefix}-${String(++this.#count).padStart(4, "0")}`;
-    const delivery: Delivery = { id, runId: args.runId, idempotencyKey: args.idempotencyKey, at: Date.now(), payload: args.payload };
+    const id = `${this.#prefix}-${String(++this.#count).padStart(4, '0')}`;
+    const delivery: Delivery = {
+      id,
+      runId: args.runId,
+      idempotencyKey: args.idempotencyKey,
+      at: Date.now(),
+      payload: args.payload,
+    };
     this.#items.push(delivery);
     const response: StoredResponse = { status: 201, body: { id, ...args.payload } };
     if (args.idempotencyKey) this.#byKey.set(args.idempotencyKey, response);

@@ -49,7 +49,11 @@ export class Ledger {
   }
 
   entries(filter: LedgerFilter = {}): LedgerEntry[] {
-    return this.#entries.filter((e) => (filter.runId === undefined || e.runId === filter.runId) && (filter.kind === undefined || e.kind === filter.kind));
+    return this.#entries.filter(
+      (e) =>
+        (filter.runId === undefined || e.runId === filter.runId) &&
+        (filter.kind === undefined || e.kind === filter.kind),
+    );
   }
 
   reset(): void {

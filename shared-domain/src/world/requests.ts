@@ -3,7 +3,11 @@ import type { ReviewRequestInput } from '../request.ts';
 import { vendorBySlug, VENDOR_SLUGS } from './vendors/index.ts';
 
 /** The standard request for one of the world's vendors: every catalogue requirement, in catalogue order. */
-export function vendorRequest(slug: string, worldUrl: string, requester = { name: 'Priya Raman', email: 'priya.raman@example.com' }): ReviewRequestInput {
+export function vendorRequest(
+  slug: string,
+  worldUrl: string,
+  requester = { name: 'Priya Raman', email: 'priya.raman@example.com' },
+): ReviewRequestInput {
   const vendor = vendorBySlug(slug);
   if (!vendor) throw new Error(`unknown vendor "${slug}"; the world has: ${VENDOR_SLUGS.join(', ')}`);
   return {

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { apiError, json, type Answer, type RouteRequest } from './answer.ts';
 import type { DeliveryStore } from './deliveries.ts';
 
-const NoteSchema = z.object({ runId: z.string().min(1), requirementId: z.string().optional(), text: z.string().min(1) });
+const NoteSchema = z.object({
+  runId: z.string().min(1),
+  requirementId: z.string().optional(),
+  text: z.string().min(1),
+});
 const MailSchema = z.object({ to: z.string().min(3), subject: z.string().min(1), body: z.string().min(1) });
 
 function parseJson(body: string): unknown {
@@ -24,16 +28,28 @@ function deliverWith(store: DeliveryStore, req: RouteRequest, payload: Record<st
 
 /** POST /tracker/notes */
 export function trackerRoute(req: RouteRequest, notes: DeliveryStore): Answer {
-  if (req.method !== 'POST' || req.path !== '/tracker/notes') return apiError(404, `no tracker route ${req.method} ${req.path}`, 'not_found');
+  if (req.method !== 'POST' || req.path !== '/tracker/notes')
+    return apiError(404, `no tracker route ${req.method} ${req.path}`, 'not_found');
   const note = NoteSchema.safeParse(parseJson(req.body));
-  if (!note.success) return apiError(422, `a note needs runId and text: ${note.error.issues.map((i) => i.path.join('.')).join(', ')}`, 'invalid_note');
+  if (!note.success)
+    return apiError(
+      422,
+      `a note needs runId and text: ${note.error.issues.map((i) => i.path.join('.')).join(', ')}`,
+      'invalid_note',
+    );
   return deliverWith(notes, { ...req, runId: req.runId ?? note.data.runId }, note.data);
 }
 
 /** POST /mail/send */
 export function mailRoute(req: RouteRequest, outbox: DeliveryStore): Answer {
-  if (req.method !== 'POST' || req.path !== '/mail/send') return apiError(404, `no mail route ${req.method} ${req.path}`, 'not_found');
+  if (req.method !== 'POST' || req.path !== '/mail/send')
+    return apiError(404, `no mail route ${req.method} ${req.path}`, 'not_found');
   const mail = MailSchema.safeParse(parseJson(req.body));
-  if (!mail.success) return apiError(422, `a mail needs to, subject and body: ${mail.error.issues.map((i) => i.path.join('.')).join(', ')}`, 'invalid_mail');
+  if (!mail.success)
+    return apiError(
+      422,
+      `a mail needs to, subject and body: ${mail.error.issues.map((i) => i.path.join('.')).join(', ')}`,
+      'invalid_mail',
+    );
   return deliverWith(outbox, req, mail.data);
 }

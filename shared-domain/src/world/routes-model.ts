@@ -15,7 +15,9 @@ const ChatRequestSchema = z.object({
 
 export type ChatMessage = { role: string; content: string };
 
-export function parseChatRequest(body: string): { model: string; messages: ChatMessage[]; maxTokens?: number } | undefined {
+export function parseChatRequest(
+  body: string,
+): { model: string; messages: ChatMessage[]; maxTokens?: number } | undefined {
   let raw: unknown;
   try {
     raw = JSON.parse(body);
@@ -42,7 +44,11 @@ export function modelRoute(req: RouteRequest, modelLatencyMs: number): Answer {
   const chat = parseChatRequest(req.body);
   if (!chat) return apiError(400, 'body must be a chat completion request with model and messages', 'invalid_request');
   if (!MODEL_PRICES[chat.model]) {
-    return apiError(404, `The model \`${chat.model}\` does not exist; this world serves ${Object.keys(MODEL_PRICES).join(', ')}`, 'model_not_found');
+    return apiError(
+      404,
+      `The model \`${chat.model}\` does not exist; this world serves ${Object.keys(MODEL_PRICES).join(', ')}`,
+      'model_not_found',
+    );
   }
   const promptTokens = countPromptTokens(chat.messages);
   const lastUser = [...chat.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
@@ -60,8 +66,14 @@ export function modelRoute(req: RouteRequest, modelLatencyMs: number): Answer {
     created: 1735689600,
     model: chat.model,
     system_fingerprint: 'fp_world_sim',
-    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finishReason }],
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    choices: [
+      { index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: finishReason },
+    ],
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+    },
   };
   return json(200, response, { model: chat.model, promptTokens, completionTokens, latencyMs: modelLatencyMs });
 }

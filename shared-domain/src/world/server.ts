@@ -65,7 +65,8 @@ export function createWorldServer(parts: WorldParts): Server {
     const url = new URL(req.url ?? '/', 'http://world.local');
     const method = (req.method ?? 'GET').toUpperCase();
     const body = await readBody(req);
-    if (isControlRoute(method, url.pathname)) return handleControl(parts, method, url.pathname, url.searchParams, body, res);
+    if (isControlRoute(method, url.pathname))
+      return handleControl(parts, method, url.pathname, url.searchParams, body, res);
 
     let clientGone = false;
     const gone = new Promise<void>((resolve) =>
@@ -99,7 +100,14 @@ export function createWorldServer(parts: WorldParts): Server {
       opKey: opKeyOf(kind, method, route.path, body, route.step),
     };
     const record = (e: Pick<LedgerEntry, 'status' | 'outcome'> & Partial<LedgerEntry>): void => {
-      parts.ledger.record({ ...base, promptTokens: 0, completionTokens: 0, costUsd: 0, durationMs: Date.now() - started, ...e });
+      parts.ledger.record({
+        ...base,
+        promptTokens: 0,
+        completionTokens: 0,
+        costUsd: 0,
+        durationMs: Date.now() - started,
+        ...e,
+      });
     };
 
     const fault = parts.faults.take({ path: route.path, method, runId: route.runId, step: route.step });
@@ -116,17 +124,27 @@ export function createWorldServer(parts: WorldParts): Server {
     }
 
     const answer =
-      kind === 'model' ? modelRoute(route, parts.config.modelLatencyMs)
-      : kind === 'tracker' ? trackerRoute(route, parts.notes)
-      : kind === 'mail' ? mailRoute(route, parts.outbox)
-      : webRoute(route, parts.config.pageLatencyMs);
+      kind === 'model'
+        ? modelRoute(route, parts.config.modelLatencyMs)
+        : kind === 'tracker'
+          ? trackerRoute(route, parts.notes)
+          : kind === 'mail'
+            ? mailRoute(route, parts.outbox)
+            : webRoute(route, parts.config.pageLatencyMs);
     const delay = answer.latencyMs + (fault?.kind === 'slow' ? fault.delayMs : 0);
     const slow = fault?.kind === 'slow' ? { fault: 'slow' as const } : {};
     const model = answer.model ? { model: answer.model } : {};
     if (clientGone || (delay > 0 && (await waitUnlessGone(delay, gone)))) {
       // The provider has already read (and bills) the prompt; nobody will ever read the completion.
       const promptTokens = answer.promptTokens ?? 0;
-      record({ status: 0, outcome: 'aborted', ...slow, ...model, promptTokens, costUsd: answer.model ? costUsd(answer.model, promptTokens, 0) : 0 });
+      record({
+        status: 0,
+        outcome: 'aborted',
+        ...slow,
+        ...model,
+        promptTokens,
+        costUsd: answer.model ? costUsd(answer.model, promptTokens, 0) : 0,
+      });
       return;
     }
     res.writeHead(answer.status, { 'Content-Type': answer.contentType, ...answer.headers }).end(answer.body);
@@ -145,7 +163,8 @@ export function createWorldServer(parts: WorldParts): Server {
 
   return createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: String(err) }));
+      if (!res.headersSent)
+        res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: String(err) }));
     });
   });
 }

@@ -71,10 +71,15 @@ function labelled(prompt: string, label: string): string | undefined {
 }
 
 function answerExtract(prompt: string): string {
-  const keywords = (labelled(prompt, KEYWORDS_LABEL) ?? '').split(KEYWORD_SEPARATOR.trim()).map((k) => k.trim()).filter(Boolean);
+  const keywords = (labelled(prompt, KEYWORDS_LABEL) ?? '')
+    .split(KEYWORD_SEPARATOR.trim())
+    .map((k) => k.trim())
+    .filter(Boolean);
   const findings = pageBlocks(prompt).map(({ url, text }) => {
     const quote = bestSentence(text, keywords);
-    return quote ? { url, found: true, answer: polarity(quote), quote } : { url, found: false, answer: 'unclear', quote: '' };
+    return quote
+      ? { url, found: true, answer: polarity(quote), quote }
+      : { url, found: false, answer: 'unclear', quote: '' };
   });
   return JSON.stringify({ findings });
 }
@@ -83,8 +88,10 @@ const VERDICT_LINE = /^- \[(.+?)\] (confirmed|denied|contradictory|missing) \(co
 
 const ADVICE: Record<string, (id: string) => string> = {
   confirmed: (id) => `**${id}**: confirmed by the vendor's own pages; no follow-up needed.`,
-  denied: (id) => `**${id}**: the vendor states it does not meet this; treat it as a gap or ask for a roadmap commitment.`,
-  contradictory: (id) => `**${id}**: the vendor's pages contradict each other; ask for written confirmation before signing.`,
+  denied: (id) =>
+    `**${id}**: the vendor states it does not meet this; treat it as a gap or ask for a roadmap commitment.`,
+  contradictory: (id) =>
+    `**${id}**: the vendor's pages contradict each other; ask for written confirmation before signing.`,
   missing: (id) => `**${id}**: nothing clear on the public pages; ask the vendor directly.`,
 };
 

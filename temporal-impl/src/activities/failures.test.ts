@@ -10,14 +10,22 @@ describe('toActivityFailure', () => {
   });
 
   it('hardened: a PermanentError becomes a non-retryable failure carrying its attempt number', () => {
-    const failure = toActivityFailure(new PermanentError('HTTP 404 on /vendors/x', 'http-404', 404), 'hardened', 1) as ApplicationFailure;
+    const failure = toActivityFailure(
+      new PermanentError('HTTP 404 on /vendors/x', 'http-404', 404),
+      'hardened',
+      1,
+    ) as ApplicationFailure;
     expect(failure).toBeInstanceOf(ApplicationFailure);
     expect(failure).toMatchObject({ type: 'PermanentError', nonRetryable: true, message: 'HTTP 404 on /vendors/x' });
     expect(failure.details).toEqual([{ attempt: 1, code: 'http-404', status: 404 }]);
   });
 
   it('hardened: a TransientError stays retryable under the capped policy', () => {
-    const failure = toActivityFailure(new TransientError('HTTP 503', 'http-503', 503), 'hardened', 3) as ApplicationFailure;
+    const failure = toActivityFailure(
+      new TransientError('HTTP 503', 'http-503', 503),
+      'hardened',
+      3,
+    ) as ApplicationFailure;
     expect(failure).toMatchObject({ type: 'TransientError', nonRetryable: false });
     expect(failure.details).toEqual([{ attempt: 3, code: 'http-503', status: 503 }]);
   });

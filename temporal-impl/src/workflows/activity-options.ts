@@ -32,12 +32,36 @@ const hardenedRetry: Record<StepKind, RetryPolicy> = {
   // Pure steps only fail on a bug or bad state; a second attempt tells us which.
   pure: { maximumAttempts: 2, initialInterval: '200ms', backoffCoefficient: 2, nonRetryableErrorTypes: NON_RETRYABLE },
   // 429/503/resets clear within a second or two.
-  web: { maximumAttempts: 4, initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '2s', nonRetryableErrorTypes: NON_RETRYABLE },
+  web: {
+    maximumAttempts: 4,
+    initialInterval: '200ms',
+    backoffCoefficient: 2,
+    maximumInterval: '2s',
+    nonRetryableErrorTypes: NON_RETRYABLE,
+  },
   // Each model attempt is paid: fewer attempts, longer pauses.
-  model: { maximumAttempts: 3, initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '4s', nonRetryableErrorTypes: NON_RETRYABLE },
+  model: {
+    maximumAttempts: 3,
+    initialInterval: '500ms',
+    backoffCoefficient: 2,
+    maximumInterval: '4s',
+    nonRetryableErrorTypes: NON_RETRYABLE,
+  },
   // Tracker note / outbox insert: idempotent by key, so retrying is safe.
-  effect: { maximumAttempts: 5, initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '2s', nonRetryableErrorTypes: NON_RETRYABLE },
-  deliveryWait: { maximumAttempts: 5, initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '4s', nonRetryableErrorTypes: NON_RETRYABLE },
+  effect: {
+    maximumAttempts: 5,
+    initialInterval: '200ms',
+    backoffCoefficient: 2,
+    maximumInterval: '2s',
+    nonRetryableErrorTypes: NON_RETRYABLE,
+  },
+  deliveryWait: {
+    maximumAttempts: 5,
+    initialInterval: '500ms',
+    backoffCoefficient: 2,
+    maximumInterval: '4s',
+    nonRetryableErrorTypes: NON_RETRYABLE,
+  },
   // Losing the dead letter itself would lose the evidence: keep trying for a while.
   deadLetter: { maximumAttempts: 20, initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s' },
 };

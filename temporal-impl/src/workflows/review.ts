@@ -19,7 +19,14 @@ import {
   workflowInfo,
   type ActivityOptions,
 } from '@temporalio/workflow';
-import { applyUpdate, hasMoreRequirements, initialState, type ReviewState, type StateUpdate, type StepName } from '@vendor-review/domain/pure';
+import {
+  applyUpdate,
+  hasMoreRequirements,
+  initialState,
+  type ReviewState,
+  type StateUpdate,
+  type StepName,
+} from '@vendor-review/domain/pure';
 import type { Activities } from '../activities.ts';
 import { activityOptions, HARDENED_MAX_ATTEMPTS, localVerifyOptions, type StepKind } from './activity-options.ts';
 import {
@@ -85,7 +92,8 @@ export function makeVendorReview(change: VerifyChange) {
       try {
         return await call(acts);
       } catch (err) {
-        if (err instanceof ActivityFailure) throw new StepFailed({ step: name, activityId, kind, input: input ?? summarize(state) }, err);
+        if (err instanceof ActivityFailure)
+          throw new StepFailed({ step: name, activityId, kind, input: input ?? summarize(state) }, err);
         throw err;
       }
     };
@@ -100,10 +108,15 @@ export function makeVendorReview(change: VerifyChange) {
 
       const bound = state.pending.length + 1;
       for (let n = 1; hasMoreRequirements(state); n++) {
-        if (n > bound) throw ApplicationFailure.nonRetryable(`requirement loop did not shrink pending after ${bound} rounds`, 'LoopGuard');
+        if (n > bound)
+          throw ApplicationFailure.nonRetryable(
+            `requirement loop did not shrink pending after ${bound} rounds`,
+            'LoopGuard',
+          );
         merge(await step('pure', 'SELECT_REQUIREMENT', `SELECT_REQUIREMENT#${n}`, (a) => a.selectRequirement(args())));
         const req = state.current?.requirementId;
-        if (!req) throw ApplicationFailure.nonRetryable('SELECT_REQUIREMENT chose no requirement', 'NoCurrentRequirement');
+        if (!req)
+          throw ApplicationFailure.nonRetryable('SELECT_REQUIREMENT chose no requirement', 'NoCurrentRequirement');
         merge(await step('pure', 'SELECT_PAGE', `SELECT_PAGE:${req}`, (a) => a.selectPage(args())));
 
         // FETCH fans out: one activity per candidate page, all scheduled at once. A sibling that
@@ -113,7 +126,13 @@ export function makeVendorReview(change: VerifyChange) {
         const pages = await Promise.all(
           candidates.map((url, index) => {
             const target = { url, index, of: candidates.length };
-            return step('web', 'FETCH', `FETCH:${req}:${index}`, (a) => a.fetchPage({ state: before, variant, target }), { target, requirementId: req });
+            return step(
+              'web',
+              'FETCH',
+              `FETCH:${req}:${index}`,
+              (a) => a.fetchPage({ state: before, variant, target }),
+              { target, requirementId: req },
+            );
           }),
         );
         pages.forEach(merge);
@@ -132,7 +151,11 @@ export function makeVendorReview(change: VerifyChange) {
       await condition(() => decision !== undefined);
       setStatus('running');
       const d = decision as ApprovalDecision;
-      merge(await step('pure', 'AWAIT_APPROVAL', 'AWAIT_APPROVAL:decision', (a) => a.applyApproval({ ...args(), decision: d })));
+      merge(
+        await step('pure', 'AWAIT_APPROVAL', 'AWAIT_APPROVAL:decision', (a) =>
+          a.applyApproval({ ...args(), decision: d }),
+        ),
+      );
 
       if (state.approval?.approved !== false) {
         if (variant === 'naive') {
@@ -150,14 +173,14 @@ export function makeVendorReview(change: VerifyChange) {
       const { attempted, failure } = err;
       const attempts = attemptsOf(failure, attempted.kind);
       const recorded = await step('deadLetter', 'DEAD_LETTER', 'DEAD_LETTER', (a) =>
-          a.recordDeadLetter({
-            run: { runId: input.runId, workflowId, runtimeRunId },
-            step: attempted.step,
-            activityId: attempted.activityId,
-            input: attempted.input,
-            error: describeFailure(failure),
-            attempts,
-          }),
+        a.recordDeadLetter({
+          run: { runId: input.runId, workflowId, runtimeRunId },
+          step: attempted.step,
+          activityId: attempted.activityId,
+          input: attempted.input,
+          error: describeFailure(failure),
+          attempts,
+        }),
       ).catch((e: unknown) => {
         // Even the dead letter could not be written: fail the run with that failure, never loop.
         throw e instanceof StepFailed ? e.failure : e;
@@ -174,14 +197,22 @@ export function makeVendorReview(change: VerifyChange) {
   };
 }
 
-async function runVerify(change: VerifyChange, variant: VendorReviewInput['variant'], state: ReviewState, req: string): Promise<StateUpdate> {
+async function runVerify(
+  change: VerifyChange,
+  variant: VendorReviewInput['variant'],
+  state: ReviewState,
+  req: string,
+): Promise<StateUpdate> {
   const useLocal = change === 'unpatched' || (change === 'patched' && patched(VERIFY_LOCAL_PATCH));
   const args = { state, variant };
   try {
     if (useLocal) return await proxyLocalActivities<Activities>(localVerifyOptions(variant)).verify(args);
-    return await proxyActivities<Activities>(activityOptions(variant, 'pure', `VERIFY:${req}`) as ActivityOptions).verify(args);
+    return await proxyActivities<Activities>(
+      activityOptions(variant, 'pure', `VERIFY:${req}`) as ActivityOptions,
+    ).verify(args);
   } catch (err) {
-    if (err instanceof ActivityFailure) throw new StepFailed({ step: 'VERIFY', activityId: `VERIFY:${req}`, kind: 'pure', input: summarize(state) }, err);
+    if (err instanceof ActivityFailure)
+      throw new StepFailed({ step: 'VERIFY', activityId: `VERIFY:${req}`, kind: 'pure', input: summarize(state) }, err);
     throw err;
   }
 }

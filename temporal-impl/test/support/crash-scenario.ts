@@ -1,7 +1,15 @@
 import type { CrashPointName, ReviewRequestInput } from '@vendor-review/domain';
 import { reviewDigest } from '@vendor-review/domain';
 import type { LedgerEntry } from '@vendor-review/domain/world';
-import { approveRun, getRun, readHistory, startRun, type HistoryEventSummary, type RunView, type Variant } from '../../src/index.ts';
+import {
+  approveRun,
+  getRun,
+  readHistory,
+  startRun,
+  type HistoryEventSummary,
+  type RunView,
+  type Variant,
+} from '../../src/index.ts';
 import { taskQueueFor, type TestEnvironment } from './environment.ts';
 import { startWorkerProcess, type CrashReport, type WorkerExit, type WorkerProcess } from './worker-process.ts';
 
@@ -42,10 +50,22 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function runScenario(
   env: TestEnvironment,
   bundlePath: string,
-  o: { label: string; variant: Variant; request: ReviewRequestInput; crashPoint: CrashPointName | null; timeoutMs?: number },
+  o: {
+    label: string;
+    variant: Variant;
+    request: ReviewRequestInput;
+    crashPoint: CrashPointName | null;
+    timeoutMs?: number;
+  },
 ): Promise<ScenarioResult> {
   const taskQueue = taskQueueFor(o.label);
-  const common = { address: env.temporal.address, taskQueue, worldUrl: env.world.url, databaseUrl: env.db.url, bundlePath };
+  const common = {
+    address: env.temporal.address,
+    taskQueue,
+    worldUrl: env.world.url,
+    databaseUrl: env.db.url,
+    bundlePath,
+  };
   const A = startWorkerProcess('A', { ...common, crashPlan: o.crashPoint ?? '' });
   let B: WorkerProcess | undefined;
   try {
@@ -74,7 +94,9 @@ export async function runScenario(
         approved = true;
       }
       if (Date.now() > deadline) {
-        throw new Error(`${o.label}: run ${run.runId} still ${view.status} after ${o.timeoutMs ?? 90_000}ms\n--- A ---\n${A.output()}\n--- B ---\n${B?.output() ?? '(not started)'}`);
+        throw new Error(
+          `${o.label}: run ${run.runId} still ${view.status} after ${o.timeoutMs ?? 90_000}ms\n--- A ---\n${A.output()}\n--- B ---\n${B?.output() ?? '(not started)'}`,
+        );
       }
       await sleep(100);
     }
@@ -92,7 +114,8 @@ export async function runScenario(
       exitA,
       startMsB: startB?.startMs ?? null,
       recoveryMs: crash ? recoveryAfter(crash.at, ledger, history) : null,
-      afterReadyMs: crash && startB ? Math.max(0, crash.at + (recoveryAfter(crash.at, ledger, history) ?? NaN) - startB.at) : null,
+      afterReadyMs:
+        crash && startB ? Math.max(0, crash.at + (recoveryAfter(crash.at, ledger, history) ?? NaN) - startB.at) : null,
       approvedWhileNoWorker,
       ledger,
       repeated: new Map(),
@@ -123,7 +146,9 @@ function byOperation(ledger: LedgerEntry[]): Map<string, LedgerEntry[]> {
  */
 export function withExtras(r: ScenarioResult, baseline: ScenarioResult | null): ScenarioResult {
   const expected = baseline ? byOperation(baseline.ledger) : new Map<string, LedgerEntry[]>();
-  const repeated = new Map([...byOperation(r.ledger)].filter(([op, es]) => es.length > (expected.get(op)?.length ?? 1)));
+  const repeated = new Map(
+    [...byOperation(r.ledger)].filter(([op, es]) => es.length > (expected.get(op)?.length ?? 1)),
+  );
   const extraModelCalls = [...repeated]
     .filter(([, es]) => es[0]!.kind === 'model')
     .reduce((n, [op, es]) => n + es.length - (expected.get(op)?.length ?? 1), 0);

@@ -63,7 +63,11 @@ export function startWorkerProcess(name: string, o: WorkerEnv): WorkerProcess {
   if (o.bundlePath) env.WORKFLOW_BUNDLE = o.bundlePath;
   else delete env.WORKFLOW_BUNDLE;
 
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', WORKER_ENTRY], { cwd: PACKAGE_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', WORKER_ENTRY], {
+    cwd: PACKAGE_DIR,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
   child.once('exit', () => running.delete(child));
   const lines: string[] = [];
@@ -100,7 +104,9 @@ export function startWorkerProcess(name: string, o: WorkerEnv): WorkerProcess {
     child.once('exit', (code, signal) => {
       // let the last stderr chunk (the CRASHPOINT line) arrive
       setTimeout(() => {
-        rejectReady(new Error(`worker ${name} exited (code ${code}, signal ${signal}) before it was ready:\n${lines.join('\n')}`));
+        rejectReady(
+          new Error(`worker ${name} exited (code ${code}, signal ${signal}) before it was ready:\n${lines.join('\n')}`),
+        );
         resolve({ code, signal, crash });
       }, 50);
     });

@@ -17,7 +17,14 @@ export const acmeAnalytics: VendorSite = {
             'More than 2,000 companies use Acme to learn how customers really use their product.',
           ],
         },
-        { heading: 'What you get', list: ['Event tracking with autocapture', 'Funnels, retention and cohorts', 'Warehouse sync to Snowflake and BigQuery'] },
+        {
+          heading: 'What you get',
+          list: [
+            'Event tracking with autocapture',
+            'Funnels, retention and cohorts',
+            'Warehouse sync to Snowflake and BigQuery',
+          ],
+        },
       ],
     },
     {
@@ -34,7 +41,10 @@ export const acmeAnalytics: VendorSite = {
         },
         {
           heading: 'Included in every plan',
-          paragraphs: ['SAML single sign-on (SSO) is included in every plan.', 'Every plan comes with unlimited dashboards and twelve months of event history.'],
+          paragraphs: [
+            'SAML single sign-on (SSO) is included in every plan.',
+            'Every plan comes with unlimited dashboards and twelve months of event history.',
+          ],
         },
       ],
     },
@@ -71,7 +81,10 @@ export const acmeAnalytics: VendorSite = {
             'Standard Contractual Clauses cover transfers of personal data outside the EEA.',
           ],
         },
-        { heading: 'Subprocessors', list: ['Amazon Web Services (infrastructure)', 'Postmark (transactional email)', 'Zendesk (support)'] },
+        {
+          heading: 'Subprocessors',
+          list: ['Amazon Web Services (infrastructure)', 'Postmark (transactional email)', 'Zendesk (support)'],
+        },
       ],
     },
     {

@@ -41,7 +41,10 @@ export const borealisCrm: VendorSite = {
       sections: [
         {
           heading: 'Certifications',
-          paragraphs: ['Borealis CRM does not hold a SOC 2 report at this time.', 'We are certified to ISO/IEC 27001:2022 and audited every year.'],
+          paragraphs: [
+            'Borealis CRM does not hold a SOC 2 report at this time.',
+            'We are certified to ISO/IEC 27001:2022 and audited every year.',
+          ],
         },
         {
           heading: 'Identity',
@@ -73,7 +76,10 @@ export const borealisCrm: VendorSite = {
       sections: [
         {
           heading: 'Contracts',
-          paragraphs: ['A DPA is not offered to customers on the Starter plan.', 'Invoices are issued in EUR, NOK or SEK.'],
+          paragraphs: [
+            'A DPA is not offered to customers on the Starter plan.',
+            'Invoices are issued in EUR, NOK or SEK.',
+          ],
         },
         {
           heading: 'Reliability',

@@ -18,7 +18,28 @@ export function vendorBySlug(slug: string): VendorSite | undefined {
  * requirements), by design of the pages above. Tests and the harness assert against this.
  */
 export const EXPECTED_VERDICTS: Record<string, Record<string, VerdictStatus>> = {
-  'acme-analytics': { pricing: 'confirmed', soc2: 'confirmed', sso: 'contradictory', 'data-residency': 'missing', dpa: 'confirmed', 'uptime-sla': 'denied' },
-  'borealis-crm': { pricing: 'missing', soc2: 'denied', sso: 'confirmed', 'data-residency': 'confirmed', dpa: 'contradictory', 'uptime-sla': 'confirmed' },
-  'cobalt-mail': { pricing: 'confirmed', soc2: 'contradictory', sso: 'missing', 'data-residency': 'denied', dpa: 'confirmed', 'uptime-sla': 'missing' },
+  'acme-analytics': {
+    pricing: 'confirmed',
+    soc2: 'confirmed',
+    sso: 'contradictory',
+    'data-residency': 'missing',
+    dpa: 'confirmed',
+    'uptime-sla': 'denied',
+  },
+  'borealis-crm': {
+    pricing: 'missing',
+    soc2: 'denied',
+    sso: 'confirmed',
+    'data-residency': 'confirmed',
+    dpa: 'contradictory',
+    'uptime-sla': 'confirmed',
+  },
+  'cobalt-mail': {
+    pricing: 'confirmed',
+    soc2: 'contradictory',
+    sso: 'missing',
+    'data-residency': 'denied',
+    dpa: 'confirmed',
+    'uptime-sla': 'missing',
+  },
 };

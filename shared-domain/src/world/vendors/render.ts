@@ -2,7 +2,12 @@ import type { VendorPage, VendorSite } from './types.ts';
 
 /** Renders a vendor page to the kind of HTML a small marketing site serves: nav, main, footer, a script to ignore. */
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 export function vendorPagePath(vendor: VendorSite, page: VendorPage): string {
@@ -10,7 +15,9 @@ export function vendorPagePath(vendor: VendorSite, page: VendorPage): string {
 }
 
 export function renderVendorPage(vendor: VendorSite, page: VendorPage): string {
-  const nav = vendor.pages.map((p) => `<a href="${vendorPagePath(vendor, p)}">${escapeHtml(p.kind === 'home' ? 'Home' : p.title)}</a>`).join(' &middot; ');
+  const nav = vendor.pages
+    .map((p) => `<a href="${vendorPagePath(vendor, p)}">${escapeHtml(p.kind === 'home' ? 'Home' : p.title)}</a>`)
+    .join(' &middot; ');
   const sections = page.sections
     .map((s) => {
       const heading = s.heading ? `<h2>${escapeHtml(s.heading)}</h2>\n` : '';
