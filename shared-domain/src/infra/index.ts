@@ -19,6 +19,7 @@ export {
   maskDatabaseUrl,
   type FreshDatabase,
 } from './postgres-databases.ts';
+export { runMigrations, type MigrationPlan, type MigrationResult } from './migrations.ts';
 export { startTemporal, type SdkDevServer, type StartTemporalOptions, type TemporalHandle } from './temporal.ts';
 export { resolveTemporalCli } from './temporal-cli.ts';
 export { InfraError } from './infra-error.ts';
