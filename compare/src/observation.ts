@@ -1,4 +1,4 @@
-import type { CrashPointName } from '@vendor-review/domain/pure';
+import type { CrashLine } from '@vendor-review/domain';
 import type { ReviewState } from '@vendor-review/domain/pure';
 import type { DurableRecord } from './durable.ts';
 import type { LedgerEntry } from './ledger.ts';
@@ -10,13 +10,6 @@ import type { Durability, Scenario } from './scenarios.ts';
  * so a cell can be re-judged against a baseline that finished later.
  */
 export type CellStatus = 'completed' | 'stuck' | 'failed' | 'lost' | 'error';
-
-export interface CrashLine {
-  point: CrashPointName;
-  occurrence: number;
-  pid: number;
-  at: number;
-}
 
 export interface WorkerLife {
   name: string;

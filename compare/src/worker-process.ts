@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { isCrashPointName } from '@vendor-review/domain';
-import type { CrashLine, WorkerLife } from './observation.ts';
+import { parseCrashLine } from '@vendor-review/domain';
+import type { WorkerLife } from './observation.ts';
 
 /**
  * A runtime's worker as a real child process (`node --import tsx <entry>`), watched from outside:
@@ -17,16 +17,8 @@ export interface WorkerSpec {
 }
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CRASH_RE = /^CRASHPOINT ([a-z-]+)@(\d+) pid=(\d+) at=(\d+)/;
 const TAIL_BYTES = 4000;
 const live = new Set<ChildProcess>();
-
-export function parseCrashLine(line: string): CrashLine | null {
-  const m = CRASH_RE.exec(line.trim());
-  const point = m?.[1];
-  if (!m || !point || !isCrashPointName(point)) return null;
-  return { point, occurrence: Number(m[2]), pid: Number(m[3]), at: Number(m[4]) };
-}
 
 /** VmHWM (peak resident set) of a live process in kB, or null once it is gone. */
 function peakRssKb(pid: number): number | null {

@@ -228,7 +228,7 @@ export function crashedObservation(opts: {
     note: null,
     startedAt: T0 - 500,
     endedAt: T0 + 3000,
-    crash: { point: opts.crashPoint, occurrence: 1, pid: 1001, at: crashAt },
+    crash: { point: opts.crashPoint, occurrence: 1, action: 'kill', pid: 1001, at: crashAt, detail: '' },
     workers: [worker('A', T0 - 500, crashAt, true), worker('B', crashAt + 20, T0 + 2900, false)],
     ledger,
     durableAtCrash: runtime === 'langgraph' ? lgRecord(8) : tmRecord(12, T0 - 400),

@@ -65,8 +65,19 @@ describe('Ctrl-C', () => {
     );
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     await Promise.race([cellsRunning, exited]);
-    // Let the workers start, so there is something to clean up.
-    await new Promise((r) => setTimeout(r, 4000));
+    // Interrupt only once worker processes run, so there is something of every kind to clean up.
+    const args = (pid: number) => {
+      try {
+        return execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+      } catch {
+        return ''; // gone between the listing and this look
+      }
+    };
+    const workersRunning = () => descendants(child.pid!).filter((pid) => alive(pid) && /worker-bundle/.test(args(pid)));
+    while (workersRunning().length === 0) {
+      expect(child.exitCode, `compare ended before any worker started:\n${stderr}`).toBeNull();
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const started = descendants(child.pid!);
     expect(started.length, stderr).toBeGreaterThan(2);
     child.kill('SIGINT');
@@ -78,9 +89,6 @@ describe('Ctrl-C', () => {
       await new Promise((r) => setTimeout(r, 500));
       left = left.filter(alive);
     }
-    expect(
-      left.map((pid) => execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).trim()),
-      stderr,
-    ).toEqual([]);
+    expect(left.map(args), stderr).toEqual([]);
   }, 300_000);
 });

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { inTransaction } from './transaction.ts';
-import { CHECK_FENCE, CLAIM_LEASE, RELEASE_LEASE, RENEW_LEASE, SELECT_LEASE } from './sql.ts';
+import { CHECK_FENCE, CLAIM_LEASE, EXPIRE_LEASES_OF_OWNER, RELEASE_LEASE, RENEW_LEASE, SELECT_LEASE } from './sql.ts';
 
 /**
  * One writer per thread. LangGraph loads a thread for whoever asks and takes no lock, so two
@@ -39,7 +39,12 @@ export class FencedOutError extends Error {
 }
 
 export function leaseOwner(workerName: string): string {
-  return `${workerName}#${process.pid}`;
+  return leaseOwnerOf(workerName, process.pid);
+}
+
+/** The owner string of a worker process, as a supervisor that knows its name and pid spells it. */
+export function leaseOwnerOf(workerName: string, pid: number): string {
+  return `${workerName}#${pid}`;
 }
 
 /** Claims the lease or throws LeaseHeldError naming the current holder. */
@@ -52,6 +57,14 @@ export async function claimLease(pool: pg.Pool, threadId: string, owner: string,
 
 export async function releaseLease(pool: pg.Pool, lease: Lease): Promise<void> {
   await pool.query(RELEASE_LEASE, [lease.threadId, lease.owner, lease.token]);
+}
+
+/**
+ * For a supervisor only, once it knows the process is gone: ends the leases `owner` (see
+ * leaseOwner) still holds. A live owner would be fenced out by this, which is why nobody else calls it.
+ */
+export async function expireLeasesOf(pool: pg.Pool, owner: string): Promise<number> {
+  return (await pool.query(EXPIRE_LEASES_OF_OWNER, [owner])).rowCount ?? 0;
 }
 
 /** Why the fence refused, in words, for the error message. */

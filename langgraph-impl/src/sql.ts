@@ -153,6 +153,13 @@ RETURNING expires_at`;
 export const RELEASE_LEASE = `
 UPDATE lg_leases SET expires_at = now() WHERE thread_id = $1 AND owner = $2 AND fencing_token = $3`;
 
+/**
+ * A supervisor that has seen the owner's process die (a SIGKILL it sent, a pod it watched go) ends
+ * that owner's leases at once, so the successor need not wait out the expiry.
+ */
+export const EXPIRE_LEASES_OF_OWNER = `
+UPDATE lg_leases SET expires_at = now() WHERE owner = $1 AND expires_at > now()`;
+
 export const SELECT_LEASE = `SELECT owner, expires_at, fencing_token, expires_at > now() AS live FROM lg_leases WHERE thread_id = $1`;
 
 /**

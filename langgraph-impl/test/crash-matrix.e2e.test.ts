@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveRun, createRun, getRun, readDurableRecord, type DurableRecord, type RunView } from '../src/index.ts';
 import { freshTestDatabase } from './db.ts';
 import { viewLedger, type LedgerView } from './ledger.ts';
+import { expireLeasesOf, leaseOwnerOf } from '../src/lease.ts';
+import { createPool } from '../src/pool.ts';
 import { inBatches, killLeftovers, runWorker, type WorkerResult } from './processes.ts';
 
 type Variant = 'naive' | 'hardened';
@@ -84,6 +86,17 @@ beforeAll(async () => {
       pendingWritesOnLast: last ? record.pendingWrites.filter((w) => w.checkpointId === last.checkpointId).length : 0,
     };
   });
+
+  // What a supervisor does once it has seen a worker die: end the dead worker's lease, so the
+  // resume does not depend on how long ago the kill was (the lease would otherwise still be valid
+  // on a fast machine, and the resuming worker would rightly refuse the run).
+  const pool = createPool(db.url, { max: 1 });
+  try {
+    for (const s of scenarios)
+      if (s.crash?.signal === 'SIGKILL') await expireLeasesOf(pool, leaseOwnerOf('A', s.crash.pid));
+  } finally {
+    await pool.end();
+  }
 
   // The approval the crashed waiters never saw, recorded while no worker is alive.
   for (const s of scenarios.filter((x) => x.point === 'awaiting-approval'))

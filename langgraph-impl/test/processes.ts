@@ -1,7 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { parseCrashLine } from '@vendor-review/domain';
 import { WORKER_ENTRY } from '../src/index.ts';
 
 export interface WorkerResult {
+  pid: number;
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
@@ -38,7 +40,15 @@ export function startWorker(args: string[], env: Record<string, string | undefin
       exited = true;
       live.delete(child);
       const crashLine = /^CRASHPOINT .*$/m.exec(stderr)?.[0];
-      resolve({ code, signal, stdout, stderr, ms: Date.now() - started, ...(crashLine ? { crashLine } : {}) });
+      resolve({
+        pid: child.pid ?? -1,
+        code,
+        signal,
+        stdout,
+        stderr,
+        ms: Date.now() - started,
+        ...(crashLine ? { crashLine } : {}),
+      });
     });
   });
   return { child, done, output: () => ({ stdout, stderr }), exited: () => exited };
@@ -104,5 +114,26 @@ export async function waitForOutput(h: WorkerHandle, text: string, timeoutMs = 2
     },
     timeoutMs,
     250,
+  );
+}
+
+/**
+ * Waits until the worker has frozen itself at a `name:stop` crash point: its announcement is on
+ * stderr and the kernel reports the process stopped. Fails at once, with its output, if it exits.
+ */
+export async function waitForStop(h: WorkerHandle, timeoutMs = 240_000): Promise<void> {
+  await until(
+    'the worker to stop at its crash point',
+    async () => {
+      if (h.exited()) throw new Error(`worker exited before it stopped:\n${h.output().stdout}\n${h.output().stderr}`);
+      const announced = h
+        .output()
+        .stderr.split('\n')
+        .some((l) => parseCrashLine(l)?.action === 'stop');
+      const state = spawnSync('ps', ['-o', 'stat=', '-p', String(h.child.pid)], { encoding: 'utf8' }).stdout.trim();
+      return announced && state.startsWith('T');
+    },
+    timeoutMs,
+    50,
   );
 }

@@ -14,7 +14,7 @@ import { createPool } from '../src/pool.ts';
 import { RETRY } from '../src/retry.ts';
 import { freshTestDatabase } from './db.ts';
 import { viewLedger } from './ledger.ts';
-import { killLeftovers, runWorker, startWorker, until, waitForOutput } from './processes.ts';
+import { killLeftovers, runWorker, startWorker, until, waitForOutput, waitForStop } from './processes.ts';
 
 const VENDOR = 'borealis-crm';
 let world: World;
@@ -81,13 +81,17 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
       variant: 'naive',
       durability: 'sync',
     });
-    // A first worker dies at the FETCH/EXTRACT boundary; then two workers resume the run at once.
-    // (Starting both on a fresh run races: the later one may find the run "running" without a
-    // checkpoint yet and refuse it as lost, since naive has no lease to tell "starting" from "dead".)
+    // A first worker dies at the FETCH/EXTRACT boundary; then two workers resume the run. Each
+    // freezes itself at the start of EXTRACT (`boundary:stop`), i.e. after it has loaded the FETCH
+    // checkpoint and before it writes anything; only when both are frozen do both go on. The race
+    // then happens on every machine, however fast the first of them would otherwise finish.
     const first = await runWorker(['--run', runId], env({ WORKER_NAME: 'Z', CRASH_PLAN: 'boundary' }));
     expect(first.signal, first.stderr).toBe('SIGKILL');
-    const a = startWorker(['--run', runId], env({ WORKER_NAME: 'A' }));
-    const b = startWorker(['--run', runId], env({ WORKER_NAME: 'B' }));
+    const a = startWorker(['--run', runId], env({ WORKER_NAME: 'A', CRASH_PLAN: 'boundary:stop' }));
+    const b = startWorker(['--run', runId], env({ WORKER_NAME: 'B', CRASH_PLAN: 'boundary:stop' }));
+    await Promise.all([waitForStop(a), waitForStop(b)]);
+    a.child.kill('SIGCONT');
+    b.child.kill('SIGCONT');
     // LangGraph takes no lock per thread: both reach the approval gate on their own.
     await Promise.all([waitForOutput(a, 'waiting for approval'), waitForOutput(b, 'waiting for approval')]);
     await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });

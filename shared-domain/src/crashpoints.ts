@@ -44,10 +44,18 @@ export const CRASH_POINTS = {
 export type CrashPointName = keyof typeof CRASH_POINTS;
 export const CRASH_POINT_NAMES = Object.keys(CRASH_POINTS) as CrashPointName[];
 
+/**
+ * What happens at the point: `kill` (SIGKILL, a lost machine) or `stop` (SIGSTOP: the process
+ * freezes itself and goes on when someone sends SIGCONT, a paused VM or a long GC pause). `stop` is
+ * also how a harness lines two workers up at the same step before letting both go.
+ */
+export type CrashAction = 'kill' | 'stop';
+
 export interface CrashPlanEntry {
   point: CrashPointName;
-  /** 1-based: die the n-th time this point is reached in this process. */
+  /** 1-based: act the n-th time this point is reached in this process. */
   occurrence: number;
+  action: CrashAction;
 }
 
 export class CrashPlanError extends Error {
@@ -58,21 +66,57 @@ export function isCrashPointName(name: string): name is CrashPointName {
   return Object.hasOwn(CRASH_POINTS, name);
 }
 
+const PLAN_SYNTAX = 'name, name@n for the n-th occurrence, name:stop to freeze instead of die';
+
+/** `after-fetch, mid-model@3, boundary:stop` → entries; a name we do not know is an error. */
 export function parseCrashPlan(text: string | undefined | null): CrashPlanEntry[] {
   if (!text || !text.trim()) return [];
   return text.split(',').map((raw) => {
     const item = raw.trim();
-    const match = /^([a-z-]+)(?:@(\d+))?$/.exec(item);
+    const match = /^([a-z-]+)(?:@(\d+))?(?::(kill|stop))?$/.exec(item);
     const name = match?.[1] ?? item;
     if (!match || !isCrashPointName(name)) {
       throw new CrashPlanError(
-        `unknown crash point "${item}" in CRASH_PLAN; known points: ${CRASH_POINT_NAMES.join(', ')} (optionally name@n for the n-th occurrence)`,
+        `unknown crash point "${item}" in CRASH_PLAN; known points: ${CRASH_POINT_NAMES.join(', ')} (${PLAN_SYNTAX})`,
       );
     }
     const occurrence = match[2] ? Number(match[2]) : 1;
     if (occurrence < 1) throw new CrashPlanError(`crash point "${item}": occurrence must be 1 or more`);
-    return { point: name, occurrence };
+    return { point: name, occurrence, action: (match[3] as CrashAction | undefined) ?? 'kill' };
   });
+}
+
+/** What a process announces on stderr right before it acts: the harness's evidence of where it died. */
+export interface CrashLine {
+  point: CrashPointName;
+  occurrence: number;
+  action: CrashAction;
+  pid: number;
+  /** Epoch ms. */
+  at: number;
+  /** Free text after the fields, e.g. `sibling=3/3` or `url=…`. */
+  detail: string;
+}
+
+function formatCrashLine(l: CrashLine): string {
+  return `CRASHPOINT ${l.point}@${l.occurrence} pid=${l.pid} at=${l.at} action=${l.action}${l.detail ? ` ${l.detail}` : ''}`;
+}
+
+const CRASH_LINE = /^CRASHPOINT ([a-z-]+)@(\d+) pid=(\d+) at=(\d+) action=(kill|stop)(?: (.*))?$/;
+
+/** The parser beside the writer: a line that is not a crash announcement (or names an unknown point) is null. */
+export function parseCrashLine(line: string): CrashLine | null {
+  const m = CRASH_LINE.exec(line.trim());
+  const point = m?.[1];
+  if (!m || !point || !isCrashPointName(point)) return null;
+  return {
+    point,
+    occurrence: Number(m[2]),
+    pid: Number(m[3]),
+    at: Number(m[4]),
+    action: m[5] as CrashAction,
+    detail: m[6] ?? '',
+  };
 }
 
 let plan: CrashPlanEntry[] | undefined;
@@ -95,9 +139,10 @@ export function isArmed(name: CrashPointName): boolean {
 }
 
 /**
- * Reached a crash point: if the plan says this is the occurrence to die at, announce it on stderr
- * (the harness reads that line) and SIGKILL ourselves — no finally blocks, no flushing, exactly
- * what a lost machine looks like. `settleMs` delays the kill so concurrent work can land first.
+ * Reached a crash point: if the plan says this is the occurrence to act at, announce it on stderr
+ * (the harness reads that line), then SIGKILL ourselves — no finally blocks, no flushing, exactly
+ * what a lost machine looks like — or SIGSTOP ourselves and carry on once continued. `settleMs`
+ * delays the act so concurrent work can land first.
  */
 export async function crashpoint(
   name: CrashPointName,
@@ -106,11 +151,16 @@ export async function crashpoint(
   if (!isCrashPointName(name)) throw new CrashPlanError(`unknown crash point "${String(name)}"`);
   const count = (reached.get(name) ?? 0) + 1;
   reached.set(name, count);
-  if (!activePlan().some((e) => e.point === name && e.occurrence === count)) return;
+  const entry = activePlan().find((e) => e.point === name && e.occurrence === count);
+  if (!entry) return;
   if (opts.settleMs) await new Promise((r) => setTimeout(r, opts.settleMs));
-  process.stderr.write(
-    `CRASHPOINT ${name}@${count} pid=${process.pid} at=${Date.now()}${opts.detail ? ` ${opts.detail}` : ''}\n`,
-  );
+  const line = { point: name, occurrence: count, action: entry.action, pid: process.pid, at: Date.now() };
+  process.stderr.write(`${formatCrashLine({ ...line, detail: opts.detail ?? '' })}\n`);
+  if (entry.action === 'stop') {
+    // The kernel stops us here; the next statement runs only after SIGCONT.
+    process.kill(process.pid, 'SIGSTOP');
+    return;
+  }
   process.kill(process.pid, 'SIGKILL');
   // SIGKILL to ourselves is not catchable, but make sure nothing runs while the kernel delivers it.
   await new Promise(() => {});

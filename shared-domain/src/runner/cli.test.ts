@@ -110,7 +110,7 @@ describe('crash points in a real process', () => {
         CRASH_PLAN: 'after-progress',
       });
       expect(r.signal).toBe('SIGKILL');
-      expect(r.stderr).toMatch(/^CRASHPOINT after-progress@1 pid=\d+ at=\d+ requirement=pricing$/m);
+      expect(r.stderr).toMatch(/^CRASHPOINT after-progress@1 pid=\d+ at=\d+ action=kill requirement=pricing$/m);
       const entries = world.ledger().filter((e) => e.worker === 'crash-ap');
       expect(entries.filter((e) => e.kind === 'tracker').map((e) => [e.opKey, e.outcome])).toEqual([
         ['note:pricing', 'ok'],
