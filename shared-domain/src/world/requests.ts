@@ -1,5 +1,5 @@
-import { REQUIREMENT_KIND_IDS, catalogueRequirement } from '../requirements.ts';
-import type { ReviewRequestInput } from '../request.ts';
+import { REQUIREMENT_KIND_IDS, catalogueRequirement } from '../domain/requirements.ts';
+import type { ReviewRequestInput } from '../domain/request.ts';
 import { vendorBySlug, VENDOR_SLUGS } from './vendors/index.ts';
 
 /** The standard request for one of the world's vendors: every catalogue requirement, in catalogue order. */

@@ -68,13 +68,13 @@ describe('crash plans', () => {
 
   it('a process freezes itself at a stop point and carries on after SIGCONT', async () => {
     const script = [
-      "import { crashpoint } from './src/crashpoints.ts';",
+      "import { crashpoint } from '../src/crashpoints.ts';",
       "await crashpoint('boundary');",
       "process.stdout.write('went on\\n');",
     ].join('\n');
     const { spawn } = await import('node:child_process');
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: new URL('..', import.meta.url),
+      cwd: new URL('../..', import.meta.url),
       env: { ...process.env, CRASH_PLAN: 'boundary:stop' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { CrashPlanError, parseCrashPlan } from '../crashpoints.ts';
-import { InvalidRequestError, parseReviewRequest } from '../request.ts';
+import { CrashPlanError, parseCrashPlan } from '../domain/crashpoints.ts';
+import { InvalidRequestError, parseReviewRequest } from '../domain/request.ts';
 import { rebaseOnWorld, vendorRequest } from '../world/requests.ts';
 import { VENDOR_SLUGS } from '../world/vendors/index.ts';
-import { readRequestFile, RequestFileError } from './request-file.ts';
+import { readRequestFile, RequestFileError } from '../domain/runner/request-file.ts';
 
 /**
  * `pnpm review --vendor <slug>` or `pnpm review --request <file.json>` [--keys]: one review with
@@ -51,11 +51,11 @@ try {
 
 // Loaded only now: the openai client and the server are most of the start-up time, and a rejected input needs neither.
 const [{ createHttpPorts }, { startWorld }, { summarizeLedger }, { worldClient }, { runPlain }] = await Promise.all([
-  import('../adapters/index.ts'),
+  import('../domain/adapters/index.ts'),
   import('../world/server.ts'),
   import('../world/summary.ts'),
   import('../world/client.ts'),
-  import('./plain.ts'),
+  import('../domain/runner/plain.ts'),
 ]);
 let world: Awaited<ReturnType<typeof startWorld>> | undefined;
 const worldUrl = process.env.WORLD_URL ?? (world = await startWorld()).url;

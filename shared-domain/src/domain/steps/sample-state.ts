@@ -1,6 +1,6 @@
 import { parseReviewRequest } from '../request.ts';
 import { applyUpdate, initialState, type ReviewState } from '../state.ts';
-import { vendorRequest } from '../world/requests.ts';
+import { vendorRequest } from '../../world/requests.ts';
 import type { StepContext } from './context.ts';
 import { discover } from './discover.ts';
 import { extract } from './extract.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CallMeta } from '../ports.ts';
-import { startWorld, type World } from '../world/index.ts';
+import { startWorld, type World } from '../../world/index.ts';
 import { createHttpPorts, htmlToText, resolveModelOptions } from './index.ts';
 
 let world: World;

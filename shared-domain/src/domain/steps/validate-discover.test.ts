@@ -16,7 +16,7 @@ describe('VALIDATE', () => {
   });
 
   it('rejects a malformed request with one permanent error naming every problem', async () => {
-    const raw = JSON.parse(readFileSync(new URL('../../fixtures/malformed-request.json', import.meta.url), 'utf8'));
+    const raw = JSON.parse(readFileSync(new URL('../../../fixtures/malformed-request.json', import.meta.url), 'utf8'));
     const state = initialState('rev-test-1', raw as ReviewState['request']);
     const err = await validate(state, fakePorts(), testCtx('VALIDATE')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidRequestError);

@@ -10,7 +10,7 @@ import {
   summarizeLedger,
   VENDOR_SLUGS,
   type World,
-} from '../world/index.ts';
+} from '../../world/index.ts';
 import { runPlain } from './plain.ts';
 
 let world: World;
