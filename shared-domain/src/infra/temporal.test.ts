@@ -168,14 +168,56 @@ describe('Temporal at TEMPORAL_ADDRESS', () => {
     }
   });
 
-  it('without the namespace: one line saying how to create it', async () => {
+  const waitingLine = (namespace: string, seconds: number) =>
+    `temporal: waiting up to ${seconds} s for namespace ${namespace} to be created on TEMPORAL_ADDRESS=${server.address} ` +
+    '(with docker compose: by the temporal-create-namespace job)';
+
+  it('waits for a namespace that another client creates meanwhile, saying once what it waits for', async () => {
+    const lines: string[] = [];
+    let announced!: () => void;
+    const waiting = new Promise<void>((resolve) => (announced = resolve));
+    const starting = startTemporal({
+      env: { TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'created-late' },
+      namespaceWaitMs: 30_000,
+      log: (l) => {
+        lines.push(l);
+        announced();
+      },
+    });
+    // Created only once the harness says it is waiting, so the wait itself is what is tested.
+    await Promise.race([waiting, starting]);
+    expect(lines).toEqual([waitingLine('created-late', 30)]);
+    await temporalCli(
+      cliOrFail(),
+      'operator',
+      'namespace',
+      'create',
+      '--namespace',
+      'created-late',
+      '--address',
+      server.address,
+    );
+    const external = await starting;
+    expect(external).toMatchObject({ kind: 'external', address: server.address, namespace: 'created-late' });
+    expect(lines).toEqual([
+      waitingLine('created-late', 30),
+      `temporal: using TEMPORAL_ADDRESS ${server.address}, namespace created-late`,
+    ]);
+  });
+
+  it('without the namespace after the wait: one line saying how to create it', async () => {
+    const lines: string[] = [];
+    const started = Date.now();
     const err = await startTemporal({
       env: { TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'nowhere' },
-      log: quiet,
+      namespaceWaitMs: 1_500,
+      log: (l) => lines.push(l),
     }).catch((e: unknown) => e);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+    expect(lines).toEqual([waitingLine('nowhere', 1.5)]);
     expect(err).toBeInstanceOf(InfraError);
     expect((err as Error).message).toBe(
-      `temporal: namespace nowhere does not exist on TEMPORAL_ADDRESS=${server.address}: ` +
+      `temporal: namespace nowhere does not exist (waited 1.5 s) on TEMPORAL_ADDRESS=${server.address}: ` +
         `create it (\`temporal operator namespace create -n nowhere --address ${server.address}\`) or set TEMPORAL_NAMESPACE to one that exists`,
     );
   });

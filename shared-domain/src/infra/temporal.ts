@@ -47,6 +47,11 @@ export interface StartTemporalOptions {
   readyTimeoutMs?: number;
   /** How long TEMPORAL_ADDRESS gets to accept a connection and answer each gRPC check. Default: 2 s. */
   connectTimeoutMs?: number;
+  /**
+   * How long TEMPORAL_ADDRESS gets to show the namespace, e.g. while docker compose's namespace job
+   * is still creating it after `docker compose up -d` returned. Default: 60 s.
+   */
+  namespaceWaitMs?: number;
   /** Used when there is neither TEMPORAL_ADDRESS nor a CLI, e.g. a server from `@temporalio/testing`'s download. */
   sdkFallback?: (request: { namespace: string }) => Promise<SdkDevServer>;
   log?: InfraLog;
@@ -57,7 +62,8 @@ const NO_PROCESS = (kind: string) => () =>
 
 /**
  * A Temporal server for tests and the harness, in order of preference:
- * 1. TEMPORAL_ADDRESS, checked: it accepts connections, its gRPC health says SERVING, the namespace exists;
+ * 1. TEMPORAL_ADDRESS, checked: it accepts connections, its gRPC health says SERVING, the namespace exists
+ *    (waited for up to `namespaceWaitMs`);
  * 2. a dev server spawned from the CLI at TEMPORAL_CLI_PATH, on PATH, or in .cache/temporal-cli (from .ci/run),
  *    ready once it serves the namespace;
  * 3. `opts.sdkFallback`.
@@ -69,7 +75,9 @@ export async function startTemporal(opts: StartTemporalOptions = {}): Promise<Te
   const namespace = opts.namespace ?? (env.TEMPORAL_NAMESPACE?.trim() || 'default');
 
   const external = env.TEMPORAL_ADDRESS?.trim();
-  if (external) return useExternal(external, namespace, opts.connectTimeoutMs ?? 2_000, log);
+  if (external) {
+    return useExternal(external, namespace, opts.connectTimeoutMs ?? 2_000, opts.namespaceWaitMs ?? 60_000, log);
+  }
 
   const cli = resolveTemporalCli(env, opts.repoCli);
   if (cli) return startDevServer(cli, namespace, opts, log);
@@ -104,6 +112,7 @@ async function useExternal(
   address: string,
   namespace: string,
   timeoutMs: number,
+  namespaceWaitMs: number,
   log: InfraLog,
 ): Promise<TemporalHandle> {
   const unset = 'or unset TEMPORAL_ADDRESS to start a dev server from the Temporal CLI';
@@ -124,14 +133,31 @@ async function useExternal(
         `point it at the frontend's gRPC port (7233 by default; plaintext), ${unset}`,
     );
   }
-  try {
-    await describeNamespace(address, namespace, timeoutMs);
-  } catch (err) {
-    const missing = err instanceof GrpcError && err.grpcStatus === NOT_FOUND;
-    throw new InfraError(
-      `temporal: namespace ${namespace} ${missing ? 'does not exist' : `cannot be described (${reasonOf(err)})`} on TEMPORAL_ADDRESS=${address}: ` +
-        `create it (\`temporal operator namespace create -n ${namespace} --address ${address}\`) or set TEMPORAL_NAMESPACE to one that exists`,
-    );
+  // A server that is up may not have the namespace yet (compose's namespace job runs after
+  // `docker compose up -d` returns), so only NOT_FOUND is waited out; any other answer fails at once.
+  const deadline = Date.now() + namespaceWaitMs;
+  let announced = false;
+  for (;;) {
+    try {
+      await describeNamespace(address, namespace, timeoutMs);
+      break;
+    } catch (err) {
+      const missing = err instanceof GrpcError && err.grpcStatus === NOT_FOUND;
+      if (!missing || Date.now() >= deadline) {
+        throw new InfraError(
+          `temporal: namespace ${namespace} ${missing ? `does not exist (waited ${namespaceWaitMs / 1000} s)` : `cannot be described (${reasonOf(err)})`} on TEMPORAL_ADDRESS=${address}: ` +
+            `create it (\`temporal operator namespace create -n ${namespace} --address ${address}\`) or set TEMPORAL_NAMESPACE to one that exists`,
+        );
+      }
+    }
+    if (!announced) {
+      log(
+        `temporal: waiting up to ${namespaceWaitMs / 1000} s for namespace ${namespace} to be created on TEMPORAL_ADDRESS=${address} ` +
+          '(with docker compose: by the temporal-create-namespace job)',
+      );
+      announced = true;
+    }
+    await sleep(Math.max(0, Math.min(250, deadline - Date.now())));
   }
   log(`temporal: using TEMPORAL_ADDRESS ${address}, namespace ${namespace}`);
   return { address, namespace, kind: 'external', stop: async () => undefined, kill: NO_PROCESS('external') };
