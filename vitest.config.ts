@@ -2,6 +2,21 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['shared-domain', 'langgraph-impl', 'temporal-impl', 'compare'],
+    projects: [
+      'shared-domain',
+      'langgraph-impl',
+      'temporal-impl',
+      'compare',
+      {
+        // LangGraph's checkpoint conformance suite calls describe/it/expect as globals; only this project turns them on.
+        test: {
+          name: 'langgraph-conformance',
+          root: './langgraph-impl',
+          include: ['test/conformance*.test.ts'],
+          globals: true,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

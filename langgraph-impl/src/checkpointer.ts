@@ -17,7 +17,8 @@ import {
 } from '@vendor-review/domain';
 import type pg from 'pg';
 import { STATE_CHANNELS } from './channels.ts';
-import { INSERT_MIGRATED_BLOB } from './sql.ts';
+import { checkpointKey, readProvenance, type Provenance } from './provenance.ts';
+import { INSERT_MIGRATED_BLOB, UPSERT_CHECKPOINT_BLOB, UPSERT_CHECKPOINT_WITH_PROVENANCE } from './sql.ts';
 import { inTransaction } from './transaction.ts';
 
 export type Variant = 'naive' | 'hardened';
@@ -46,7 +47,7 @@ export interface WriterLabel {
 export interface ReviewSaverOptions {
   /** hardened migrates older state on load; naive hands back whatever it finds. */
   variant: Variant;
-  /** Stamped into each checkpoint's metadata: evidence for "who wrote this", not a lock. */
+  /** Recorded in each checkpoint's provenance row: evidence for "who wrote this", not a lock. */
   writer?: WriterLabel;
   /** Store the migrated channel values (as new blobs) so the next checkpoint can point at them. Off for read-only callers. */
   persistMigrations?: boolean;
@@ -60,9 +61,11 @@ export function isRuntimeChannel(name: string): boolean {
 const STATE_KEYS = new Set<string>(STATE_CHANNELS);
 
 /**
- * PostgresSaver plus the two things state-outlives-code needs: every checkpoint's metadata says
- * which serializer and which state schema wrote it, and (hardened) an older state is migrated with
- * the domain's registry when it is loaded, an unknown one refused whole.
+ * PostgresSaver plus the two things state-outlives-code needs: every checkpoint has a provenance
+ * row (provenance.ts) saying which serializer, state schema and writer wrote it, committed in the
+ * checkpoint's own transaction, and (hardened) an older state is migrated with the domain's registry
+ * when it is loaded, an unknown serializer or state version refused whole. The caller's metadata is
+ * stored and returned as given.
  */
 export class ReviewSaver extends PostgresSaver {
   constructor(
@@ -72,37 +75,81 @@ export class ReviewSaver extends PostgresSaver {
     super(db);
   }
 
+  /**
+   * PostgresSaver.put, on one client in one transaction (so a fenced pool checks the lease in it),
+   * with the provenance row written by the checkpoint's own statement: a writer fenced out leaves
+   * neither, and no round trip is added.
+   */
   override async put(
     config: RunnableConfig,
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
-    const stamped = {
-      ...metadata,
+    if (config.configurable === undefined) throw new Error(`Missing "configurable" field in "config" param`);
+    const { thread_id, checkpoint_ns = '', checkpoint_id } = config.configurable;
+    const [blobs, storedMetadata] = await Promise.all([
+      this._dumpBlobs(thread_id, checkpoint_ns, checkpoint.channel_values, newVersions),
+      this._dumpMetadata(metadata),
+    ]);
+    const p = this.provenanceOf(checkpoint);
+    await inTransaction(this.db, async (client) => {
+      for (const blob of blobs) await client.query(UPSERT_CHECKPOINT_BLOB, blob);
+      await client.query(UPSERT_CHECKPOINT_WITH_PROVENANCE, [
+        thread_id,
+        checkpoint_ns,
+        checkpoint.id,
+        checkpoint_id,
+        this._dumpCheckpoint(checkpoint),
+        storedMetadata,
+        p.serializer,
+        p.stateSchemaVersion,
+        p.writer,
+        p.fencingToken,
+      ]);
+    });
+    return { configurable: { thread_id, checkpoint_ns, checkpoint_id: checkpoint.id } };
+  }
+
+  private provenanceOf(checkpoint: Checkpoint): Provenance {
+    const version = checkpoint.channel_values.schemaVersion;
+    return {
       serializer: SERIALIZER_VERSION,
-      stateSchemaVersion: (checkpoint.channel_values.schemaVersion as number | undefined) ?? STATE_SCHEMA_VERSION,
-      ...(this.opts.writer ? { writer: this.opts.writer.worker } : {}),
-      ...(this.opts.writer?.fencingToken !== undefined ? { fencingToken: this.opts.writer.fencingToken } : {}),
+      // No schemaVersion channel: the state, if any, is in the schema of the code writing it.
+      stateSchemaVersion:
+        version === undefined ? STATE_SCHEMA_VERSION : Number.isInteger(version) ? Number(version) : null,
+      writer: this.opts.writer?.worker ?? null,
+      fencingToken: this.opts.writer?.fencingToken ?? null,
     };
-    return super.put(config, checkpoint, stamped as CheckpointMetadata, newVersions);
   }
 
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const tuple = await super.getTuple(config);
-    return tuple && this.opts.variant === 'hardened' ? this.upgrade(tuple) : tuple;
+    if (!tuple || this.opts.variant !== 'hardened') return tuple;
+    const key = checkpointKey(tuple.config.configurable);
+    return this.upgrade(tuple, (await readProvenance(this.db, [key])).get(key));
   }
 
   override async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
-    for await (const tuple of super.list(config, options)) {
-      yield this.opts.variant === 'hardened' ? await this.upgrade(tuple) : tuple;
+    if (this.opts.variant !== 'hardened') {
+      yield* super.list(config, options);
+      return;
     }
+    // PostgresSaver.list reads every row in one query anyway; the provenance of all of them is one more.
+    const tuples: CheckpointTuple[] = [];
+    for await (const tuple of super.list(config, options)) tuples.push(tuple);
+    const provenance = await readProvenance(
+      this.db,
+      tuples.map((t) => checkpointKey(t.config.configurable)),
+    );
+    for (const tuple of tuples)
+      yield await this.upgrade(tuple, provenance.get(checkpointKey(tuple.config.configurable)));
   }
 
-  private async upgrade(tuple: CheckpointTuple): Promise<CheckpointTuple> {
-    const meta = (tuple.metadata ?? {}) as Record<string, unknown>;
-    if (meta.serializer !== undefined && meta.serializer !== SERIALIZER_VERSION)
-      throw new UnsupportedSerializerError(meta.serializer);
+  /** A checkpoint without provenance was written by a stock saver, whose serializer is ours. */
+  private async upgrade(tuple: CheckpointTuple, provenance: Provenance | undefined): Promise<CheckpointTuple> {
+    if (provenance && provenance.serializer !== SERIALIZER_VERSION)
+      throw new UnsupportedSerializerError(provenance.serializer);
     const values = tuple.checkpoint.channel_values;
     const stateKeys = Object.keys(values).filter((k) => !isRuntimeChannel(k));
     if (stateKeys.length === 0) return tuple; // LangGraph's input checkpoint: nothing of ours to read yet
@@ -139,7 +186,6 @@ export class ReviewSaver extends PostgresSaver {
     return {
       ...tuple,
       checkpoint,
-      metadata: { ...meta, migratedFrom: found } as unknown as CheckpointMetadata,
       pendingWrites: tuple.pendingWrites?.map((w) => this.upgradeWrite(w, found as number)),
     };
   }

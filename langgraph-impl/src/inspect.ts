@@ -91,7 +91,7 @@ export interface DurableCheckpoint {
   /** The node(s) whose completion this checkpoint records; null for LangGraph's input checkpoint. */
   node: string | null;
   createdAt?: string;
-  /** The worker label stamped by our saver (evidence of who wrote it, not a lock). */
+  /** From the checkpoint's provenance row (our saver's; a stock saver writes none): who wrote it, not a lock. */
   writer?: string;
   fencingToken?: number;
   stateSchemaVersion?: number;
@@ -110,7 +110,8 @@ export interface DurableRecord {
 }
 
 /**
- * What is in LangGraph's tables for the run's thread, oldest first, straight from the rows. Node
+ * What is in LangGraph's tables for the run's thread (and, per checkpoint, its provenance row),
+ * oldest first, straight from the rows. Node
  * names are not stored there; they come from LangGraph's own view of each checkpoint's tasks
  * (the tasks of a checkpoint are what ran to produce its children, and own its pending writes).
  */
@@ -144,9 +145,9 @@ export async function readDurableRecord(o: { databaseUrl: string; runId: string 
         source: String(meta.source),
         node: names.length ? names.join('+') : null,
         ...(r.ts ? { createdAt: r.ts } : {}),
-        ...(meta.writer ? { writer: meta.writer } : {}),
-        ...(meta.fencingToken !== undefined ? { fencingToken: Number(meta.fencingToken) } : {}),
-        ...(meta.stateSchemaVersion !== undefined ? { stateSchemaVersion: Number(meta.stateSchemaVersion) } : {}),
+        ...(r.writer ? { writer: r.writer } : {}),
+        ...(r.fencing_token !== null ? { fencingToken: Number(r.fencing_token) } : {}),
+        ...(r.state_schema_version !== null ? { stateSchemaVersion: r.state_schema_version } : {}),
       };
     });
     const pendingWrites = writes.rows.map((r): DurablePendingWrite => {

@@ -2,7 +2,7 @@ import { withPool } from './pool.ts';
 import { DELETE_FINISHED_OUTBOX, DELETE_THREAD_CHECKPOINTS, MARK_RUNS_PURGED, SELECT_EXPIRED_RUNS } from './sql.ts';
 
 /**
- * Deletes the checkpoints (and pending writes, blobs, delivered outbox rows) of runs that finished
+ * Deletes the checkpoints (and pending writes, blobs, provenance, delivered outbox rows) of runs that finished
  * more than `olderThanMs` ago. A run that is not finished, or whose thread has a live lease, is
  * never touched: deleting a live run's checkpoints would turn its next resume into a restart.
  * The run row stays, marked purged, so a later resume can say why nothing is left.

@@ -1,7 +1,8 @@
 /**
  * Every statement this package runs against its own tables, in one place. The checkpoint tables
  * (checkpoints, checkpoint_blobs, checkpoint_writes, checkpoint_migrations) belong to
- * PostgresSaver.setup(); we only read them here, and delete from them in retention.
+ * PostgresSaver.setup(); we read them, write a checkpoint with its provenance (ReviewSaver.put),
+ * and delete from them in retention.
  *
  * Our tables live next to the checkpoints in the same database on purpose: the outbox row and
  * the lease check can then share a transaction with what they guard.
@@ -12,8 +13,11 @@ export const TABLES = {
   approvals: 'lg_approvals',
   leases: 'lg_leases',
   outbox: 'lg_outbox',
+  provenance: 'lg_checkpoint_provenance',
+  migrations: 'lg_migrations',
 } as const;
 
+/** Migration 1 (LG_MIGRATIONS): a change to our tables is a new migration, never an edit here. */
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS lg_runs (
   run_id        TEXT PRIMARY KEY,
@@ -72,6 +76,41 @@ CREATE TABLE IF NOT EXISTS lg_outbox (
 );
 CREATE INDEX IF NOT EXISTS lg_outbox_due ON lg_outbox (status, next_attempt_at);
 `;
+
+/**
+ * Migration 2: what wrote each checkpoint (serializer, state schema version, worker, fencing token),
+ * beside it rather than in its metadata, which is the caller's and comes back unaltered. Keyed like
+ * `checkpoints` and deleted with it. Checkpoints stamped by the code before this one keep their
+ * metadata as it is; their stamps are copied here so every reader looks in one place.
+ */
+export const PROVENANCE_SQL = `
+CREATE TABLE lg_checkpoint_provenance (
+  thread_id            TEXT NOT NULL,
+  checkpoint_ns        TEXT NOT NULL DEFAULT '',
+  checkpoint_id        TEXT NOT NULL,
+  serializer           TEXT NOT NULL,
+  state_schema_version INTEGER,
+  writer               TEXT,
+  fencing_token        BIGINT,
+  written_at           TIMESTAMPTZ NOT NULL DEFAULT now(),
+  PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id),
+  FOREIGN KEY (thread_id, checkpoint_ns, checkpoint_id)
+    REFERENCES checkpoints (thread_id, checkpoint_ns, checkpoint_id) ON DELETE CASCADE
+);
+INSERT INTO lg_checkpoint_provenance (thread_id, checkpoint_ns, checkpoint_id, serializer, state_schema_version, writer, fencing_token)
+SELECT thread_id, checkpoint_ns, checkpoint_id, metadata->>'serializer',
+  CASE WHEN jsonb_typeof(metadata->'stateSchemaVersion') = 'number' THEN (metadata->>'stateSchemaVersion')::numeric::integer END,
+  metadata->>'writer',
+  CASE WHEN jsonb_typeof(metadata->'fencingToken') = 'number' THEN (metadata->>'fencingToken')::numeric::bigint END
+FROM checkpoints WHERE jsonb_typeof(metadata->'serializer') = 'string';
+`;
+
+/**
+ * Our schema, in order (shared-domain's runMigrations, recorded in lg_migrations). Append only: a
+ * database remembers the numbers it has run, not their text. Migration 1 is the schema from before
+ * this list, all IF NOT EXISTS, so a database set up by that code takes it as a no-op and goes on.
+ */
+export const LG_MIGRATIONS: readonly string[] = [SCHEMA_SQL, PROVENANCE_SQL];
 
 // --- runs -------------------------------------------------------------------------------------
 
@@ -205,8 +244,12 @@ SELECT status, attempts, message_id, duplicate, mail, last_error, sent_at FROM l
 // --- durable record (LangGraph's own tables, read-only) -----------------------------------------
 
 export const SELECT_CHECKPOINT_ROWS = `
-SELECT checkpoint_id, parent_checkpoint_id, metadata, checkpoint->>'ts' AS ts, checkpoint->'versions_seen' AS versions_seen
-FROM checkpoints WHERE thread_id = $1 AND checkpoint_ns = '' ORDER BY checkpoint_id`;
+SELECT c.checkpoint_id, c.parent_checkpoint_id, c.metadata, c.checkpoint->>'ts' AS ts, c.checkpoint->'versions_seen' AS versions_seen,
+  p.writer, p.fencing_token, p.state_schema_version
+FROM checkpoints c
+LEFT JOIN lg_checkpoint_provenance p
+  ON p.thread_id = c.thread_id AND p.checkpoint_ns = c.checkpoint_ns AND p.checkpoint_id = c.checkpoint_id
+WHERE c.thread_id = $1 AND c.checkpoint_ns = '' ORDER BY c.checkpoint_id`;
 
 export const SELECT_WRITE_ROWS = `
 SELECT checkpoint_id, task_id, idx, channel FROM checkpoint_writes
@@ -227,6 +270,7 @@ WHERE r.status IN ('completed', 'failed') AND r.purged_at IS NULL
 FOR UPDATE OF r SKIP LOCKED`;
 
 export const DELETE_THREAD_CHECKPOINTS = [
+  `DELETE FROM lg_checkpoint_provenance WHERE thread_id = ANY($1)`, // the cascade would too; said here, not implied
   `DELETE FROM checkpoint_writes WHERE thread_id = ANY($1)`,
   `DELETE FROM checkpoint_blobs WHERE thread_id = ANY($1)`,
   `DELETE FROM checkpoints WHERE thread_id = ANY($1)`,
@@ -237,8 +281,39 @@ export const DELETE_FINISHED_OUTBOX = `DELETE FROM lg_outbox WHERE run_id = ANY(
 
 export const MARK_RUNS_PURGED = `UPDATE lg_runs SET purged_at = now() WHERE run_id = ANY($1)`;
 
-/** Migrated channel values are stored as blobs under fresh versions, next to the ones PostgresSaver writes. */
-export const INSERT_MIGRATED_BLOB = `
+// --- checkpoint writes (ReviewSaver.put) --------------------------------------------------------
+
+/**
+ * PostgresSaver.put's two statements (checkpoint-postgres 1.0.5, src/sql.ts; the package does not
+ * export them), the second one extended: the provenance row rides in the checkpoint's own upsert,
+ * so it costs no round trip and cannot exist without the checkpoint. The conformance suite
+ * (test/conformance.test.ts) is what notices if these drift from the package's.
+ */
+export const UPSERT_CHECKPOINT_BLOB = `
 INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, blob)
 VALUES ($1, $2, $3, $4, $5, $6)
 ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING`;
+
+export const UPSERT_CHECKPOINT_WITH_PROVENANCE = `
+WITH cp AS (
+  INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
+  VALUES ($1, $2, $3, $4, $5, $6)
+  ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
+  DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata
+  RETURNING thread_id, checkpoint_ns, checkpoint_id
+)
+INSERT INTO lg_checkpoint_provenance (thread_id, checkpoint_ns, checkpoint_id, serializer, state_schema_version, writer, fencing_token)
+SELECT thread_id, checkpoint_ns, checkpoint_id, $7::text, $8::integer, $9::text, $10::bigint FROM cp
+ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
+DO UPDATE SET serializer = EXCLUDED.serializer, state_schema_version = EXCLUDED.state_schema_version,
+  writer = EXCLUDED.writer, fencing_token = EXCLUDED.fencing_token, written_at = now()`;
+
+/** The provenance of the checkpoints named by three parallel arrays (thread_id, checkpoint_ns, checkpoint_id). */
+export const SELECT_PROVENANCE = `
+SELECT p.thread_id, p.checkpoint_ns, p.checkpoint_id, p.serializer, p.state_schema_version, p.writer, p.fencing_token
+FROM lg_checkpoint_provenance p
+JOIN unnest($1::text[], $2::text[], $3::text[]) AS k (thread_id, checkpoint_ns, checkpoint_id)
+  ON p.thread_id = k.thread_id AND p.checkpoint_ns = k.checkpoint_ns AND p.checkpoint_id = k.checkpoint_id`;
+
+/** Migrated channel values are stored as blobs under fresh versions, next to the ones PostgresSaver writes. */
+export const INSERT_MIGRATED_BLOB = UPSERT_CHECKPOINT_BLOB;

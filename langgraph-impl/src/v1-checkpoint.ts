@@ -1,23 +1,32 @@
-import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { toV1, type ReviewState } from '@vendor-review/domain';
-import { SERIALIZER_VERSION, isRuntimeChannel } from './checkpointer.ts';
+import { ReviewSaver, isRuntimeChannel } from './checkpointer.ts';
 import { RunNotFoundError } from './errors.ts';
 import { withPool } from './pool.ts';
+import { checkpointKey, readProvenance } from './provenance.ts';
 import { loadRun } from './runs.ts';
 
 /**
  * Rewrites a run's latest checkpoint as the previous release (state schema v1, with `sitemap`
  * where v2 has `pages`) would have written it, so a test or a demo can resume "last month's"
- * checkpoint with today's code. Uses a plain PostgresSaver, as the old code did: the checkpoint
- * keeps its id, parent and pending writes; only its state channels change.
+ * checkpoint with today's code. The checkpoint keeps its id, parent, metadata, pending writes and
+ * writer; only its state channels change, and its provenance says state schema 1 (the saver reads
+ * that from the v1 state's own schemaVersion), as the provenance migration records it for a
+ * checkpoint the old code stamped. Naive: the rewrite must not migrate what it reads.
  */
 export async function writeV1Checkpoint(o: { databaseUrl: string; runId: string }): Promise<{ checkpointId: string }> {
   return withPool(o.databaseUrl, async (pool) => {
     const run = await loadRun(pool, o.runId);
     if (!run) throw new RunNotFoundError(o.runId);
-    const saver = new PostgresSaver(pool);
-    const tuple = await saver.getTuple({ configurable: { thread_id: run.threadId } });
+    const tuple = await new ReviewSaver(pool, { variant: 'naive' }).getTuple({
+      configurable: { thread_id: run.threadId },
+    });
     if (!tuple) throw new Error(`run ${o.runId} has no checkpoint to rewrite`);
+    const latest = checkpointKey(tuple.config.configurable);
+    const was = (await readProvenance(pool, [latest])).get(latest);
+    const writer = was?.writer
+      ? { worker: was.writer, ...(was.fencingToken !== null ? { fencingToken: was.fencingToken } : {}) }
+      : undefined;
+    const saver = new ReviewSaver(pool, { variant: 'naive', ...(writer ? { writer } : {}) });
     const values = tuple.checkpoint.channel_values;
     const stateKeys = Object.keys(values).filter((k) => !isRuntimeChannel(k));
     if (stateKeys.length === 0) throw new Error(`run ${o.runId}: the latest checkpoint holds no review state yet`);
@@ -42,12 +51,7 @@ export async function writeV1Checkpoint(o: { databaseUrl: string; runId: string 
       newVersions[key] = fresh;
     }
     const parent = tuple.parentConfig ?? { configurable: { thread_id: run.threadId, checkpoint_ns: '' } };
-    const metadata = {
-      ...tuple.metadata,
-      serializer: SERIALIZER_VERSION,
-      stateSchemaVersion: 1,
-    } as typeof tuple.metadata & object;
-    await saver.put(parent, checkpoint, metadata as never, newVersions);
+    await saver.put(parent, checkpoint, tuple.metadata!, newVersions);
     return { checkpointId: checkpoint.id };
   });
 }

@@ -89,7 +89,8 @@ describe('executeRun against PostgreSQL (fake steps)', () => {
     const nodes = record.checkpoints.map((c) => c.node);
     expect(nodes).toContain('FETCH');
     expect(nodes).toContain('AWAIT_APPROVAL');
-    expect(record.checkpoints.every((c) => c.writer === undefined || c.writer === 'T')).toBe(true);
+    // every checkpoint's provenance: this worker, under the run's first lease
+    expect(record.checkpoints.every((c) => c.writer === 'T' && c.fencingToken === 1)).toBe(true);
     expect(record.checkpoints.filter((c) => c.node === 'FETCH')).toHaveLength(2);
   });
 });
