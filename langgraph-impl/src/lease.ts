@@ -1,6 +1,14 @@
 import type pg from 'pg';
 import { inTransaction } from './transaction.ts';
-import { CHECK_FENCE, CLAIM_LEASE, EXPIRE_LEASES_OF_OWNER, RELEASE_LEASE, RENEW_LEASE, SELECT_LEASE } from './sql.ts';
+import {
+  BEGIN_FENCED,
+  CHECK_FENCE,
+  CLAIM_LEASE,
+  EXPIRE_LEASES_OF_OWNER,
+  RELEASE_LEASE,
+  RENEW_LEASE,
+  SELECT_LEASE,
+} from './sql.ts';
 
 /**
  * One writer per thread. LangGraph loads a thread for whoever asks and takes no lock, so two
@@ -95,25 +103,32 @@ export function withFence<T>(
 }
 
 /**
- * A pool whose transactions are fenced: right after each BEGIN it checks the lease, so
- * PostgresSaver.put / putWrites (each one BEGIN … COMMIT on a pooled client) write only under a
- * valid lease, in the same transaction as the write. Plain pool.query calls (the saver's reads)
- * pass through untouched.
+ * A pool whose transactions are fenced: each BEGIN checks the lease, so ReviewSaver.put and
+ * PostgresSaver.putWrites (each one BEGIN … COMMIT on a pooled client) write only under a valid
+ * lease, in the same transaction as the write. The check travels with the BEGIN (BEGIN_FENCED):
+ * the fence costs no round trip of its own. Plain pool.query calls (the saver's reads) pass
+ * through untouched.
  */
 export function fencedPool(pool: pg.Pool, lease: Lease): pg.Pool {
   const connect = async () => {
     const client = await pool.connect();
+    const begin = BEGIN_FENCED(
+      client.escapeLiteral(lease.threadId),
+      client.escapeLiteral(lease.owner),
+      client.escapeLiteral(String(lease.token)),
+    );
     const query = async (text: unknown, values?: unknown) => {
-      const result = await client.query(text as string, values as unknown[]);
-      if (typeof text === 'string' && text.trim().toUpperCase() === 'BEGIN') {
-        try {
-          await assertFence(client, lease);
-        } catch (err) {
-          await client.query('ROLLBACK').catch(() => {});
-          throw err;
-        }
+      if (typeof text !== 'string' || text.trim().toUpperCase() !== 'BEGIN' || values !== undefined) {
+        return client.query(text as string, values as unknown[]);
       }
-      return result;
+      try {
+        const [begun, fence] = (await client.query(begin)) as unknown as pg.QueryResult[];
+        if (!fence?.rowCount) throw new FencedOutError(lease, await describeLoss(client, lease));
+        return begun;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      }
     };
     return { query, release: (err?: Error | boolean) => client.release(err) };
   };

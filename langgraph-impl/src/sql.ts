@@ -211,6 +211,16 @@ SELECT 1 FROM lg_leases
 WHERE thread_id = $1 AND owner = $2 AND fencing_token = $3 AND expires_at > now()
 FOR SHARE`;
 
+/**
+ * BEGIN and CHECK_FENCE in one simple-query message, i.e. one round trip for what was two: the
+ * transaction stays open after the message, with the lease row held FOR SHARE as before. That
+ * protocol takes no parameters, hence the arguments: literals already quoted by the client.
+ */
+export const BEGIN_FENCED = (threadId: string, owner: string, token: string) => `BEGIN;
+SELECT 1 FROM lg_leases
+WHERE thread_id = ${threadId} AND owner = ${owner} AND fencing_token = ${token} AND expires_at > now()
+FOR SHARE`;
+
 // --- outbox -------------------------------------------------------------------------------------
 
 /** Re-executing DELIVER re-inserts the same key: the row is written once, whatever the crash. */
