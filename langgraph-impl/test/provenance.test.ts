@@ -10,7 +10,7 @@ import { createPool } from '../src/pool.ts';
 import { runRetention } from '../src/retention.ts';
 import { createRun } from '../src/runs.ts';
 import { setupDatabase } from '../src/setup.ts';
-import { SCHEMA_SQL } from '../src/sql.ts';
+import { LG_MIGRATIONS, SCHEMA_SQL } from '../src/sql.ts';
 import { freshTestDatabase, SERVER_URL } from './db.ts';
 import { sampleRequest } from './fakes.ts';
 
@@ -165,7 +165,9 @@ describe('setupDatabase on a database from before the migrations list', () => {
       await setupDatabase(old.url);
       await setupDatabase(old.url); // the second is a no-op
 
-      expect((await c.query(`SELECT v FROM lg_migrations ORDER BY v`)).rows.map((r) => r.v)).toEqual([1, 2]);
+      expect((await c.query(`SELECT v FROM lg_migrations ORDER BY v`)).rows.map((r) => r.v)).toEqual(
+        LG_MIGRATIONS.map((_, i) => i + 1),
+      );
       expect((await c.query(`SELECT run_id FROM lg_runs`)).rows).toEqual([{ run_id: runId }]);
       const prov = (await c.query(`SELECT * FROM lg_checkpoint_provenance`)).rows;
       expect(prov).toMatchObject([
