@@ -9,15 +9,19 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { createHttpPorts, runPlain } from '@vendor-review/domain';
-import { runCell } from './cell.ts';
-import { computeEvidence } from './evidence.ts';
+import type { RuntimeAdapter } from '@vendor-review/domain';
+import {
+  baselineIdFor,
+  cellRequest,
+  computeEvidence,
+  runCell,
+  scenarioId,
+  type CellObservation,
+  type Scenario,
+} from '@vendor-review/domain/conformance';
 import { startInfra } from './infra.ts';
-import type { CellObservation } from './observation.ts';
 import { median } from './report/results.ts';
-import { reviewRequest } from './run-compare.ts';
-import { makeAdapters } from './run-compare.ts';
-import type { RuntimeAdapter } from './runtimes/adapter.ts';
-import { RUNTIMES, scenarioId, baselineIdFor, type RuntimeName, type Scenario } from './scenarios.ts';
+import { RUNTIME_NAMES } from './runtimes.ts';
 import { seconds } from './table.ts';
 
 const Options = z.object({
@@ -25,8 +29,8 @@ const Options = z.object({
   runtime: z
     .string()
     .optional()
-    .transform((s) => (s ? s.split(',').map((x) => x.trim()) : [...RUNTIMES]))
-    .pipe(z.array(z.enum(['langgraph', 'temporal'])).min(1)),
+    .transform((s) => (s ? s.split(',').map((x) => x.trim()) : ['langgraph', 'temporal']))
+    .pipe(z.array(z.enum(RUNTIME_NAMES as [string, ...string[]])).min(1)),
   json: z.boolean().default(false),
 });
 
@@ -47,7 +51,7 @@ function stat(xs: number[]): Stat {
 }
 
 export interface BenchFigures {
-  runtime: RuntimeName | 'plain';
+  runtime: string;
   uncrashedRunMs: Stat;
   workerColdStartMs: Stat;
   crashToProgressMs: Stat;
@@ -64,7 +68,8 @@ function coldStartMs(o: CellObservation): number | null {
   return first ? first.at - a.startedAt : null;
 }
 
-function scenario(runtime: RuntimeName, crashPoint: Scenario['crashPoint']): Scenario {
+function scenario(adapter: RuntimeAdapter, crashPoint: Scenario['crashPoint']): Scenario {
+  const runtime = adapter.name;
   // LangGraph naive in sync: the one mode whose after-model behaviour does not depend on timing.
   const durability = runtime === 'langgraph' ? 'sync' : null;
   return {
@@ -73,7 +78,7 @@ function scenario(runtime: RuntimeName, crashPoint: Scenario['crashPoint']): Sce
     variant: 'naive',
     durability,
     crashPoint,
-    baselineId: baselineIdFor(runtime, 'naive'),
+    baselineId: baselineIdFor(adapter, 'naive'),
     faults: [],
   };
 }
@@ -84,26 +89,26 @@ async function benchRuntime(
   repeat: number,
   log: (l: string) => void,
 ): Promise<BenchFigures> {
-  const request = reviewRequest(worldUrl);
+  const request = cellRequest(worldUrl);
   const deps = { adapter, worldUrl, request, boundMs: 120_000 };
   const baselines: CellObservation[] = [];
   const crashed: CellObservation[] = [];
   for (let i = 0; i < repeat; i++) {
-    const b = await runCell(scenario(adapter.runtime, null), i, deps);
+    const b = await runCell(scenario(adapter, null), i, deps);
     baselines.push(b);
-    log(`bench: ${adapter.runtime} uncrashed #${i + 1}: ${b.status} in ${seconds(b.endedAt - b.startedAt)}`);
+    log(`bench: ${adapter.name} uncrashed #${i + 1}: ${b.status} in ${seconds(b.endedAt - b.startedAt)}`);
   }
   for (let i = 0; i < repeat; i++) {
-    const c = await runCell(scenario(adapter.runtime, 'after-model'), i, deps);
+    const c = await runCell(scenario(adapter, 'after-model'), i, deps);
     crashed.push(c);
     const e = computeEvidence(c, baselines.find((b) => b.status === 'completed') ?? null);
-    log(`bench: ${adapter.runtime} after-model #${i + 1}: ${c.status}, crash → progress ${seconds(e.recoveryMs)}`);
+    log(`bench: ${adapter.name} after-model #${i + 1}: ${c.status}, crash → progress ${seconds(e.recoveryMs)}`);
   }
   const all = [...baselines, ...crashed];
   const ok = (xs: (number | null)[]) => xs.filter((x): x is number => x !== null);
   const rss = ok(all.flatMap((o) => o.workers.map((w) => w.peakRssKb)));
   return {
-    runtime: adapter.runtime,
+    runtime: adapter.name,
     uncrashedRunMs: stat(baselines.filter((b) => b.status === 'completed').map((b) => b.endedAt - b.startedAt)),
     workerColdStartMs: stat(ok(all.map(coldStartMs))),
     crashToProgressMs: stat(
@@ -120,7 +125,7 @@ async function benchPlain(worldUrl: string, repeat: number): Promise<BenchFigure
   let failed = 0;
   for (let i = 0; i < repeat; i++) {
     const t = Date.now();
-    const r = await runPlain(reviewRequest(worldUrl), ports, { worker: 'plain' });
+    const r = await runPlain(cellRequest(worldUrl), ports, { worker: 'plain' });
     times.push(Date.now() - t);
     if (r.failed) failed++;
   }
@@ -182,22 +187,12 @@ async function main(): Promise<number> {
   }
   const log = (l: string) => process.stderr.write(`${l}\n`);
   const started = Date.now();
-  const runtimes = new Set(opts.runtime);
-  const infra = await startInfra({
-    needTemporal: runtimes.has('temporal'),
-    needLangGraph: runtimes.has('langgraph'),
-    log,
-  });
+  const infra = await startInfra({ runtimes: opts.runtime, log });
   const figures: BenchFigures[] = [];
   try {
     figures.push(await benchPlain(infra.worldUrl, opts.repeat));
-    const adapters = await makeAdapters(infra, runtimes);
-    try {
-      for (const adapter of adapters.values())
-        figures.push(await benchRuntime(adapter, infra.worldUrl, opts.repeat, log));
-    } finally {
-      await Promise.all([...adapters.values()].map((a) => a.close().catch(() => undefined)));
-    }
+    for (const { adapter } of infra.runtimes.values())
+      figures.push(await benchRuntime(adapter, infra.worldUrl, opts.repeat, log));
   } finally {
     await infra.teardown();
   }

@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseCompareArgs, UsageError } from './cli.ts';
-import { fullCatalogue, selectScenarios } from './scenarios.ts';
+import { crashCatalogue } from '@vendor-review/domain/conformance';
+import { RUNTIME_NAMES, runtimeInfos } from './runtimes.ts';
 
 describe('options', () => {
   it('defaults', () => {
@@ -54,26 +55,19 @@ describe('options', () => {
 });
 
 describe('catalogue', () => {
-  it('every crash point × runtime × variant, LangGraph naive in three durabilities, plus four baselines', () => {
-    const all = fullCatalogue();
+  it('every crash point in every configuration of the three runtimes, plus a baseline per runtime and variant', async () => {
+    const all = crashCatalogue(await runtimeInfos(RUNTIME_NAMES));
     const baselines = all.filter((s) => s.crashPoint === null);
     expect(baselines.map((s) => s.id)).toEqual([
       'langgraph/naive/async/baseline',
       'langgraph/hardened/-/baseline',
       'temporal/naive/-/baseline',
       'temporal/hardened/-/baseline',
+      'plain/naive/-/baseline',
+      'plain/hardened/-/baseline',
     ]);
-    expect(all.length).toBe(4 + 8 * (3 + 1 + 1 + 1));
+    // LangGraph naive in three durabilities and hardened; Temporal and plain in two variants each.
+    expect(all.length).toBe(6 + 8 * (4 + 2 + 2));
     expect(new Set(all.map((s) => s.id)).size).toBe(all.length);
-    expect(
-      all
-        .filter((s) => s.crashPoint === 'mid-model' && s.runtime === 'langgraph' && s.variant === 'naive')
-        .map((s) => s.durability),
-    ).toEqual(['async', 'sync', 'exit']);
-  });
-
-  it('keeps the baselines a filtered selection needs', () => {
-    const sel = selectScenarios({ runtimes: ['temporal'], variants: ['hardened'], crashPoints: ['after-deliver'] });
-    expect(sel.map((s) => s.id)).toEqual(['temporal/hardened/-/baseline', 'temporal/hardened/-/after-deliver']);
   });
 });

@@ -1,10 +1,17 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/domain/pure';
-import { DURABILITIES, RUNTIMES, VARIANTS, type Durability, type RuntimeName, type Variant } from './scenarios.ts';
+import {
+  CRASH_POINT_NAMES,
+  DURABILITIES,
+  VARIANTS,
+  type CrashPointName,
+  type Durability,
+  type Variant,
+} from '@vendor-review/domain';
+import { RUNTIME_NAMES } from './runtimes.ts';
 
 export interface CompareOptions {
-  runtimes?: RuntimeName[];
+  runtimes?: string[];
   variants?: Variant[];
   crashPoints?: CrashPointName[];
   durabilities?: Durability[];
@@ -24,7 +31,7 @@ export class UsageError extends Error {
 }
 
 export const USAGE = `usage: pnpm compare [options]
-  --runtime  langgraph,temporal          which runtimes (default: both)
+  --runtime  langgraph,temporal,plain    which runtimes (default: all three)
   --variant  naive,hardened              which variants (default: both; baselines always run)
   --crash    <point>[,<point>…]          crash points (default: all): ${CRASH_POINT_NAMES.join(', ')}
   --durability sync,async,exit           LangGraph naive durability modes (default: all three)
@@ -78,7 +85,7 @@ function positiveInt(label: string, fallback: number, max: number) {
 }
 
 const OptionsSchema = z.object({
-  runtime: commaList('runtime', RUNTIMES),
+  runtime: commaList('runtime', RUNTIME_NAMES),
   variant: commaList('variant', VARIANTS),
   crash: commaList('crash', CRASH_POINT_NAMES),
   durability: commaList('durability', DURABILITIES),

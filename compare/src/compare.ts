@@ -30,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
     interrupted = true;
     log(`compare: ${signal}: stopping workers and infrastructure…`);
     // The infra helpers' own exit hooks stop the servers; the workers are ours to kill.
-    void import('./worker-process.ts').then((m) => m.killAllWorkers()).finally(() => process.exit(130));
+    void import('@vendor-review/domain/infra').then((m) => m.killAllWorkers()).finally(() => process.exit(130));
   };
   // Stay subscribed (not `once`): the infra helpers re-raise a signal nobody else listens to, which
   // would end the process by the signal before the workers are killed and the exit code is set.

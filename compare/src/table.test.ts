@@ -45,10 +45,10 @@ describe('terminal table', () => {
   });
 
   it('labels rows by runtime, variant and durability', () => {
-    expect(rowLabel({ runtime: 'langgraph', variant: 'naive', durability: 'exit', baselineOf: null })).toBe(
+    expect(rowLabel({ runtimeLabel: 'LG', variant: 'naive', durability: 'exit', baselineOf: null })).toBe(
       'LG naive/exit',
     );
-    expect(rowLabel({ runtime: 'temporal', variant: 'baseline', durability: null, baselineOf: 'hardened' })).toBe(
+    expect(rowLabel({ runtimeLabel: 'TM', variant: 'baseline', durability: null, baselineOf: 'hardened' })).toBe(
       'TM hardened',
     );
   });

@@ -48,8 +48,8 @@ export function fit(text: string, width: number, align?: 'right'): string {
   return align === 'right' ? t.padStart(width) : t.padEnd(width);
 }
 
-export function rowLabel(r: Pick<ResultRow, 'runtime' | 'variant' | 'durability' | 'baselineOf'>): string {
-  const rt = r.runtime === 'langgraph' ? 'LG' : 'TM';
+export function rowLabel(r: Pick<ResultRow, 'runtimeLabel' | 'variant' | 'durability' | 'baselineOf'>): string {
+  const rt = r.runtimeLabel;
   // Baselines sit under their own heading, so they are labelled by the variant they stand for.
   const variant = r.variant === 'baseline' ? (r.baselineOf ?? 'baseline') : r.variant;
   return r.durability ? `${rt} ${variant}/${r.durability}` : `${rt} ${variant}`;

@@ -1,6 +1,6 @@
-import type { CellObservation } from '../src/observation.ts';
+import type { CellObservation } from '@vendor-review/domain/conformance';
+import { baselineObservation, crashedObservation, FIXTURE_RUNTIMES } from '@vendor-review/domain/conformance/fixtures';
 import { buildRows, type Results } from '../src/report/results.ts';
-import { baselineObservation, crashedObservation } from './fixtures.ts';
 
 /** A small constructed comparison: baselines, and a few crashed cells per runtime, as report input. */
 export function fixtureObservations(): CellObservation[] {
@@ -27,7 +27,7 @@ export function fixtureObservations(): CellObservation[] {
 
 export function fixtureResults(observations = fixtureObservations()): Results {
   return {
-    rows: buildRows(observations),
+    rows: buildRows(observations, (r) => FIXTURE_RUNTIMES[r as 'langgraph' | 'temporal'].label),
     meta: {
       versions: {
         langgraph: '1.7.3',
@@ -41,12 +41,13 @@ export function fixtureResults(observations = fixtureObservations()): Results {
         postgres: 'embedded PostgreSQL',
         temporal: 'dev server',
         temporalUi: null,
-        workflowBundleMs: 0,
+        built: [],
       },
       wallTimeMs: 61_000,
       startedAt: new Date(0).toISOString(),
       machine: { cpus: 2, platform: 'linux x64' },
       options: {},
+      runtimes: Object.values(FIXTURE_RUNTIMES).map(({ name, label, title }) => ({ name, label, title })),
       cells: 0,
       notRun: 0,
     },

@@ -14,14 +14,14 @@ import {
   UnsupportedStateVersionError,
   migrateState,
   stateVersionOf,
+  type Variant,
 } from '@vendor-review/domain';
 import type pg from 'pg';
 import { STATE_CHANNELS } from './channels.ts';
 import { checkpointKey, readProvenance, type Provenance } from './provenance.ts';
 import { INSERT_MIGRATED_BLOB, UPSERT_CHECKPOINT_BLOB, UPSERT_CHECKPOINT_WITH_PROVENANCE } from './sql.ts';
-import { inTransaction } from './transaction.ts';
+import { inTransaction } from '@vendor-review/domain/infra';
 
-export type Variant = 'naive' | 'hardened';
 export type CheckpointerKind = 'postgres' | 'memory';
 
 /**

@@ -1,3 +1,5 @@
+import type { Durability, Variant } from '@vendor-review/domain';
+
 /**
  * LangGraph's durability modes, chosen per run:
  * - exit:  one checkpoint when the graph exits (returns, interrupts or fails); a hard kill mid-run keeps nothing.
@@ -20,11 +22,10 @@
  * "A step that finished is never run again" is worth one commit round-trip per step (a few ms
  * against steps that take hundreds), and it is what makes the lease fence and the outbox meaningful.
  */
-export type Durability = 'exit' | 'async' | 'sync';
 
 export const HARDENED_DURABILITY: Durability = 'sync';
 export const NAIVE_DURABILITY: Durability = 'async';
 
-export function defaultDurability(variant: 'naive' | 'hardened'): Durability {
+export function defaultDurability(variant: Variant): Durability {
   return variant === 'hardened' ? HARDENED_DURABILITY : NAIVE_DURABILITY;
 }

@@ -25,7 +25,8 @@ import {
   type Lease,
 } from './lease.ts';
 import type { DomainSteps } from './nodes.ts';
-import { drainOutbox, outboxWriter } from './outbox.ts';
+import { LG_OUTBOX, outboxWriter } from './outbox.ts';
+import { LG_OUTBOX_SCOPE } from './sql.ts';
 import { loadRun, markRunFailed, markRunStarted, setRunStatus, type RunRow } from './runs.ts';
 
 export interface ExecuteOptions {
@@ -193,10 +194,11 @@ async function drive(
     return { status: 'failed', state: final };
   }
   if (run.variant === 'hardened' && o.drainOutbox) {
-    const drained = await drainOutbox({
+    const drained = await LG_OUTBOX.drain({
       pool: o.pool,
       ports: o.ports,
       worker: o.worker,
+      scope: LG_OUTBOX_SCOPE,
       runId: run.runId,
       untilEmpty: true,
       signal,

@@ -1,12 +1,13 @@
 import type { DeliveryReceipt, Ports, ReviewState } from '@vendor-review/domain';
 import type pg from 'pg';
-import { ReviewSaver, type Variant } from './checkpointer.ts';
-import type { Durability } from './durability.ts';
+import type { Durability, Variant } from '@vendor-review/domain';
+import { ReviewSaver } from './checkpointer.ts';
 import { RunNotFoundError } from './errors.ts';
 import { compileGraph } from './graph.ts';
 import { withPool } from './pool.ts';
-import { loadRun, type RunRow, type RunStatus } from './runs.ts';
-import { SELECT_CHECKPOINT_ROWS, SELECT_OUTBOX_FOR_RUN, SELECT_WRITE_ROWS } from './sql.ts';
+import { loadRun, type RunRow, type StoredStatus } from './runs.ts';
+import { LG_OUTBOX } from './outbox.ts';
+import { SELECT_CHECKPOINT_ROWS, SELECT_WRITE_ROWS } from './sql.ts';
 
 /** Reading a run never executes a node; these ports make sure of it. */
 const NO_PORTS: Ports = new Proxy({} as Ports, {
@@ -20,13 +21,14 @@ function readerGraph(pool: pg.Pool, variant: Variant) {
   return compileGraph({ variant, ports: NO_PORTS, worker: 'reader' }, new ReviewSaver(pool, { variant }));
 }
 
-export interface RunView {
+/** Everything LangGraph's side knows about a run (the harness's RunView is the contract's, narrower). */
+export interface RunDetails {
   runId: string;
   threadId: string;
   variant: Variant;
   durability: Durability;
   checkpointer: RunRow['checkpointer'];
-  status: RunStatus;
+  status: StoredStatus;
   state: ReviewState | null;
   deliveredVia?: 'direct' | 'outbox';
   /** The receipt of the delivered mail, from state (naive) or from the outbox row (hardened). */
@@ -36,7 +38,7 @@ export interface RunView {
   stateError?: string;
 }
 
-export async function getRun(o: { databaseUrl: string; runId: string }): Promise<RunView> {
+export async function getRun(o: { databaseUrl: string; runId: string }): Promise<RunDetails> {
   return withPool(o.databaseUrl, async (pool) => {
     const run = await loadRun(pool, o.runId);
     if (!run) throw new RunNotFoundError(o.runId);
@@ -55,8 +57,8 @@ export async function getRun(o: { databaseUrl: string; runId: string }): Promise
         stateError = (err as Error).message;
       }
     }
-    const outbox = (await pool.query(SELECT_OUTBOX_FOR_RUN, [run.runId])).rows[0];
-    const view: RunView = {
+    const [outbox] = await LG_OUTBOX.forRun(pool, run.runId);
+    const view: RunDetails = {
       runId: run.runId,
       threadId: run.threadId,
       variant: run.variant,
@@ -70,9 +72,9 @@ export async function getRun(o: { databaseUrl: string; runId: string }): Promise
     if (outbox) {
       view.deliveredVia = 'outbox';
       view.delivery = {
-        messageId: outbox.message_id ?? '',
-        duplicate: Boolean(outbox.duplicate),
-        to: outbox.mail?.to ?? '',
+        messageId: outbox.receipt?.id ?? '',
+        duplicate: outbox.receipt?.duplicate ?? false,
+        to: outbox.mail.to,
         status: outbox.status,
       };
     } else if (state?.delivery) {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { inTransaction } from './transaction.ts';
+import { inTransaction } from '@vendor-review/domain/infra';
 import {
   BEGIN_FENCED,
   CHECK_FENCE,

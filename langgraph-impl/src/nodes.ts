@@ -13,7 +13,7 @@ import {
   type StepContext,
   type StepName,
 } from '@vendor-review/domain';
-import type { Variant } from './checkpointer.ts';
+import type { Variant } from '@vendor-review/domain';
 import { FencedOutError } from './lease.ts';
 import { willBeRetried } from './retry.ts';
 

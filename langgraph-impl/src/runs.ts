@@ -1,7 +1,8 @@
 import { newRunId, type ReviewRequestInput } from '@vendor-review/domain';
 import type pg from 'pg';
-import type { CheckpointerKind, Variant } from './checkpointer.ts';
-import { defaultDurability, type Durability } from './durability.ts';
+import type { Durability, RunStatus, Variant } from '@vendor-review/domain';
+import type { CheckpointerKind } from './checkpointer.ts';
+import { defaultDurability } from './durability.ts';
 import { withPool } from './pool.ts';
 import { INSERT_RUN, MARK_RUN_FAILED, MARK_RUN_STARTED, SELECT_RUN, SET_RUN_STATUS } from './sql.ts';
 
@@ -10,7 +11,8 @@ import { INSERT_RUN, MARK_RUN_FAILED, MARK_RUN_STARTED, SELECT_RUN, SET_RUN_STAT
  * the run id is ours and stable, the thread_id is where LangGraph keeps the checkpoints. This table
  * maps one to the other and holds what LangGraph does not: variant, durability, status, request.
  */
-export type RunStatus = 'pending' | 'running' | 'awaiting-approval' | 'completed' | 'failed';
+/** What lg_runs records: the domain's run statuses, but for not-found, which no row can say. */
+export type StoredStatus = Exclude<RunStatus, 'not-found'>;
 
 export interface RunRow {
   runId: string;
@@ -18,7 +20,7 @@ export interface RunRow {
   variant: Variant;
   durability: Durability;
   checkpointer: CheckpointerKind;
-  status: RunStatus;
+  status: StoredStatus;
   request: ReviewRequestInput;
   createdAt: Date;
   startedAt: Date | null;
@@ -96,7 +98,7 @@ export async function markRunStarted(pool: pg.Pool, runId: string, worker: strin
   await pool.query(MARK_RUN_STARTED, [runId, worker]);
 }
 
-export async function setRunStatus(pool: pg.Pool, runId: string, status: RunStatus, worker: string): Promise<void> {
+export async function setRunStatus(pool: pg.Pool, runId: string, status: StoredStatus, worker: string): Promise<void> {
   await pool.query(SET_RUN_STATUS, [runId, status, worker]);
 }
 

@@ -1,3 +1,5 @@
+import { outboxTableSql } from '@vendor-review/domain/infra';
+
 /**
  * Every statement this package runs against its own tables, in one place. The checkpoint tables
  * (checkpoints, checkpoint_blobs, checkpoint_writes, checkpoint_migrations) belong to
@@ -7,6 +9,9 @@
  * Our tables live next to the checkpoints in the same database on purpose: the outbox row and
  * the lease check can then share a transaction with what they guard.
  */
+
+/** Every LangGraph drainer may deliver every LangGraph row; a run's own worker narrows to its run. */
+export const LG_OUTBOX_SCOPE = 'langgraph';
 
 export const TABLES = {
   runs: 'lg_runs',
@@ -106,11 +111,31 @@ FROM checkpoints WHERE jsonb_typeof(metadata->'serializer') = 'string';
 `;
 
 /**
+ * Migration 3: the outbox takes the layout both runtimes share (shared-domain's outbox module):
+ * the run's identity as one JSON value, a scope naming who may drain a row, the receipt as JSON, one
+ * status vocabulary (pending, sent, dead). Rows of the old layout are carried over, pending mail
+ * included: nothing waiting to be sent is lost by the upgrade.
+ */
+export const OUTBOX_SQL = `
+ALTER TABLE lg_outbox RENAME TO lg_outbox_v1;
+DROP INDEX IF EXISTS lg_outbox_due;
+${outboxTableSql('lg_outbox')}
+INSERT INTO lg_outbox (scope, idempotency_key, run_id, run, mail, status, attempts, next_attempt_at, last_error, receipt, sent_by, created_at, sent_at)
+SELECT '${LG_OUTBOX_SCOPE}', idempotency_key, run_id,
+  jsonb_build_object('runId', run_id, 'runtime', 'langgraph', 'runtimeId', thread_id),
+  mail, status, attempts, next_attempt_at, last_error,
+  CASE WHEN message_id IS NULL THEN NULL ELSE jsonb_build_object('id', message_id, 'duplicate', coalesce(duplicate, false)) END,
+  sent_by, created_at, sent_at
+FROM lg_outbox_v1 ORDER BY id;
+DROP TABLE lg_outbox_v1;
+`;
+
+/**
  * Our schema, in order (shared-domain's runMigrations, recorded in lg_migrations). Append only: a
  * database remembers the numbers it has run, not their text. Migration 1 is the schema from before
  * this list, all IF NOT EXISTS, so a database set up by that code takes it as a no-op and goes on.
  */
-export const LG_MIGRATIONS: readonly string[] = [SCHEMA_SQL, PROVENANCE_SQL];
+export const LG_MIGRATIONS: readonly string[] = [SCHEMA_SQL, PROVENANCE_SQL, OUTBOX_SQL];
 
 // --- runs -------------------------------------------------------------------------------------
 
@@ -119,6 +144,8 @@ INSERT INTO lg_runs (run_id, thread_id, variant, durability, checkpointer, reque
 VALUES ($1, $2, $3, $4, $5, $6)`;
 
 export const SELECT_RUN = `SELECT * FROM lg_runs WHERE run_id = $1`;
+
+export const SELECT_RUN_STATUS = `SELECT status FROM lg_runs WHERE run_id = $1`;
 
 export const MARK_RUN_STARTED = `
 UPDATE lg_runs SET status = 'running', started_at = coalesce(started_at, now()), updated_at = now(), last_worker = $2
@@ -220,36 +247,6 @@ export const BEGIN_FENCED = (threadId: string, owner: string, token: string) => 
 SELECT 1 FROM lg_leases
 WHERE thread_id = ${threadId} AND owner = ${owner} AND fencing_token = ${token} AND expires_at > now()
 FOR SHARE`;
-
-// --- outbox -------------------------------------------------------------------------------------
-
-/** Re-executing DELIVER re-inserts the same key: the row is written once, whatever the crash. */
-export const INSERT_OUTBOX = `
-INSERT INTO lg_outbox (run_id, thread_id, idempotency_key, mail) VALUES ($1, $2, $3, $4)
-ON CONFLICT (idempotency_key) DO NOTHING`;
-
-/** The row lock is held while the mail is sent: a second drainer skips it instead of sending it again. */
-export const CLAIM_OUTBOX_ROW = `
-SELECT id, run_id, thread_id, idempotency_key, mail, attempts FROM lg_outbox
-WHERE status = 'pending' AND next_attempt_at <= now() AND ($1::text IS NULL OR run_id = $1)
-ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`;
-
-export const MARK_OUTBOX_SENT = `
-UPDATE lg_outbox SET status = 'sent', attempts = attempts + 1, sent_at = now(), message_id = $2, duplicate = $3, sent_by = $4, last_error = NULL
-WHERE id = $1`;
-
-export const MARK_OUTBOX_RETRY = `
-UPDATE lg_outbox SET attempts = attempts + 1, last_error = $2,
-  next_attempt_at = now() + make_interval(secs => $3::double precision / 1000)
-WHERE id = $1`;
-
-export const MARK_OUTBOX_DEAD = `
-UPDATE lg_outbox SET status = 'dead', attempts = attempts + 1, last_error = $2 WHERE id = $1`;
-
-export const COUNT_OUTBOX_UNSENT = `SELECT count(*)::int AS n FROM lg_outbox WHERE status = 'pending' AND ($1::text IS NULL OR run_id = $1)`;
-
-export const SELECT_OUTBOX_FOR_RUN = `
-SELECT status, attempts, message_id, duplicate, mail, last_error, sent_at FROM lg_outbox WHERE run_id = $1 ORDER BY id`;
 
 // --- durable record (LangGraph's own tables, read-only) -----------------------------------------
 

@@ -19,7 +19,8 @@ import { CheckpointUnreadableError, NothingToResumeError, RunNotFoundError } fro
 import { executeRun } from './execute-run.ts';
 import { EXIT } from './exit-codes.ts';
 import { FencedOutError, LeaseHeldError } from './lease.ts';
-import { drainOutbox } from './outbox.ts';
+import { LG_OUTBOX } from './outbox.ts';
+import { LG_OUTBOX_SCOPE } from './sql.ts';
 import { createPool } from './pool.ts';
 import { nextRunNeedingOwner } from './claims.ts';
 
@@ -97,7 +98,15 @@ async function main(): Promise<number> {
         if (code === EXIT.done) code = c;
       });
       if (code === EXIT.done && args.outbox)
-        await drainOutbox({ pool, ports, worker, untilEmpty: true, signal: stop.signal, log });
+        await LG_OUTBOX.drain({
+          pool,
+          ports,
+          worker,
+          scope: LG_OUTBOX_SCOPE,
+          untilEmpty: true,
+          signal: stop.signal,
+          log,
+        });
       return code;
     }
     if (args.claim) {
@@ -115,21 +124,31 @@ async function main(): Promise<number> {
           }
           continue;
         }
-        if (args.outbox) await drainOutbox({ pool, ports, worker, untilEmpty: true, signal: stop.signal, log });
+        if (args.outbox)
+          await LG_OUTBOX.drain({
+            pool,
+            ports,
+            worker,
+            scope: LG_OUTBOX_SCOPE,
+            untilEmpty: true,
+            signal: stop.signal,
+            log,
+          });
         if (args['until-idle']) break;
         await new Promise((r) => setTimeout(r, 500));
       }
       return EXIT.done;
     }
-    const drained = await drainOutbox({
+    const drained = await LG_OUTBOX.drain({
       pool,
       ports,
       worker,
+      scope: LG_OUTBOX_SCOPE,
       untilEmpty: args['until-idle'],
       signal: stop.signal,
       log,
     });
-    log(`outbox: ${drained.sent} sent, ${drained.retried} to retry, ${drained.dead} dead`);
+    log(`outbox: ${drained.sent} sent, ${drained.retry} to retry, ${drained.dead} dead`);
     return EXIT.done;
   } catch (err) {
     const { code, message } = explain(err, undefined, worker);

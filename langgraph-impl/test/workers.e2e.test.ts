@@ -14,7 +14,7 @@ import { createPool } from '../src/pool.ts';
 import { RETRY } from '../src/retry.ts';
 import { freshTestDatabase } from './db.ts';
 import { viewLedger } from './ledger.ts';
-import { killLeftovers, runWorker, startWorker, until, waitForOutput, waitForStop } from './processes.ts';
+import { killLeftovers, runWorker, startWorker, until } from './processes.ts';
 
 const VENDOR = 'borealis-crm';
 let world: World;
@@ -81,23 +81,30 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
       variant: 'naive',
       durability: 'sync',
     });
-    // A first worker dies at the FETCH/EXTRACT boundary; then two workers resume the run. Each
-    // freezes itself at the start of EXTRACT (`boundary:stop`), i.e. after it has loaded the FETCH
-    // checkpoint and before it writes anything; only when both are frozen do both go on. The race
-    // then happens on every machine, however fast the first of them would otherwise finish.
+    // A first worker dies at the FETCH/EXTRACT boundary; then two workers resume the run, lined up
+    // twice so the race happens on every machine, however fast either would otherwise finish:
+    // each freezes itself at the start of EXTRACT (`boundary:stop`: it has loaded the FETCH
+    // checkpoint and written nothing), and again right after it sent the mail (`after-deliver:stop`:
+    // before its DELIVER checkpoint, which would tell the other the thread is finished). Only when
+    // both are frozen do both go on.
     const first = await runWorker(['--run', runId], env({ WORKER_NAME: 'Z', CRASH_PLAN: 'boundary' }));
-    expect(first.signal, first.stderr).toBe('SIGKILL');
-    const a = startWorker(['--run', runId], env({ WORKER_NAME: 'A', CRASH_PLAN: 'boundary:stop' }));
-    const b = startWorker(['--run', runId], env({ WORKER_NAME: 'B', CRASH_PLAN: 'boundary:stop' }));
-    await Promise.all([waitForStop(a), waitForStop(b)]);
-    a.child.kill('SIGCONT');
-    b.child.kill('SIGCONT');
+    expect(first.signal, first.output).toBe('SIGKILL');
+    const plan = 'boundary:stop,after-deliver:stop';
+    const a = startWorker(['--run', runId], env({ WORKER_NAME: 'A', CRASH_PLAN: plan }));
+    const b = startWorker(['--run', runId], env({ WORKER_NAME: 'B', CRASH_PLAN: plan }));
+    const together = async (nth: number) => {
+      await Promise.all([a.process.waitForStop(nth), b.process.waitForStop(nth)]);
+      a.process.signal('SIGCONT');
+      b.process.signal('SIGCONT');
+    };
+    await together(1);
     // LangGraph takes no lock per thread: both reach the approval gate on their own.
-    await Promise.all([waitForOutput(a, 'waiting for approval'), waitForOutput(b, 'waiting for approval')]);
+    await Promise.all([a.process.waitForLine(/waiting for approval/), b.process.waitForLine(/waiting for approval/)]);
     await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
+    await together(2);
     const [ra, rb] = await Promise.all([a.done, b.done]);
-    expect(ra.code, ra.stderr).toBe(0);
-    expect(rb.code, rb.stderr).toBe(0);
+    expect(ra.code, ra.output).toBe(0);
+    expect(rb.code, rb.output).toBe(0);
 
     const record = await readDurableRecord({ databaseUrl: db.url, runId });
     const writers = new Set(record.checkpoints.map((c) => c.writer));
@@ -127,13 +134,13 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
     const b = startWorker(['--run', runId, '--no-outbox'], env({ WORKER_NAME: 'B' }));
     // The winner holds the lease while it waits at the gate, so the loser is refused deterministically.
     const loser = await Promise.race([a.done.then((r) => ({ name: 'A', r })), b.done.then((r) => ({ name: 'B', r }))]);
-    expect(loser.r.code, loser.r.stderr).toBe(EXIT.leaseHeld);
-    expect(loser.r.stderr).toMatch(new RegExp(`Run ${runId} is being run by another worker`));
+    expect(loser.r.code, loser.r.output).toBe(EXIT.leaseHeld);
+    expect(loser.r.output).toMatch(new RegExp(`Run ${runId} is being run by another worker`));
     const winner = loser.name === 'A' ? { name: 'B', h: b } : { name: 'A', h: a };
-    await waitForOutput(winner.h, 'waiting for approval');
+    await winner.h.process.waitForLine(/waiting for approval/);
     await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
     const rw = await winner.h.done;
-    expect(rw.code, rw.stderr).toBe(0);
+    expect(rw.code, rw.output).toBe(0);
 
     const record = await readDurableRecord({ databaseUrl: db.url, runId });
     expect(new Set(record.checkpoints.map((c) => c.writer).filter(Boolean))).toEqual(new Set([winner.name]));
@@ -144,7 +151,7 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
     expect(l.count('mail')).toBe(0);
     expect((await getRun({ databaseUrl: db.url, runId })).delivery?.status).toBe('pending');
     const drainer = await runWorker(['--outbox', '--until-idle'], env({ WORKER_NAME: 'D' }));
-    expect(drainer.code, drainer.stderr).toBe(0);
+    expect(drainer.code, drainer.output).toBe(0);
     expect(ledger(runId).count('mail', 'ok')).toBe(1);
     expect((await getRun({ databaseUrl: db.url, runId })).delivery?.status).toBe('sent');
   });
@@ -168,13 +175,13 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
       await until(
         'A past FETCH',
         async () => {
-          if (a.exited()) throw new Error(`A exited early:\n${a.output().stdout}\n${a.output().stderr}`);
+          if (!a.process.alive) throw new Error(`A exited early:\n${a.process.output()}`);
           return (await step()) >= 5;
         },
         240_000,
         50,
       );
-      a.child.kill('SIGSTOP');
+      a.process.signal('SIGSTOP');
       await until(
         'A lease expired',
         async () =>
@@ -189,14 +196,14 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
       (c) => c.writer === 'A',
     ).length;
     const b = startWorker(['--run', runId], env({ WORKER_NAME: 'B' }));
-    await waitForOutput(b, 'waiting for approval');
-    a.child.kill('SIGCONT');
+    await b.process.waitForLine(/waiting for approval/);
+    a.process.signal('SIGCONT');
     const ra = await a.done;
-    expect(ra.code, ra.stdout + ra.stderr).toBe(EXIT.fencedOut);
-    expect(ra.stderr).toMatch(/lost the lease/);
+    expect(ra.code, ra.output).toBe(EXIT.fencedOut);
+    expect(ra.output).toMatch(/lost the lease/);
     await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
     const rb = await b.done;
-    expect(rb.code, rb.stderr).toBe(0);
+    expect(rb.code, rb.output).toBe(0);
 
     const record = await readDurableRecord({ databaseUrl: db.url, runId });
     // A wrote nothing after it was frozen; everything after the takeover carries B's token.
@@ -220,16 +227,16 @@ describe.concurrent('nothing to resume, and state from older code', { timeout: 4
     });
     await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
     const crash = await runWorker(['--run', runId], env({ WORKER_NAME: 'A', CRASH_PLAN: 'after-model' }));
-    expect(crash.signal, crash.stdout + crash.stderr).toBe('SIGKILL');
+    expect(crash.signal, crash.output).toBe('SIGKILL');
     expect((await readDurableRecord({ databaseUrl: db.url, runId })).checkpoints).toHaveLength(0);
     const resume = await runWorker(['--run', runId], env({ WORKER_NAME: 'B' }));
     expect(resume.code).toBe(EXIT.nothingToResume);
-    expect(resume.stderr).toMatch(new RegExp(`Run ${runId} cannot be resumed`));
-    expect(resume.stderr).toMatch(/memory of the worker process/);
-    expect(resume.stderr).toMatch(/--restart/);
-    expect(resume.stderr).not.toMatch(/checkpoint_ns|EmptyInputError| {4}at /);
+    expect(resume.output).toMatch(new RegExp(`Run ${runId} cannot be resumed`));
+    expect(resume.output).toMatch(/memory of the worker process/);
+    expect(resume.output).toMatch(/--restart/);
+    expect(resume.output).not.toMatch(/checkpoint_ns|EmptyInputError| {4}at /);
     const restart = await runWorker(['--run', runId, '--restart'], env({ WORKER_NAME: 'C' }));
-    expect(restart.code, restart.stderr).toBe(0);
+    expect(restart.code, restart.output).toBe(0);
     // everything before the kill ran twice, including the paid model call
     expect(Object.keys(ledger(runId).repeated).length).toBeGreaterThan(1);
   });
@@ -246,14 +253,14 @@ describe.concurrent('nothing to resume, and state from older code', { timeout: 4
       ['--run', runId],
       env({ WORKER_NAME: 'A', CRASH_PLAN: 'boundary', LEASE_TTL_MS: '1000' }),
     );
-    expect(crash.signal, crash.stdout + crash.stderr).toBe('SIGKILL');
+    expect(crash.signal, crash.output).toBe('SIGKILL');
     await writeV1Checkpoint({ databaseUrl: db.url, runId });
     const before = await readDurableRecord({ databaseUrl: db.url, runId });
     expect(before.checkpoints.at(-1)?.stateSchemaVersion).toBe(1);
     if (variant === 'hardened') {
       await leaseExpired(db.url, threadId);
       const resume = await runWorker(['--run', runId], env({ WORKER_NAME: 'B' }));
-      expect(resume.code, resume.stderr).toBe(0);
+      expect(resume.code, resume.output).toBe(0);
       const view = await getRun({ databaseUrl: db.url, runId });
       expect(view.status).toBe('completed');
       expect(view.state?.schemaVersion).toBe(STATE_SCHEMA_VERSION);
@@ -262,8 +269,8 @@ describe.concurrent('nothing to resume, and state from older code', { timeout: 4
     } else {
       const resume = await runWorker(['--run', runId], env({ WORKER_NAME: 'B' }));
       expect(resume.code).toBe(EXIT.checkpointUnreadable);
-      expect(resume.stderr).toMatch(new RegExp(`Run ${runId} cannot be resumed by this version of the worker`));
-      expect(resume.stderr).toMatch(/schema version 1/);
+      expect(resume.output).toMatch(new RegExp(`Run ${runId} cannot be resumed by this version of the worker`));
+      expect(resume.output).toMatch(/schema version 1/);
       expect(ledger(runId).entries.filter((e) => e.worker === 'B')).toHaveLength(0);
     }
   });
@@ -284,7 +291,7 @@ describe('a claiming worker', { timeout: 480_000 }, () => {
         ['--run', crashed.runId],
         ownEnv({ WORKER_NAME: 'A', CRASH_PLAN: 'after-model', LEASE_TTL_MS: '1000' }),
       );
-      expect(crash.signal, crash.stdout + crash.stderr).toBe('SIGKILL');
+      expect(crash.signal, crash.output).toBe('SIGKILL');
       const pool = createPool(own.url, { max: 1 });
       try {
         await claimLease(pool, leased.threadId, 'elsewhere#1', 600_000);
@@ -293,7 +300,7 @@ describe('a claiming worker', { timeout: 480_000 }, () => {
       }
       await leaseExpired(own.url, crashed.threadId);
       const claimer = await runWorker(['--claim', '--until-idle'], ownEnv({ WORKER_NAME: 'C' }));
-      expect(claimer.code, claimer.stderr).toBe(0);
+      expect(claimer.code, claimer.output).toBe(0);
       expect((await getRun({ databaseUrl: own.url, runId: crashed.runId })).status).toBe('completed');
       expect((await getRun({ databaseUrl: own.url, runId: naive.runId })).status).toBe('completed');
       expect((await getRun({ databaseUrl: own.url, runId: leased.runId })).status).toBe('pending');

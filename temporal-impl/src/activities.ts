@@ -31,7 +31,8 @@ import { stepContext } from './activities/context.ts';
 import { toActivityFailure } from './activities/failures.ts';
 import { withHeartbeats } from './activities/heartbeat.ts';
 import type { DeadLetterEntry, Store } from './postgres-store.ts';
-import type { ApprovalDecision, Variant } from './workflows/definitions.ts';
+import type { Variant } from '@vendor-review/domain';
+import type { ApprovalDecision } from './workflows/definitions.ts';
 
 export interface StepArgs {
   state: ReviewState;
@@ -125,7 +126,7 @@ export function createActivities(deps: ActivityDeps) {
             if (row.status === 'sent' && row.receipt) {
               return { delivery: { messageId: row.receipt.id, duplicate: row.receipt.duplicate, to: row.mail.to } };
             }
-            if (row.status === 'failed')
+            if (row.status === 'dead')
               throw new PermanentError(
                 `delivery gave up after ${row.attempts} send(s): ${row.lastError}`,
                 'delivery-failed',

@@ -1,7 +1,9 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { replaceCached, sourcesHash, type Built } from '@vendor-review/domain/infra';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows.ts', import.meta.url));
 
@@ -30,4 +32,22 @@ export async function buildWorkflowBundle(
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, code);
   return { path, ms: Math.round(performance.now() - started) };
+}
+
+const PACKAGE_DIR = fileURLToPath(new URL('../', import.meta.url));
+const PURE_DOMAIN = fileURLToPath(new URL('../../shared-domain/src/domain/', import.meta.url));
+
+/**
+ * The bundle, built once and cached under temporal-impl/.cache by a hash of the sources it comes
+ * from: webpack takes 10-20 s on two cores, and a new build is needed only when code changed.
+ */
+export async function cachedWorkflowBundle(): Promise<Built> {
+  const dir = resolve(PACKAGE_DIR, '.cache');
+  const cached = resolve(dir, `workflow-bundle-${sourcesHash([resolve(PACKAGE_DIR, 'src'), PURE_DOMAIN])}.js`);
+  if (existsSync(cached)) return { path: cached, ms: 0, cached: true };
+  const tmp = resolve(dir, `tmp-${process.pid}-workflow-bundle.js`);
+  const built = await buildWorkflowBundle(tmp);
+  replaceCached(dir, 'workflow-bundle-', built.path, cached);
+  await rm(tmp, { force: true });
+  return { path: cached, ms: built.ms, cached: false };
 }

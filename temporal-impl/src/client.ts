@@ -4,30 +4,25 @@
  */
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { newRunId, type ReviewRequestInput, type ReviewState } from '@vendor-review/domain';
+import {
+  newRunId,
+  type ReviewRequestInput,
+  type ReviewState,
+  type RunStatus,
+  type RunView,
+  type Variant,
+} from '@vendor-review/domain';
 import { workflowIdFor } from './identity.ts';
 import { WORKFLOW_TASK_TIMEOUT } from './workflows/activity-options.ts';
-import {
-  approveSignal,
-  reviewQuery,
-  STATUS_MEMO_KEY,
-  type Variant,
-  type WorkflowStatus,
-} from './workflows/definitions.ts';
+import { approveSignal, reviewQuery, STATUS_MEMO_KEY } from './workflows/definitions.ts';
 import type { vendorReview } from './workflows.ts';
 
-export type RunStatus = WorkflowStatus | 'not-found';
-
-export interface RunView {
+/** The harness's view of a run, with Temporal's own ids next to the business run id. */
+export interface RunDetails extends RunView {
   runId: string;
   workflowId: string;
   /** Temporal's id of the execution; null when the server does not know the workflow. */
   runtimeRunId: string | null;
-  status: RunStatus;
-  /** Null while no worker is alive to answer the query, and when the run is not found. */
-  state: ReviewState | null;
-  /** Plain-words explanation when status is not-found. */
-  reason?: string;
 }
 
 /** The server does not know this run: never started, deleted, or kept only in a dev server's memory that was lost. */
@@ -105,9 +100,15 @@ const QUERY_DEADLINE_MS = 2_000;
 /**
  * Where the run is and its state. The status of a running workflow comes from its memo (kept by
  * the workflow, readable with no worker alive); the state comes from a query, which needs a live
- * worker: without one, state is null after a short wait. `queryState: false` skips the query.
+ * worker: without one, state is null after a short wait. `queryState: false` skips the query;
+ * `statusOnly` reads nothing but the one describe call (cheap enough to poll several times a second).
  */
-export async function getRun(o: { client: Client; runId: string; queryState?: boolean }): Promise<RunView> {
+export async function getRun(o: {
+  client: Client;
+  runId: string;
+  queryState?: boolean;
+  statusOnly?: boolean;
+}): Promise<RunDetails> {
   const workflowId = workflowIdFor(o.runId);
   const handle = o.client.workflow.getHandle(workflowId);
   let description;
@@ -132,7 +133,7 @@ export async function getRun(o: { client: Client; runId: string; queryState?: bo
       const memoStatus = description.memo?.[STATUS_MEMO_KEY];
       const status: RunStatus = memoStatus === 'awaiting-approval' ? 'awaiting-approval' : 'running';
       const view =
-        o.queryState === false
+        o.queryState === false || o.statusOnly
           ? null
           : await o.client
               .withDeadline(Date.now() + QUERY_DEADLINE_MS, () => handle.query(reviewQuery))
@@ -140,10 +141,15 @@ export async function getRun(o: { client: Client; runId: string; queryState?: bo
       return { ...base, status: view?.status ?? status, state: view?.state ?? null };
     }
     case 'COMPLETED':
-      return { ...base, status: 'completed', state: (await handle.result()) as ReviewState };
+      return { ...base, status: 'completed', state: o.statusOnly ? null : ((await handle.result()) as ReviewState) };
     default:
-      return { ...base, status: 'failed', state: await failedState(handle) };
+      return { ...base, status: 'failed', state: o.statusOnly ? null : await failedState(handle) };
   }
+}
+
+/** Where the run is, from one describe call: what a harness polls while a worker runs. */
+export function runStatus(o: { client: Client; runId: string }): Promise<RunDetails> {
+  return getRun({ ...o, statusOnly: true });
 }
 
 /** A dead-lettered run ends failed with its last state in the failure's details. */
@@ -171,7 +177,7 @@ export async function waitForRun(o: {
   timeoutMs?: number;
   pollMs?: number;
   queryState?: boolean;
-}): Promise<RunView> {
+}): Promise<RunDetails> {
   const until = o.until ?? ['completed', 'failed'];
   const deadline = Date.now() + (o.timeoutMs ?? 60_000);
   for (;;) {

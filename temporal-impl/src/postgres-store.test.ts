@@ -1,89 +1,37 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, type FreshDatabase } from '@vendor-review/domain/infra';
-import { openStore, setupDatabase, type Store } from './postgres-store.ts';
+import { freshDatabase, runMigrations, type FreshDatabase } from '@vendor-review/domain/infra';
+import { openStore, setupDatabase, TEMPORAL_MIGRATIONS, type Store } from './postgres-store.ts';
 
 const SERVER = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 let db: FreshDatabase;
-let a: Store;
-let b: Store;
+let store: Store;
 const run = { runId: 'rev-x-1', workflowId: 'vendor-review/rev-x-1', runtimeRunId: 'r-1' };
 const mail = { to: 'p@example.com', subject: 's', body: 'b' };
-const classify = (err: unknown) => ({ error: String(err), permanent: false });
 
 beforeAll(async () => {
   db = await freshDatabase(SERVER, 'tp_store');
   // Several workers start at once; the schema setup must not trip over itself.
   await Promise.all([setupDatabase(db.url), setupDatabase(db.url), setupDatabase(db.url)]);
-  a = openStore(db.url);
-  b = openStore(db.url);
+  store = openStore(db.url);
 });
 
 afterAll(async () => {
-  await a?.close();
-  await b?.close();
+  await store?.close();
   await db?.drop();
 });
 
-describe('outbox', () => {
-  it('a retried enqueue with the same key writes one row', async () => {
-    await a.enqueueDelivery({ key: 'k-once', run, mail, taskQueue: 'q1' });
-    await a.enqueueDelivery({ key: 'k-once', run, mail, taskQueue: 'q1' });
-    expect((await a.outbox(run.runId)).filter((r) => r.key === 'k-once')).toHaveLength(1);
-  });
-
-  it('two drainers never send the same row: the first holds it locked, the second skips it', async () => {
-    while ((await a.drainOne('q1', 'setup', async () => ({ id: 'msg-0', duplicate: false }), classify)) !== 'empty');
-    await a.enqueueDelivery({ key: 'k-race', run: { ...run, runId: 'rev-race' }, mail, taskQueue: 'q1' });
-    let release!: () => void;
-    const sent: string[] = [];
-    const first = a.drainOne(
-      'q1',
-      'A',
-      async (row) => {
-        sent.push(`A:${row.key}`);
-        await new Promise<void>((r) => (release = r));
-        return { id: 'msg-1', duplicate: false };
-      },
-      classify,
-    );
-    await new Promise((r) => setTimeout(r, 100));
-    const second = await b.drainOne(
-      'q1',
-      'B',
-      async (row) => {
-        sent.push(`B:${row.key}`);
-        return { id: 'msg-2', duplicate: false };
-      },
-      classify,
-    );
-    release();
-    expect(await first).toBe('sent');
-    expect(second).toBe('empty');
-    expect(sent).toEqual(['A:k-race']);
-    expect(await a.delivery('k-race')).toMatchObject({
-      status: 'sent',
-      attempts: 1,
-      sentBy: 'A',
-      receipt: { id: 'msg-1' },
+describe('the outbox, through the store', () => {
+  it('a retried enqueue with the same key writes one row, scoped to its task queue', async () => {
+    await store.enqueueDelivery({ key: 'k-once', run, mail, taskQueue: 'q1' });
+    await store.enqueueDelivery({ key: 'k-once', run, mail, taskQueue: 'q1' });
+    const rows = await store.outbox(run.runId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      scope: 'q1',
+      status: 'pending',
+      run: { runId: run.runId, runtime: 'temporal', runtimeId: run.workflowId, runtimeRunId: run.runtimeRunId },
     });
-  });
-
-  it('a failed send is counted and retried later; a permanent one is given up', async () => {
-    await a.enqueueDelivery({ key: 'k-fail', run: { ...run, runId: 'rev-fail' }, mail, taskQueue: 'q2' });
-    const boom = async () => {
-      throw new Error('503');
-    };
-    expect(await a.drainOne('q2', 'A', boom, classify)).toBe('retry');
-    expect(await a.delivery('k-fail')).toMatchObject({ status: 'pending', attempts: 1, lastError: 'Error: 503' });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await a.drainOne('q2', 'A', boom, () => ({ error: '422', permanent: true }))).toBe('failed');
-    expect(await a.delivery('k-fail')).toMatchObject({ status: 'failed', attempts: 2 });
-  });
-
-  it("a drainer claims only its own task queue's mail", async () => {
-    await a.enqueueDelivery({ key: 'k-other', run: { ...run, runId: 'rev-other' }, mail, taskQueue: 'q-other' });
-    expect(await a.drainOne('q-mine', 'A', async () => ({ id: 'x', duplicate: false }), classify)).toBe('empty');
-    expect(await a.delivery('k-other')).toMatchObject({ status: 'pending', attempts: 0 });
   });
 });
 
@@ -97,9 +45,9 @@ describe('dead letters', () => {
       error: 'PermanentError: 422',
       attempts: 1,
     };
-    await a.recordDeadLetter(entry);
-    await a.recordDeadLetter(entry);
-    const rows = await a.deadLetters(run.runId);
+    await store.recordDeadLetter(entry);
+    await store.recordDeadLetter(entry);
+    const rows = await store.deadLetters(run.runId);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       step: 'SAVE_PROGRESS',
@@ -107,5 +55,47 @@ describe('dead letters', () => {
       input: { pending: ['sso'] },
       error: 'PermanentError: 422',
     });
+  });
+});
+
+describe('upgrading a database set up by the previous release', () => {
+  it('carries every outbox row over to the shared layout, pending mail included', async () => {
+    const old = await freshDatabase(SERVER, 'tp_upgrade');
+    const client = new pg.Client({ connectionString: old.url });
+    await client.connect();
+    try {
+      await runMigrations(client, {
+        table: 'temporal_migrations',
+        lockKey: 1,
+        migrations: TEMPORAL_MIGRATIONS.slice(0, 1),
+      });
+      await client.query(
+        `INSERT INTO temporal_outbox (idempotency_key, run_id, workflow_id, runtime_run_id, mail, status, attempts, task_queue, receipt)
+         VALUES ('k-pending', 'rev-a', 'vendor-review/rev-a', 'ra', $1, 'pending', 0, 'q-a', NULL),
+                ('k-failed', 'rev-b', 'vendor-review/rev-b', 'rb', $1, 'failed', 8, 'q-b', NULL),
+                ('k-sent', 'rev-c', 'vendor-review/rev-c', 'rc', $1, 'sent', 1, 'q-c', '{"id":"msg-9","duplicate":false}')`,
+        [JSON.stringify(mail)],
+      );
+    } finally {
+      await client.end();
+    }
+    await setupDatabase(old.url);
+    const upgraded = openStore(old.url);
+    try {
+      expect(await upgraded.delivery('k-pending')).toMatchObject({
+        scope: 'q-a',
+        status: 'pending',
+        mail,
+        run: { runtimeRunId: 'ra' },
+      });
+      expect(await upgraded.delivery('k-failed')).toMatchObject({ scope: 'q-b', status: 'dead', attempts: 8 });
+      expect(await upgraded.delivery('k-sent')).toMatchObject({
+        status: 'sent',
+        receipt: { id: 'msg-9', duplicate: false },
+      });
+    } finally {
+      await upgraded.close();
+      await old.drop();
+    }
   });
 });

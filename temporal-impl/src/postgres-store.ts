@@ -1,15 +1,28 @@
 /**
- * Every SQL statement of the Temporal side, in one place: the delivery outbox and the dead
- * letters. Tables are prefixed `temporal_` so they live beside the LangGraph side's tables in the
- * same database without clashing.
+ * Every SQL statement of the Temporal side, in one place: the delivery outbox (the shared outbox
+ * module, in a table of its own) and the dead letters. Tables are prefixed `temporal_` so they live
+ * beside the LangGraph side's tables in the same database without clashing.
  */
 import pg from 'pg';
-import type { Mail, Receipt } from '@vendor-review/domain';
+import type { Mail, Ports } from '@vendor-review/domain';
+import {
+  createOutbox,
+  outboxTableSql,
+  runMigrations,
+  type DrainResult,
+  type OutboxRow,
+} from '@vendor-review/domain/infra';
 
 export const OUTBOX_TABLE = 'temporal_outbox';
 export const DEAD_LETTER_TABLE = 'temporal_dead_letters';
+const MIGRATIONS_TABLE = 'temporal_migrations';
+const SETUP_LOCK = 7_411_204;
 
-const SCHEMA = `
+/** The shared outbox in Temporal's table; a row's scope is the task queue whose workers may deliver it. */
+export const TM_OUTBOX = createOutbox(OUTBOX_TABLE);
+
+/** Migration 1: the schema from before numbered migrations, all IF NOT EXISTS (a no-op where it exists). */
+const SCHEMA_V1 = `
 CREATE TABLE IF NOT EXISTS ${OUTBOX_TABLE} (
   id              bigserial PRIMARY KEY,
   idempotency_key text NOT NULL UNIQUE,
@@ -26,8 +39,6 @@ CREATE TABLE IF NOT EXISTS ${OUTBOX_TABLE} (
   created_at      timestamptz NOT NULL DEFAULT now(),
   sent_at         timestamptz
 );
--- The drainer beside the workers of a task queue delivers that queue's mail only: a worker whose
--- crash plan names after-deliver must never die sending another queue's (another scenario's) mail.
 ALTER TABLE ${OUTBOX_TABLE} ADD COLUMN IF NOT EXISTS task_queue text NOT NULL DEFAULT '';
 CREATE INDEX IF NOT EXISTS ${OUTBOX_TABLE}_due ON ${OUTBOX_TABLE} (task_queue, next_attempt_at) WHERE status = 'pending';
 CREATE TABLE IF NOT EXISTS ${DEAD_LETTER_TABLE} (
@@ -46,22 +57,28 @@ CREATE TABLE IF NOT EXISTS ${DEAD_LETTER_TABLE} (
 );
 `;
 
+/**
+ * Migration 2: the outbox takes the layout both runtimes share. Old rows are carried over (pending
+ * mail included); the task queue becomes the scope, 'failed' becomes 'dead'.
+ */
+const OUTBOX_V2 = `
+ALTER TABLE ${OUTBOX_TABLE} RENAME TO ${OUTBOX_TABLE}_v1;
+DROP INDEX IF EXISTS ${OUTBOX_TABLE}_due;
+${outboxTableSql(OUTBOX_TABLE)}
+INSERT INTO ${OUTBOX_TABLE} (scope, idempotency_key, run_id, run, mail, status, attempts, next_attempt_at, last_error, receipt, sent_by, created_at, sent_at)
+SELECT task_queue, idempotency_key, run_id,
+  jsonb_build_object('runId', run_id, 'runtime', 'temporal', 'runtimeId', workflow_id, 'runtimeRunId', runtime_run_id),
+  mail, CASE status WHEN 'failed' THEN 'dead' ELSE status END, attempts, next_attempt_at, last_error, receipt, sent_by, created_at, sent_at
+FROM ${OUTBOX_TABLE}_v1 ORDER BY id;
+DROP TABLE ${OUTBOX_TABLE}_v1;
+`;
+
+export const TEMPORAL_MIGRATIONS: readonly string[] = [SCHEMA_V1, OUTBOX_V2];
+
 export interface RunRef {
   runId: string;
   workflowId: string;
   runtimeRunId: string;
-}
-
-export interface OutboxRow {
-  id: number;
-  key: string;
-  run: RunRef;
-  mail: Mail;
-  status: 'pending' | 'sent' | 'failed';
-  attempts: number;
-  lastError: string | null;
-  receipt: Receipt | null;
-  sentBy: string | null;
 }
 
 export interface DeadLetterEntry {
@@ -77,43 +94,15 @@ export interface DeadLetterRow extends DeadLetterEntry {
   createdAt: Date;
 }
 
-/** What one drain pass did; 'empty' means nothing was due. */
-export type DrainOutcome = 'sent' | 'retry' | 'failed' | 'empty';
-
-export interface SendFailure {
-  error: string;
-  permanent: boolean;
-}
-
-/** Create the tables. Safe to call from several processes at once (serialised by an advisory lock). */
+/** Creates or upgrades the tables. Safe to call from several processes at once (an advisory lock serialises them). */
 export async function setupDatabase(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query('BEGIN');
-    await client.query(`SELECT pg_advisory_xact_lock(hashtext('temporal_impl_schema'))`);
-    await client.query(SCHEMA);
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
+    await runMigrations(client, { table: MIGRATIONS_TABLE, lockKey: SETUP_LOCK, migrations: TEMPORAL_MIGRATIONS });
   } finally {
     await client.end();
   }
-}
-
-function toOutboxRow(r: Record<string, unknown>): OutboxRow {
-  return {
-    id: Number(r.id),
-    key: r.idempotency_key as string,
-    run: { runId: r.run_id as string, workflowId: r.workflow_id as string, runtimeRunId: r.runtime_run_id as string },
-    mail: r.mail as Mail,
-    status: r.status as OutboxRow['status'],
-    attempts: r.attempts as number,
-    lastError: (r.last_error as string | null) ?? null,
-    receipt: (r.receipt as Receipt | null) ?? null,
-    sentBy: (r.sent_by as string | null) ?? null,
-  };
 }
 
 export interface Store {
@@ -121,25 +110,18 @@ export interface Store {
   enqueueDelivery(row: { key: string; run: RunRef; mail: Mail; taskQueue: string }): Promise<void>;
   delivery(key: string): Promise<OutboxRow | null>;
   outbox(runId: string): Promise<OutboxRow[]>;
-  /**
-   * Claim one due row with FOR UPDATE SKIP LOCKED and hand it to `send` while the row stays
-   * locked, so two drainers never send the same row at once. If this process dies during the
-   * send, the transaction dies with it and the row is due again for the next drainer, which
-   * sends it with the same idempotency key.
-   */
-  drainOne(
-    taskQueue: string,
-    worker: string,
-    send: (row: OutboxRow) => Promise<Receipt>,
-    classify: (err: unknown) => SendFailure,
-  ): Promise<DrainOutcome>;
+  /** Delivers the task queue's due mail until the signal aborts (a drainer beside the worker). */
+  drain(o: {
+    ports: Ports;
+    worker: string;
+    taskQueue: string;
+    signal: AbortSignal;
+    log?: (line: string) => void;
+  }): Promise<DrainResult>;
   recordDeadLetter(entry: DeadLetterEntry): Promise<void>;
   deadLetters(runId: string): Promise<DeadLetterRow[]>;
   close(): Promise<void>;
 }
-
-/** After this many failed sends the row is given up and awaitDelivery reports the failure. */
-export const OUTBOX_MAX_ATTEMPTS = 8;
 
 export function openStore(databaseUrl: string): Store {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
@@ -148,64 +130,17 @@ export function openStore(databaseUrl: string): Store {
 
   return {
     async enqueueDelivery({ key, run, mail, taskQueue }) {
-      await pool.query(
-        `INSERT INTO ${OUTBOX_TABLE} (idempotency_key, run_id, workflow_id, runtime_run_id, mail, task_queue)
-         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (idempotency_key) DO NOTHING`,
-        [key, run.runId, run.workflowId, run.runtimeRunId, JSON.stringify(mail), taskQueue],
-      );
+      await TM_OUTBOX.enqueue(pool, {
+        scope: taskQueue,
+        key,
+        run: { runId: run.runId, runtime: 'temporal', runtimeId: run.workflowId, runtimeRunId: run.runtimeRunId },
+        mail,
+      });
     },
-
-    async delivery(key) {
-      const { rows } = await pool.query(`SELECT * FROM ${OUTBOX_TABLE} WHERE idempotency_key = $1`, [key]);
-      return rows[0] ? toOutboxRow(rows[0]) : null;
-    },
-
-    async outbox(runId) {
-      const { rows } = await pool.query(`SELECT * FROM ${OUTBOX_TABLE} WHERE run_id = $1 ORDER BY id`, [runId]);
-      return rows.map(toOutboxRow);
-    },
-
-    async drainOne(taskQueue, worker, send, classify) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const { rows } = await client.query(
-          `SELECT * FROM ${OUTBOX_TABLE} WHERE task_queue = $1 AND status = 'pending' AND next_attempt_at <= now()
-           ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-          [taskQueue],
-        );
-        if (!rows[0]) {
-          await client.query('COMMIT');
-          return 'empty';
-        }
-        const row = toOutboxRow(rows[0]);
-        let outcome: DrainOutcome;
-        try {
-          const receipt = await send(row);
-          await client.query(
-            `UPDATE ${OUTBOX_TABLE} SET status = 'sent', attempts = attempts + 1, receipt = $2, sent_by = $3, sent_at = now(), last_error = NULL WHERE id = $1`,
-            [row.id, JSON.stringify(receipt), worker],
-          );
-          outcome = 'sent';
-        } catch (err) {
-          const { error, permanent } = classify(err);
-          const giveUp = permanent || row.attempts + 1 >= OUTBOX_MAX_ATTEMPTS;
-          await client.query(
-            `UPDATE ${OUTBOX_TABLE} SET attempts = attempts + 1, last_error = $2, status = $3,
-               next_attempt_at = now() + make_interval(secs => $4) WHERE id = $1`,
-            [row.id, error, giveUp ? 'failed' : 'pending', Math.min(0.2 * 2 ** row.attempts, 5)],
-          );
-          outcome = giveUp ? 'failed' : 'retry';
-        }
-        await client.query('COMMIT');
-        return outcome;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw err;
-      } finally {
-        client.release();
-      }
-    },
+    delivery: (key) => TM_OUTBOX.byKey(pool, key),
+    outbox: (runId) => TM_OUTBOX.forRun(pool, runId),
+    drain: ({ ports, worker, taskQueue, signal, log }) =>
+      TM_OUTBOX.drain({ pool, ports, worker, scope: taskQueue, signal, ...(log ? { log } : {}) }),
 
     async recordDeadLetter(e) {
       await pool.query(

@@ -14,10 +14,11 @@ import {
   waitForRun,
   workflowIdFor,
   type Store,
-  type Variant,
 } from '../src/index.ts';
+import type { Variant } from '@vendor-review/domain';
 import { startTestEnvironment, taskQueueFor, type TestEnvironment } from './support/environment.ts';
-import { startWorkerProcess, type WorkerProcess } from './support/worker-process.ts';
+import type { WorkerProcess } from '@vendor-review/domain/infra';
+import { ready, startWorkerProcess } from './support/worker-process.ts';
 
 const bundlePath = inject('workflowBundle');
 let env: TestEnvironment;
@@ -39,7 +40,7 @@ beforeAll(async () => {
   store = openStore(env.db.url);
   const full = vendorRequest('borealis-crm', env.world.url);
   request = { ...full, requirements: full.requirements.filter((r) => r.id === 'sso') };
-  await worker.ready;
+  await ready(worker);
 });
 
 afterAll(async () => {
@@ -150,8 +151,9 @@ describe.concurrent('faults', () => {
 
 describe('shutdown', () => {
   it('SIGTERM stops the worker gracefully (exit code 0, drainer and pool closed)', async () => {
-    const exit = await worker.stop();
-    expect(exit).toMatchObject({ code: 0, signal: null, crash: null });
+    // Longer than the worker's own shutdown grace time, so a slow but graceful stop is not cut short.
+    const exit = await worker.stop(30_000);
+    expect(exit).toMatchObject({ exitCode: 0, signal: null, crash: null });
     expect(worker.output()).toMatch(/WORKER STOPPED name=F/);
   });
 });

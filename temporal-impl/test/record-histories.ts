@@ -25,8 +25,8 @@ import {
   startRun,
   waitForRun,
   workflowIdFor,
-  type Variant,
 } from '../src/index.ts';
+import type { Variant } from '@vendor-review/domain';
 import { startOutboxDrainer } from '../src/outbox-drainer.ts';
 
 const OUT_DIR = fileURLToPath(new URL('./histories/', import.meta.url));

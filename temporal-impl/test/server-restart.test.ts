@@ -22,7 +22,8 @@ import {
   waitForRun,
 } from '../src/index.ts';
 import { POSTGRES_SERVER_URL, taskQueueFor } from './support/environment.ts';
-import { startWorkerProcess, type WorkerProcess } from './support/worker-process.ts';
+import type { WorkerProcess } from '@vendor-review/domain/infra';
+import { ready, startWorkerProcess } from './support/worker-process.ts';
 
 const bundlePath = inject('workflowBundle');
 const { TEMPORAL_ADDRESS: _external, ...cliEnv } = process.env;
@@ -83,7 +84,7 @@ describe.sequential('the dev server is killed mid-run', () => {
     const client = await connect(temporal);
     const taskQueue = taskQueueFor('restart-file');
     let w = worker(temporal, taskQueue, 'A');
-    await w.ready;
+    await ready(w);
     const runId = newRunId('restart');
     const started = await startRun({ client, taskQueue, request, variant: 'hardened', runId });
 
@@ -95,10 +96,10 @@ describe.sequential('the dev server is killed mid-run', () => {
     process.stdout.write(`dev server killed and restarted on ${dbFilename} in ${Date.now() - killedAt}ms\n`);
 
     // The worker normally rides out the outage (its pollers retry); if it gave up, a new one takes over.
-    if (!w.alive()) {
+    if (!w.alive) {
       process.stdout.write('worker A did not survive the outage; starting worker B\n');
       w = worker(temporal, taskQueue, 'B');
-      await w.ready;
+      await ready(w);
     } else {
       process.stdout.write('worker A rode out the outage (its pollers retried until the server was back)\n');
     }
@@ -134,7 +135,7 @@ describe.sequential('the dev server is killed mid-run', () => {
     const client = await connect(temporal);
     const taskQueue = taskQueueFor('restart-memory');
     const w = worker(temporal, taskQueue, 'A');
-    await w.ready;
+    await ready(w);
     const runId = newRunId('lost');
     await startRun({ client, taskQueue, request, variant: 'hardened', runId });
     await until('the first requirement to be saved', () => world.notes(runId).length >= 1);

@@ -1,5 +1,5 @@
 import { CRASH_POINTS, CRASH_POINT_NAMES } from '@vendor-review/domain/pure';
-import type { CellObservation } from '../observation.ts';
+import type { CellObservation } from '@vendor-review/domain/conformance';
 import { money, observedLine, repeatedSummary, rowLabel, seconds } from '../table.ts';
 import { renderCostChart } from './chart.ts';
 import type { ResultRow, Results } from './results.ts';

@@ -1,7 +1,12 @@
-import type { CrashPointName } from '@vendor-review/domain/pure';
-import { computeEvidence, type Evidence, type RepeatedOperation } from '../evidence.ts';
-import type { CellObservation, CellStatus } from '../observation.ts';
-import type { Durability, RuntimeName, Variant } from '../scenarios.ts';
+import type { CrashPointName, Durability, Variant } from '@vendor-review/domain';
+import {
+  checkCrashCell,
+  computeEvidence,
+  type CellObservation,
+  type CellStatus,
+  type Evidence,
+  type RepeatedOperation,
+} from '@vendor-review/domain/conformance';
 
 /**
  * results.json: the contract of issue 5 (`rows`, `meta`), plus a few fields the table and the report
@@ -9,7 +14,7 @@ import type { Durability, RuntimeName, Variant } from '../scenarios.ts';
  * the timings are summarised over all of them.
  */
 export interface ResultRow {
-  runtime: RuntimeName;
+  runtime: string;
   variant: Variant | 'baseline';
   durability: Durability | null;
   crashPoint: CrashPointName | null;
@@ -25,6 +30,8 @@ export interface ResultRow {
   status: CellStatus;
   // ---- beyond the contract ----
   cellId: string;
+  /** The runtime's short label ("LG", "TM", "plain"). */
+  runtimeLabel: string;
   /** For a baseline row: the variant it is the baseline of. */
   baselineOf: Variant | null;
   lastDurableShort: string;
@@ -44,11 +51,19 @@ export interface ResultRow {
   cellWallMs: { median: number; min: number; max: number };
   /** True when repetitions disagreed on what repeated or on the status. */
   variesAcrossRepeats: boolean;
+  /** Each distinct outcome over the repetitions, most frequent first, with how often it happened. */
+  outcomes: { outcome: string; count: number }[];
+  /** Crashed cells: where what this cell showed departs from what its crash point must show (none: it conforms). */
+  violations: string[];
+  /** Crashed cells: why this runtime and configuration is documented to depart from the rule, or null. */
+  deviation: string | null;
 }
 
 export interface ResultsMeta {
   versions: { langgraph: string | null; langgraphCheckpointPostgres: string | null; temporalSdk: string | null; temporalServer: string | null; node: string };
-  infrastructure: { world: string; postgres: string; temporal: string; temporalUi: string | null; workflowBundleMs: number | null };
+  infrastructure: { world: string; postgres: string; temporal: string; temporalUi: string | null; built: string[] };
+  /** The runtimes compared, with the labels the table uses. */
+  runtimes: { name: string; label: string; title: string }[];
   wallTimeMs: number;
   startedAt: string;
   machine: { cpus: number; platform: string };
@@ -71,15 +86,23 @@ export function median(xs: number[]): number | null {
   return s.length % 2 ? s[mid]! : Math.round((s[mid - 1]! + s[mid]!) / 2);
 }
 
-function evidenceFingerprint(e: Evidence, status: CellStatus): string {
-  return JSON.stringify([status, [...e.repeatedOperations].sort(), e.extraModelCalls, e.sideEffectDuplicated, e.stateDuplicated]);
+/**
+ * What a reader would call "the same outcome": per repeated operation its kind, step and a
+ * run-independent subject (a page path, a requirement, "review mail") with how often it repeated,
+ * plus the status and the duplicated-effect and duplicated-state flags. The opKeys themselves stay in
+ * the row as evidence; they may name the run (a mail's subject line does) and differ every repeat.
+ */
+export function outcomeOf(e: Evidence, status: CellStatus): string {
+  const repeated = e.repeated.map((r) => `${r.kind} ${r.subject} +${r.count - r.baselineCount}`).sort();
+  const flags = [e.sideEffectDuplicated && 'effect duplicated', e.stateDuplicated && 'state duplicated'].filter(Boolean);
+  return [status, repeated.length ? `repeated ${repeated.join(', ')}` : 'repeated nothing', ...flags].join(' · ');
 }
 
 /**
  * Turns the observations of all cells (all repetitions) into rows, each judged against its
  * baseline's first repetition. Order: as the observations' scenarios first appear.
  */
-export function buildRows(observations: CellObservation[]): ResultRow[] {
+export function buildRows(observations: CellObservation[], labelOf: (runtime: string) => string = (r) => r): ResultRow[] {
   const byCell = new Map<string, CellObservation[]>();
   for (const o of observations) {
     const list = byCell.get(o.scenario.id) ?? [];
@@ -98,7 +121,11 @@ export function buildRows(observations: CellObservation[]): ResultRow[] {
     const recoveries = judged.map((j) => j.e.recoveryMs).filter((x): x is number => x !== null);
     const walls = reps.map((o) => o.endedAt - o.startedAt);
     const worst = reps.reduce((w, o) => (STATUS_RANK[o.status] > STATUS_RANK[w] ? o.status : w), first.status);
-    const fingerprints = new Set(judged.map((j) => evidenceFingerprint(j.e, j.o.status)));
+    const counts = new Map<string, number>();
+    for (const j of judged) counts.set(outcomeOf(j.e, j.o.status), (counts.get(outcomeOf(j.e, j.o.status)) ?? 0) + 1);
+    const outcomes = [...counts].map(([outcome, count]) => ({ outcome, count })).sort((a, b) => b.count - a.count);
+    const verdicts = s.crashPoint === null ? [] : reps.map((o) => checkCrashCell(o, baselineOf(o)));
+    const violations = verdicts.flatMap((v, i) => v.violations.map((text) => (reps.length > 1 ? `#${i + 1}: ${text}` : text)));
     const noBaseline = s.crashPoint !== null && !baselineOf(first);
     const notes = [...new Set(reps.map((o) => o.note).filter(Boolean))] as string[];
     if (noBaseline) notes.push('its baseline did not complete, so repeats are judged as "seen more than once"');
@@ -118,6 +145,7 @@ export function buildRows(observations: CellObservation[]): ResultRow[] {
       finalMatchesBaseline: e.finalMatchesBaseline,
       status: worst,
       cellId,
+      runtimeLabel: labelOf(s.runtime),
       baselineOf: s.crashPoint === null ? s.variant : null,
       lastDurableShort: e.lastDurableShort,
       firstAfterResumeShort: e.firstAfterResumeShort,
@@ -138,7 +166,10 @@ export function buildRows(observations: CellObservation[]): ResultRow[] {
         maxMs: recoveries.length ? Math.max(...recoveries) : null,
       },
       cellWallMs: { median: median(walls) ?? 0, min: Math.min(...walls), max: Math.max(...walls) },
-      variesAcrossRepeats: fingerprints.size > 1,
+      variesAcrossRepeats: outcomes.length > 1,
+      outcomes,
+      violations,
+      deviation: verdicts[0]?.expectation.why ?? null,
     });
   }
   return rows;

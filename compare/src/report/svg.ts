@@ -17,4 +17,5 @@ export const KIND_COLOURS: Record<string, string> = {
 export const RUNTIME_COLOURS: Record<string, string> = {
   langgraph: '#2563eb',
   temporal: '#7c3aed',
+  plain: '#64748b',
 };

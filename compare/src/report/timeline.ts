@@ -1,5 +1,4 @@
-import { operationLabel } from '../evidence.ts';
-import type { CellObservation } from '../observation.ts';
+import { operationLabel, type CellObservation } from '@vendor-review/domain/conformance';
 import { money } from '../table.ts';
 import { esc, KIND_COLOURS, num } from './svg.ts';
 
@@ -42,7 +41,8 @@ export function renderTimeline({ obs, repeatSeqs, width = 860 }: TimelineInput):
   parts.push(`<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="100%" role="img" aria-label="timeline of ${esc(obs.scenario.id)}">`);
   lanes.forEach((name, i) => {
     const y = laneY(i);
-    const label = name === 'durable' ? (obs.scenario.runtime === 'langgraph' ? 'checkpoints' : 'history') : `worker ${name}`;
+    const kind = obs.durableFinal?.kind ?? obs.durableAtCrash?.kind;
+    const label = name === 'durable' ? (kind === 'history' ? 'history' : kind === 'none' ? 'nothing durable' : 'checkpoints') : `worker ${name}`;
     parts.push(`<text class="lane-label" x="4" y="${num(y + LANE_H / 2 + 4)}">${esc(label)}</text>`);
     parts.push(`<line class="lane-rule" x1="${LABEL_W}" x2="${width - 8}" y1="${num(y + LANE_H - 2)}" y2="${num(y + LANE_H - 2)}"/>`);
     // A worker restarted by the cell (lease still held) shares its lane with its earlier lives.

@@ -68,7 +68,7 @@ describe('crash plans', () => {
 
   it('a process freezes itself at a stop point and carries on after SIGCONT', async () => {
     const script = [
-      "import { crashpoint } from '../src/crashpoints.ts';",
+      "import { crashpoint } from './src/domain/crashpoints.ts';",
       "await crashpoint('boundary');",
       "process.stdout.write('went on\\n');",
     ].join('\n');

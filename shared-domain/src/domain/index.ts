@@ -6,6 +6,8 @@ export * from './state.ts';
 export * from './digest.ts';
 export * from './state-migrations.ts';
 export * from './crashpoints.ts';
+export * from './crash-expectations.ts';
+export * from './runtime.ts';
 export * from './steps/index.ts';
 export * from './requirements.ts';
 export * from './prompts.ts';

@@ -78,6 +78,9 @@ export interface Mailer {
   send(mail: Mail, meta: CallMeta): Promise<Receipt>;
 }
 
+/** The four kinds of call a run makes to the outside world, one per port. */
+export type OperationKind = 'web' | 'model' | 'tracker' | 'mail';
+
 export interface Ports {
   web: Web;
   model: Model;

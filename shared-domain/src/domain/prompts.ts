@@ -10,6 +10,7 @@ export const PAGE_OPEN = '<<<PAGE url=';
 export const PAGE_CLOSE = '<<<END PAGE>>>';
 export const KEYWORDS_LABEL = 'Keywords: ';
 export const QUESTION_LABEL = 'Question: ';
+export const REQUIREMENT_LABEL = 'Requirement: ';
 export const VENDOR_LABEL = 'Vendor: ';
 export const VERDICTS_LABEL = 'Verdicts:';
 export const KEYWORD_SEPARATOR = ' | ';
@@ -30,7 +31,7 @@ export function extractPrompt(args: {
   const blocks = args.pages.map((p) => `${PAGE_OPEN}${p.url}>>>\nTitle: ${p.title}\n${p.text}\n${PAGE_CLOSE}`);
   const user = [
     `${QUESTION_LABEL}${args.question}`,
-    `Requirement: ${args.requirementId}`,
+    `${REQUIREMENT_LABEL}${args.requirementId}`,
     `${KEYWORDS_LABEL}${args.keywords.join(KEYWORD_SEPARATOR)}`,
     '',
     'For each page below, find the one sentence that best answers the question (the keywords show what to look for).',

@@ -26,3 +26,26 @@ export { InfraError } from './infra-error.ts';
 export type { InfraLog } from './infra-log.ts';
 export { freePort } from './net-probe.ts';
 export { isProcessAlive } from './process-cleanup.ts';
+export { inTransaction } from './transaction.ts';
+export {
+  WorkerProcess,
+  killAllWorkers,
+  runWorkerToEnd,
+  workerEnv,
+  WORKER_ENV_PASSTHROUGH,
+  type WorkerLife,
+} from './worker-process.ts';
+export {
+  createOutbox,
+  outboxTableSql,
+  outboxBackoffMs,
+  OUTBOX_MAX_ATTEMPTS,
+  type Outbox,
+  type OutboxRow,
+  type OutboxStatus,
+  type DrainOptions,
+  type DrainOutcome,
+  type DrainResult,
+} from './outbox.ts';
+export { parseCli, runCli, UsageError, type CliSpec } from './cli.ts';
+export { workerBundle, sourcesHash, replaceCached, type Built } from './worker-bundle.ts';

@@ -1,7 +1,10 @@
 import type { WorldConfig } from './control.ts';
 import type { Delivery } from './deliveries.ts';
 import type { FaultRule, FaultRuleInput } from './faults.ts';
-import type { LedgerEntry, LedgerKind } from './ledger.ts';
+import { z } from 'zod';
+import { LedgerEntrySchema, type LedgerEntry, type LedgerKind } from './ledger.ts';
+
+const LedgerResponse = z.object({ entries: z.array(LedgerEntrySchema) });
 
 /** Flattened as the inspection routes return them: id, runId, idempotencyKey, at, then the payload's fields. */
 export type DeliveryView = Omit<Delivery, 'payload'> & Record<string, unknown>;
@@ -27,8 +30,13 @@ export function worldClient(url: string) {
   return {
     url: base,
     health: () => call<{ ok: boolean; vendors: string[]; models: string[] }>('GET', '/__health'),
-    ledger: async (filter: { runId?: string; kind?: LedgerKind } = {}) =>
-      (await call<{ entries: LedgerEntry[] }>('GET', `/__ledger${q(filter)}`)).entries,
+    /** Parsed with the world's own schema: a ledger that does not match is an error, never an empty list. */
+    ledger: async (filter: { runId?: string; kind?: LedgerKind } = {}): Promise<LedgerEntry[]> => {
+      const parsed = LedgerResponse.safeParse(await call<unknown>('GET', `/__ledger${q(filter)}`));
+      if (!parsed.success)
+        throw new Error(`world ledger at ${base} does not match its schema: ${parsed.error.message}`);
+      return parsed.data.entries.sort((a, b) => a.seq - b.seq);
+    },
     resetLedger: () => call<{ ok: true }>('DELETE', '/__ledger'),
     addFault: async (rule: FaultRuleInput) => (await call<{ fault: FaultRule }>('POST', '/__faults', rule)).fault,
     faults: async () => (await call<{ faults: FaultRule[] }>('GET', '/__faults')).faults,

@@ -1,7 +1,13 @@
 export { startWorld, createWorldServer, type World, type WorldOptions } from './server.ts';
 export { worldClient, type WorldClient, type DeliveryView } from './client.ts';
 export { ROUTES, type WorldConfig } from './control.ts';
-export type { LedgerEntry, LedgerKind, LedgerOutcome, LedgerFilter } from './ledger.ts';
+export {
+  LedgerEntrySchema,
+  type LedgerEntry,
+  type LedgerKind,
+  type LedgerOutcome,
+  type LedgerFilter,
+} from './ledger.ts';
 export { FAULT_KINDS, type FaultKind, type FaultRule, type FaultRuleInput } from './faults.ts';
 export type { Delivery } from './deliveries.ts';
 export { MODEL_PRICES, DEFAULT_MODEL, costUsd } from './pricing.ts';

@@ -1,37 +1,44 @@
-import type { FaultKind } from './faults.ts';
+import { z } from 'zod';
+import { FAULT_KINDS } from './faults.ts';
 
-/** One request the world served (or refused, or lost): the ground truth the harness reads. */
-export type LedgerKind = 'web' | 'model' | 'tracker' | 'mail';
-/** ok: served; deduplicated: an Idempotency-Key replay, nothing new happened; fault: injected;
- * aborted: the client went away before the answer (a model call is still billed its prompt);
- * error: a genuine non-2xx answer the world gave on its own (unknown page, bad body). */
-export type LedgerOutcome = 'ok' | 'deduplicated' | 'fault' | 'aborted' | 'error';
-
-export interface LedgerEntry {
+/**
+ * One request the world served (or refused, or lost): the ground truth a harness reads. The schema
+ * is the contract of `GET /__ledger`, parsed by the world's own client on the other side.
+ * Outcomes: ok: served; deduplicated: an Idempotency-Key replay, nothing new happened; fault:
+ * injected; aborted: the client went away before the answer (a model call is still billed its
+ * prompt); error: a genuine non-2xx answer the world gave on its own (unknown page, bad body).
+ */
+export const LedgerEntrySchema = z.object({
   /** Monotonic for the life of the world, never reused, also across ledger resets. */
-  seq: number;
+  seq: z.number().int(),
   /** Epoch ms when the request arrived. */
-  at: number;
-  runId: string | null;
-  step: string | null;
-  attempt: number | null;
-  worker: string | null;
-  idempotencyKey: string | null;
-  kind: LedgerKind;
-  method: string;
-  path: string;
+  at: z.number(),
+  runId: z.string().nullable(),
+  step: z.string().nullable(),
+  attempt: z.number().int().nullable(),
+  worker: z.string().nullable(),
+  idempotencyKey: z.string().nullable(),
+  kind: z.enum(['web', 'model', 'tracker', 'mail']),
+  method: z.string(),
+  path: z.string(),
   /** The logical operation, independent of attempt: the same opKey twice means the work was repeated. */
-  opKey: string;
+  opKey: z.string(),
+  /** The same operation in words that do not name the run (a page path, a requirement, "review mail"). */
+  subject: z.string(),
   /** HTTP status sent, 0 when the connection was dropped or the client left first. */
-  status: number;
-  outcome: LedgerOutcome;
-  fault?: FaultKind;
-  model?: string;
-  promptTokens: number;
-  completionTokens: number;
-  costUsd: number;
-  durationMs: number;
-}
+  status: z.number().int(),
+  outcome: z.enum(['ok', 'deduplicated', 'fault', 'aborted', 'error']),
+  fault: z.enum(FAULT_KINDS).optional(),
+  model: z.string().optional(),
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  costUsd: z.number(),
+  durationMs: z.number(),
+});
+
+export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
+export type LedgerKind = LedgerEntry['kind'];
+export type LedgerOutcome = LedgerEntry['outcome'];
 
 export interface LedgerFilter {
   runId?: string;

@@ -5,7 +5,7 @@ import { handleControl, isControlRoute, type WorldConfig, type WorldParts } from
 import { DeliveryStore } from './deliveries.ts';
 import { FaultBook, type FaultRule } from './faults.ts';
 import { Ledger, type LedgerEntry, type LedgerKind } from './ledger.ts';
-import { opKeyOf } from './op-key.ts';
+import { opKeyOf, operationSubject } from './op-key.ts';
 import { costUsd } from './pricing.ts';
 import { mailRoute, trackerRoute } from './routes-deliveries.ts';
 import { modelRoute } from './routes-model.ts';
@@ -98,6 +98,7 @@ export function createWorldServer(parts: WorldParts): Server {
       method,
       path: route.path,
       opKey: opKeyOf(kind, method, route.path, body, route.step),
+      subject: operationSubject(kind, method, route.path, body, route.step),
     };
     const record = (e: Pick<LedgerEntry, 'status' | 'outcome'> & Partial<LedgerEntry>): void => {
       parts.ledger.record({

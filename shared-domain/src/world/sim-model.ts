@@ -1,4 +1,11 @@
-import { KEYWORD_SEPARATOR, KEYWORDS_LABEL, PAGE_CLOSE, PAGE_OPEN, VENDOR_LABEL, VERDICTS_LABEL } from '../domain/prompts.ts';
+import {
+  KEYWORD_SEPARATOR,
+  KEYWORDS_LABEL,
+  PAGE_CLOSE,
+  PAGE_OPEN,
+  VENDOR_LABEL,
+  VERDICTS_LABEL,
+} from '../domain/prompts.ts';
 
 /**
  * The world's stand-in for a language model: a pure function from prompt to answer, so the same

@@ -298,6 +298,7 @@ describe('ledger', () => {
       method: 'GET',
       path: '/vendors/cobalt-mail/',
       opKey: 'GET /vendors/cobalt-mail/',
+      subject: 'GET /vendors/cobalt-mail/',
       status: 200,
       outcome: 'ok',
       promptTokens: 0,

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { isPermanent } from '@vendor-review/domain';
-import type { Variant } from '../workflows/definitions.ts';
+import type { Variant } from '@vendor-review/domain';
 
 /** Attached to every hardened failure so the workflow can write the attempt count into the dead letter. */
 export interface FailureDetail {

@@ -18,7 +18,7 @@
  * replacement worker needs to start (it loads a prebuilt bundle).
  */
 import type { ActivityOptions, RetryPolicy } from '@temporalio/workflow';
-import type { Variant } from './definitions.ts';
+import type { Variant } from '@vendor-review/domain/pure';
 
 export const HEARTBEAT_TIMEOUT = '2s';
 export const WORKFLOW_TASK_TIMEOUT = '5s';

@@ -4,10 +4,7 @@
  * definitions and types.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { ReviewState } from '@vendor-review/domain/pure';
-
-export type Variant = 'naive' | 'hardened';
-export const VARIANTS: readonly Variant[] = ['naive', 'hardened'];
+import type { ReviewState, Variant } from '@vendor-review/domain/pure';
 
 export interface VendorReviewInput {
   /** Business run id; the workflow id is derived from it (see identity.ts). */

@@ -21,7 +21,7 @@ afterAll(() => world.stop());
 
 const fixture = (slug: string): ReviewRequestInput =>
   rebaseOnWorld(
-    JSON.parse(readFileSync(new URL(`../../fixtures/${slug}.json`, import.meta.url), 'utf8')) as ReviewRequestInput,
+    JSON.parse(readFileSync(new URL(`../../../fixtures/${slug}.json`, import.meta.url), 'utf8')) as ReviewRequestInput,
     world.url,
   );
 

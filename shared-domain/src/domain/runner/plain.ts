@@ -1,5 +1,6 @@
 import { newRunId, type RunIdentity } from '../identity.ts';
 import type { Ports } from '../ports.ts';
+import type { Decision } from '../runtime.ts';
 import type { ReviewRequestInput } from '../request.ts';
 import { applyUpdate, hasMoreRequirements, initialState, type ReviewState, type StateUpdate } from '../state.ts';
 import { applyApproval } from '../steps/approval.ts';
@@ -24,6 +25,8 @@ export interface PlainRunOptions {
   keys?: boolean;
   /** Called after every step with the state it produced (for progress output). */
   onStep?: (step: StepName, state: ReviewState) => void;
+  /** Asks for the human decision once the draft exists. Default: approve at once. */
+  approve?: (state: ReviewState) => Promise<Decision>;
 }
 
 export interface PlainRunResult {
@@ -35,7 +38,7 @@ export interface PlainRunResult {
 /**
  * The steps in graph order, in one process, with nothing persisted: the baseline every crashed run
  * is compared against, and the zero-durability floor for benchmarks. No retries either: a failure
- * goes straight to the dead letter. Approval is automatic.
+ * goes straight to the dead letter. Approval is automatic unless `approve` asks someone.
  */
 export async function runPlain(
   requestInput: ReviewRequestInput,
@@ -87,8 +90,10 @@ export async function runPlain(
       await step('SAVE_PROGRESS', saveProgress, requirementId);
     }
     await step('DRAFT', draft);
-    apply('AWAIT_APPROVAL', applyApproval(state, { approved: true, by: 'plain-runner (auto-approve)' }));
-    await step('DELIVER', deliver);
+    stepName = 'AWAIT_APPROVAL';
+    const decision = opts.approve ? await opts.approve(state) : { approved: true, by: 'plain-runner (auto-approve)' };
+    apply('AWAIT_APPROVAL', applyApproval(state, decision));
+    if (decision.approved) await step('DELIVER', deliver);
     return { state, failed: false };
   } catch (error) {
     apply('DEAD_LETTER', deadLetter({ step: stepName, error, attempts: 1, input: { current: state.current } }));

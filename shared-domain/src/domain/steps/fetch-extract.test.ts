@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isTransient } from '../errors.ts';
 import { extract } from './extract.ts';
-import { fakePorts } from './fake-ports.ts';
+import { fakePorts } from '../../world/fake-ports.ts';
 import { fetchPage } from './fetch-page.ts';
-import { stateThrough, testCtx } from './sample-state.ts';
+import { stateThrough, testCtx } from '../../world/sample-state.ts';
 
 describe('FETCH', () => {
   it("stores the page's readable text under its url, without the site's navigation", async () => {

@@ -5,8 +5,8 @@ import { applyApproval, approvalQuestion } from './approval.ts';
 import { deadLetter } from './dead-letter.ts';
 import { composeDelivery, deliver } from './deliver.ts';
 import { draft } from './draft.ts';
-import { fakePorts } from './fake-ports.ts';
-import { freshState, stateThrough, testCtx } from './sample-state.ts';
+import { fakePorts } from '../../world/fake-ports.ts';
+import { freshState, stateThrough, testCtx } from '../../world/sample-state.ts';
 import { saveProgress } from './save-progress.ts';
 
 const verdict = (requirementId: string, status: Verdict['status']): Verdict => ({

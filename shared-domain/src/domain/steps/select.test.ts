@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fakePorts } from './fake-ports.ts';
-import { freshState, stateThrough, testCtx } from './sample-state.ts';
+import { fakePorts } from '../../world/fake-ports.ts';
+import { freshState, stateThrough, testCtx } from '../../world/sample-state.ts';
 import { rankPages } from './select-page.ts';
 import { selectPage } from './select-page.ts';
 import { selectRequirement } from './select-requirement.ts';

@@ -4,8 +4,8 @@ import { isPermanent } from '../errors.ts';
 import { InvalidRequestError } from '../request.ts';
 import { applyUpdate, initialState, type ReviewState } from '../state.ts';
 import { discover, parseSitemap } from './discover.ts';
-import { FAKE_ORIGIN, fakePorts } from './fake-ports.ts';
-import { freshState, testCtx } from './sample-state.ts';
+import { FAKE_ORIGIN, fakePorts } from '../../world/fake-ports.ts';
+import { freshState, testCtx } from '../../world/sample-state.ts';
 import { validate } from './validate.ts';
 
 describe('VALIDATE', () => {

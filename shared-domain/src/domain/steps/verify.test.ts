@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../state.ts';
-import { fakePorts } from './fake-ports.ts';
-import { freshState, stateThrough, testCtx } from './sample-state.ts';
+import { fakePorts } from '../../world/fake-ports.ts';
+import { freshState, stateThrough, testCtx } from '../../world/sample-state.ts';
 import { judge, quoteIsOnPage, verify } from './verify.ts';
 
 const f = (answer: Finding['answer'], quote = 'A sentence that is long enough.'): Finding => ({

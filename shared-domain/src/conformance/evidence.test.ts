@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  baselineObservation,
-  crashedObservation,
-  finalState,
-  lgRecord,
-  PIPELINE,
-  T0,
-  tmRecord,
-} from '../test/fixtures.ts';
-import { fromLangGraph, fromTemporal, eventName } from './durable.ts';
+import { baselineObservation, crashedObservation, finalState, lgRecord, T0, tmRecord } from './fixtures.ts';
 import { computeEvidence, duplicatedSideEffects, lastDurableBefore, repeatedOperations } from './evidence.ts';
-import { parseLedger } from './ledger.ts';
 
 // Indexes into PIPELINE: 4 = first EXTRACT model call, 5 = first tracker note, 11 = mail.
 describe('evidence from constructed ledgers', () => {
@@ -46,7 +36,14 @@ describe('evidence from constructed ledgers', () => {
     const obs = crashedObservation({ crashPoint: 'after-fetch', crashAfter: 8, resumeFrom: 7 });
     const r = repeatedOperations(obs.ledger, baseline.ledger);
     expect(r).toEqual([
-      { opKey: 'GET /vendors/acme/security', kind: 'web', step: 'FETCH', count: 3, baselineCount: 2 },
+      {
+        opKey: 'GET /vendors/acme/security',
+        subject: 'GET /vendors/acme/security',
+        kind: 'web',
+        step: 'FETCH',
+        count: 3,
+        baselineCount: 2,
+      },
     ]);
   });
 
@@ -130,51 +127,46 @@ describe('evidence from constructed ledgers', () => {
     const tb = baselineObservation('temporal', 'naive');
     const obs = crashedObservation({ runtime: 'temporal', crashPoint: 'after-model', crashAfter: 5, resumeFrom: 4 });
     obs.ledger = obs.ledger.filter((e) => e.worker === 'A'); // B made no world call yet
-    obs.durableFinal = fromTemporal([
-      { eventId: 1, eventType: 'EVENT_TYPE_WORKFLOW_EXECUTION_STARTED', time: new Date(T0).toISOString() },
-      {
-        eventId: 2,
-        eventType: 'EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT',
-        time: new Date(obs.crash!.at + 100).toISOString(),
-      },
-      {
-        eventId: 3,
-        eventType: 'EVENT_TYPE_WORKFLOW_TASK_STARTED',
-        time: new Date(obs.crash!.at + 900).toISOString(),
-        workerIdentity: '1002@host',
-      },
-    ]);
+    const event = (id: number, at: number, what: string, writer: string | null) => ({
+      id: String(id),
+      kind: 'event' as const,
+      at,
+      step: null,
+      short: `#${id} ${what}`,
+      long: what,
+      writer,
+      order: id,
+      bookkeeping: true,
+    });
+    obs.durableFinal = {
+      runtime: 'temporal',
+      kind: 'history',
+      marks: [
+        event(1, T0, 'workflow started', null),
+        // The server times out the dead worker's task on its own: not B's progress.
+        event(2, obs.crash!.at + 100, 'wf task timed out', null),
+        event(3, obs.crash!.at + 900, 'wf task started', 'B'),
+      ],
+    };
     expect(computeEvidence(obs, tb).recoveryMs).toBe(900);
   });
 });
 
 describe('durable records', () => {
-  it('names the last checkpoint before the crash, with its pending writes', () => {
-    const rec = fromLangGraph({
-      checkpoints: [
-        { checkpointId: 'c0', parentId: null, step: -1, source: 'input' },
-        { checkpointId: 'c1', parentId: 'c0', step: 0, source: 'loop', node: 'SELECT_PAGE' },
-      ],
-      pendingWrites: [
-        { checkpointId: 'c1', taskId: 't1', channel: 'fetched', node: 'FETCH' },
-        { checkpointId: 'c1', taskId: 't2', channel: 'fetched', node: 'FETCH' },
-      ],
-    });
-    const d = lastDurableBefore(rec, T0);
-    expect(d.short).toBe('cp 0 SELECT_PAGE +2w');
-    expect(d.long).toMatch(/2 pending write\(s\) from FETCH/);
+  it('names the last checkpoint before the crash', () => {
+    expect(lastDurableBefore(lgRecord(8), T0).short).toBe('cp 6 VALIDATE');
   });
 
   it('says so when nothing was durable', () => {
-    expect(lastDurableBefore(fromLangGraph({ checkpoints: [], pendingWrites: [] }), T0).short).toBe('nothing');
+    expect(lastDurableBefore({ runtime: 'langgraph', kind: 'checkpoints', marks: [] }, T0).short).toBe('nothing');
+    expect(lastDurableBefore({ runtime: 'plain', kind: 'none', marks: [] }, T0).long).toBe(
+      'plain keeps nothing durable',
+    );
   });
 
-  it('temporal: the last completed activity, and events after the crash are ignored', () => {
-    const rec = tmRecord(12, T0);
-    const d = lastDurableBefore(rec, T0 + 7 * 60 + 1);
-    expect(d.short).toMatch(/^#7 /);
-    expect(eventName('EVENT_TYPE_ACTIVITY_TASK_COMPLETED')).toBe('ActivityTaskCompleted');
-    expect(eventName('ActivityTaskCompleted')).toBe('ActivityTaskCompleted');
+  it('a history: the last completed activity, and events after the crash are ignored', () => {
+    const d = lastDurableBefore(tmRecord(12, T0), T0 + 7 * 60 + 1);
+    expect(d.short).toBe('#7 FETCH');
   });
 });
 
@@ -185,45 +177,5 @@ describe('cross-run keys and parallel siblings', () => {
     const e = computeEvidence(obs, baselineObservation());
     expect(e.repeatedOperations).toEqual([]);
     expect(e.sideEffectDuplicated).toBe(false);
-  });
-
-  it('temporal: two siblings completed back to back read as one fact, machinery events are skipped', () => {
-    const t = (i: number) => new Date(T0 + i * 10).toISOString();
-    const rec = fromTemporal([
-      {
-        eventId: 30,
-        eventType: 'ActivityTaskScheduled',
-        time: t(1),
-        activityId: 'FETCH:soc2:0',
-        activityType: 'fetchPage',
-      },
-      { eventId: 31, eventType: 'ActivityTaskCompleted', time: t(2), activityId: 'FETCH:soc2:0' },
-      { eventId: 32, eventType: 'ActivityTaskCompleted', time: t(3), activityId: 'FETCH:soc2:1' },
-      { eventId: 33, eventType: 'WorkflowTaskScheduled', time: t(4) },
-      { eventId: 34, eventType: 'WorkflowTaskCompleted', time: t(5), workerIdentity: 'A/1' },
-    ]);
-    const d = lastDurableBefore(rec, T0 + 100);
-    expect(d.short).toBe('#32 FETCH ×2');
-    expect(d.long).toMatch(
-      /^2 FETCH activities completed, the last as history event 32: activity FETCH:soc2:1 done; then history event 34: workflow task completed$/,
-    );
-  });
-});
-
-describe('ledger parsing', () => {
-  it('accepts ISO or epoch times and sorts by seq', () => {
-    const body = {
-      entries: [
-        { ...PIPELINE[1], seq: 2, at: new Date(T0 + 5).toISOString(), runId: 'r', worker: 'A', outcome: 'ok' },
-        { ...PIPELINE[0], seq: 1, at: T0, runId: 'r', worker: 'A', outcome: 'ok' },
-      ],
-    };
-    const parsed = parseLedger(body);
-    expect(parsed.map((e) => e.seq)).toEqual([1, 2]);
-    expect(parsed[1]!.at).toBe(T0 + 5);
-  });
-
-  it('rejects an entry without an opKey', () => {
-    expect(() => parseLedger({ entries: [{ seq: 1, at: T0, kind: 'web', outcome: 'ok' }] })).toThrow();
   });
 });

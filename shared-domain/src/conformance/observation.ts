@@ -1,8 +1,9 @@
-import type { CrashLine } from '@vendor-review/domain';
-import type { ReviewState } from '@vendor-review/domain/pure';
-import type { DurableRecord } from './durable.ts';
-import type { LedgerEntry } from './ledger.ts';
-import type { Durability, Scenario } from './scenarios.ts';
+import type { CrashLine } from '../domain/crashpoints.ts';
+import type { Decision, DurableRecord, Durability, RuntimeIds } from '../domain/runtime.ts';
+import type { ReviewState } from '../domain/state.ts';
+import type { WorkerLife } from '../infra/worker-process.ts';
+import type { LedgerEntry } from '../world/ledger.ts';
+import type { Scenario } from './scenarios.ts';
 
 /**
  * Everything one cell saw, raw: what the world recorded, what the runtime kept durable, how the
@@ -11,34 +12,12 @@ import type { Durability, Scenario } from './scenarios.ts';
  */
 export type CellStatus = 'completed' | 'stuck' | 'failed' | 'lost' | 'error';
 
-export interface WorkerLife {
-  name: string;
-  pid: number | null;
-  startedAt: number;
-  exitedAt: number | null;
-  exitCode: number | null;
-  signal: string | null;
-  crash: CrashLine | null;
-  /** When it announced it was polling for work (Temporal workers print a READY line), epoch ms. */
-  readyAt: number | null;
-  /** Highest resident set size seen while it lived, in kB (sampled from /proc). */
-  peakRssKb: number | null;
-  /** The end of its stderr, for a cell that went wrong. */
-  logTail: string;
-}
-
-export interface RuntimeIds {
-  threadId?: string;
-  workflowId?: string;
-  runtimeRunId?: string;
-}
-
 export interface CellObservation {
   scenario: Scenario;
   repetition: number;
   runId: string;
   runtimeIds: RuntimeIds;
-  /** Temporal UI link, when the server is one the user keeps. */
+  /** Where a person can open the run (Temporal UI), when the server outlives the harness. */
   link: string | null;
   /** Durability the run really used (LangGraph), or null. */
   durability: Durability | null;
@@ -54,5 +33,5 @@ export interface CellObservation {
   durableAtCrash: DurableRecord | null;
   durableFinal: DurableRecord | null;
   finalState: ReviewState | null;
-  approvals: { at: number; aliveWorker: string | null }[];
+  approvals: { at: number; aliveWorker: string | null; decision: Decision }[];
 }

@@ -1,9 +1,9 @@
-import { htmlTitle, htmlToText } from '../adapters/html-text.ts';
-import { PermanentError } from '../errors.ts';
-import type { CallMeta, Mail, ModelRequest, Ports, TrackerNote } from '../ports.ts';
-import { simulateCompletion } from '../../world/sim-model.ts';
-import { renderSitemap, renderVendorPage, vendorPagePath } from '../../world/vendors/render.ts';
-import { VENDORS } from '../../world/vendors/index.ts';
+import { htmlTitle, htmlToText } from '../domain/adapters/html-text.ts';
+import { PermanentError } from '../domain/errors.ts';
+import type { CallMeta, Mail, ModelRequest, Ports, TrackerNote } from '../domain/ports.ts';
+import { simulateCompletion } from './sim-model.ts';
+import { renderSitemap, renderVendorPage, vendorPagePath } from './vendors/render.ts';
+import { VENDORS } from './vendors/index.ts';
 
 export const FAKE_ORIGIN = 'http://vendors.test';
 

@@ -1,8 +1,32 @@
-import { initialState, type ReviewState } from '@vendor-review/domain/pure';
-import { fromLangGraph, fromTemporal } from '../src/durable.ts';
-import type { LedgerEntry } from '../src/ledger.ts';
-import type { CellObservation, WorkerLife } from '../src/observation.ts';
-import { baselineIdFor, scenarioId, type Scenario } from '../src/scenarios.ts';
+import type { DurableMark, DurableRecord, RuntimeInfo } from '../domain/runtime.ts';
+import { initialState, type ReviewState } from '../domain/state.ts';
+import type { WorkerLife } from '../infra/worker-process.ts';
+import type { LedgerEntry } from '../world/ledger.ts';
+import type { CellObservation } from './observation.ts';
+import { baselineIdFor, scenarioId, type Scenario } from './scenarios.ts';
+
+/** Two runtimes shaped like the real ones, for constructed results. */
+export const FIXTURE_RUNTIMES: Record<'langgraph' | 'temporal', RuntimeInfo> = {
+  langgraph: {
+    name: 'langgraph',
+    label: 'LG',
+    title: 'LangGraph',
+    configurations: [
+      { variant: 'naive', durability: 'async' },
+      { variant: 'naive', durability: 'sync' },
+      { variant: 'hardened', durability: null },
+    ],
+  },
+  temporal: {
+    name: 'temporal',
+    label: 'TM',
+    title: 'Temporal',
+    configurations: [
+      { variant: 'naive', durability: null },
+      { variant: 'hardened', durability: null },
+    ],
+  },
+};
 
 /**
  * Constructed evidence: a ledger shaped like the real pipeline's (sitemap, three pages and one
@@ -44,6 +68,7 @@ export const PIPELINE: Op[] = [
 
 export function entries(ops: (Op & { worker: string })[], runId = 'rev-acme-1', start = T0): LedgerEntry[] {
   return ops.map((op, i) => ({
+    subject: op.opKey,
     seq: i + 1,
     at: start + i * 100,
     runId,
@@ -104,7 +129,7 @@ export function worker(name: string, startedAt: number, exitedAt: number, killed
 }
 
 export function scenario(
-  runtime: Scenario['runtime'],
+  runtime: 'langgraph' | 'temporal',
   variant: Scenario['variant'],
   crashPoint: Scenario['crashPoint'],
   durability: Scenario['durability'] = runtime === 'langgraph' && variant === 'naive' ? 'async' : null,
@@ -115,13 +140,13 @@ export function scenario(
     variant,
     durability,
     crashPoint,
-    baselineId: baselineIdFor(runtime, variant),
+    baselineId: baselineIdFor(FIXTURE_RUNTIMES[runtime], variant),
     faults: [],
   };
 }
 
 export function baselineObservation(
-  runtime: Scenario['runtime'] = 'langgraph',
+  runtime: 'langgraph' | 'temporal' = 'langgraph',
   variant: Scenario['variant'] = 'naive',
 ): CellObservation {
   const runId = 'rev-acme-base';
@@ -146,47 +171,53 @@ export function baselineObservation(
     durableAtCrash: null,
     durableFinal: runtime === 'langgraph' ? lgRecord(12) : tmRecord(30, T0),
     finalState: finalState(runId),
-    approvals: [{ at: T0 + 1050, aliveWorker: 'A' }],
+    approvals: [{ at: T0 + 1050, aliveWorker: 'A', decision: { approved: true, by: 'qa' } }],
   };
 }
 
-export function lgRecord(n: number, forkAt?: number): ReturnType<typeof fromLangGraph> {
-  const checkpoints = Array.from({ length: n }, (_, i) => ({
-    checkpointId: `cp${i}`,
-    parentId: i ? `cp${i - 1}` : null,
-    step: i - 1,
-    source: i ? 'loop' : 'input',
-    node: i ? ['VALIDATE', 'DISCOVER', 'SELECT_REQUIREMENT', 'SELECT_PAGE', 'FETCH', 'EXTRACT'][(i - 1) % 6]! : null,
-  }));
-  if (forkAt !== undefined)
-    checkpoints.push({
-      checkpointId: `fork${forkAt}`,
-      parentId: `cp${forkAt}`,
-      step: forkAt,
-      source: 'loop',
-      node: 'EXTRACT',
-    });
-  return fromLangGraph({ checkpoints, pendingWrites: [] });
+const NODES = ['VALIDATE', 'DISCOVER', 'SELECT_REQUIREMENT', 'SELECT_PAGE', 'FETCH', 'EXTRACT'];
+
+/** A checkpoint chain of `n` checkpoints (the first is LangGraph's input checkpoint), optionally forked. */
+export function lgRecord(n: number, forkAt?: number): DurableRecord {
+  const mark = (id: string, parentId: string | null, step: number, node: string | null): DurableMark => ({
+    id,
+    kind: 'checkpoint',
+    at: null,
+    step: node,
+    short: `cp ${step} ${node ?? 'input'}`,
+    long: `checkpoint at step ${step}${node ? ` (after ${node})` : ' (input)'}`,
+    parentId,
+    writer: null,
+    order: step,
+  });
+  const marks = Array.from({ length: n }, (_, i) =>
+    mark(`cp${i}`, i ? `cp${i - 1}` : null, i - 1, i ? NODES[(i - 1) % NODES.length]! : null),
+  );
+  if (forkAt !== undefined) marks.push(mark(`fork${forkAt}`, `cp${forkAt}`, forkAt, 'EXTRACT'));
+  return { runtime: 'langgraph', kind: 'checkpoints', marks };
 }
 
-export function tmRecord(n: number, start: number): ReturnType<typeof fromTemporal> {
-  return fromTemporal(
-    Array.from({ length: n }, (_, i) => ({
-      eventId: i + 1,
-      eventType:
-        i === 0
-          ? 'EVENT_TYPE_WORKFLOW_EXECUTION_STARTED'
-          : i % 3 === 0
-            ? 'EVENT_TYPE_ACTIVITY_TASK_COMPLETED'
-            : i % 3 === 1
-              ? 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED'
-              : 'EVENT_TYPE_ACTIVITY_TASK_STARTED',
-      time: new Date(start + i * 60).toISOString(),
-      activityId: String(Math.floor((i + 2) / 3)),
-      activityType: i % 3 === 1 ? 'FETCH' : undefined,
-      workerIdentity: i % 3 === 2 ? '1001@host' : null,
-    })),
-  );
+/** A history of `n` events: started, then scheduled / started (by worker A) / completed FETCH activities. */
+export function tmRecord(n: number, start: number): DurableRecord {
+  const marks = Array.from({ length: n }, (_, i): DurableMark => {
+    const phase =
+      i === 0
+        ? 'WorkflowExecutionStarted'
+        : ['ActivityTaskCompleted', 'ActivityTaskScheduled', 'ActivityTaskStarted'][i % 3]!;
+    const activity = i === 0 ? null : 'FETCH';
+    return {
+      id: String(i + 1),
+      kind: 'event',
+      at: start + i * 60,
+      step: activity,
+      short: `#${i + 1} ${phase === 'ActivityTaskCompleted' ? 'FETCH' : phase}`,
+      long: `history event ${i + 1}: ${phase}`,
+      writer: phase === 'ActivityTaskStarted' ? 'A' : null,
+      order: i + 1,
+      bookkeeping: phase === 'ActivityTaskScheduled' || phase === 'ActivityTaskStarted',
+    };
+  });
+  return { runtime: 'temporal', kind: 'history', marks };
 }
 
 /**
@@ -194,7 +225,7 @@ export function tmRecord(n: number, start: number): ReturnType<typeof fromTempor
  * B repeated `repeatFrom..` (the unfinished step) and finished.
  */
 export function crashedObservation(opts: {
-  runtime?: Scenario['runtime'];
+  runtime?: 'langgraph' | 'temporal';
   variant?: Scenario['variant'];
   crashPoint: NonNullable<Scenario['crashPoint']>;
   crashAfter: number;

@@ -1,8 +1,9 @@
-import { reviewDigest } from '@vendor-review/domain';
-import type { ReviewState } from '@vendor-review/domain/pure';
-import { forkedCheckpoints, type DurableMark, type DurableRecord } from './durable.ts';
-import { executed, type LedgerEntry } from './ledger.ts';
-import type { CellObservation, WorkerLife } from './observation.ts';
+import { reviewDigest } from '../domain/digest.ts';
+import type { DurableMark, DurableRecord } from '../domain/runtime.ts';
+import type { ReviewState } from '../domain/state.ts';
+import type { WorkerLife } from '../infra/worker-process.ts';
+import type { LedgerEntry } from '../world/ledger.ts';
+import type { CellObservation } from './observation.ts';
 
 /**
  * Pure judgement of one cell against the uncrashed baseline of the same runtime and variant.
@@ -11,6 +12,8 @@ import type { CellObservation, WorkerLife } from './observation.ts';
  */
 export interface RepeatedOperation {
   opKey: string;
+  /** The operation in words that do not name the run (what two repeats of a cell compare). */
+  subject: string;
   kind: LedgerEntry['kind'];
   step: string | null;
   count: number;
@@ -41,6 +44,22 @@ export interface Evidence {
 }
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
+
+/** Entries that really ran against the world: injected faults are the harness's own doing. */
+export function executed(entries: readonly LedgerEntry[]): LedgerEntry[] {
+  return entries.filter((e) => e.outcome !== 'fault');
+}
+
+/** Two checkpoints with one parent: two writers continued the same thread from the same point. */
+export function forkedCheckpoints(record: DurableRecord | null): string[] {
+  if (!record) return [];
+  const children = new Map<string, number>();
+  for (const m of record.marks) {
+    if (m.kind !== 'checkpoint' || !m.parentId) continue;
+    children.set(m.parentId, (children.get(m.parentId) ?? 0) + 1);
+  }
+  return [...children].filter(([, n]) => n > 1).map(([id]) => id);
+}
 
 function countBy<T>(items: readonly T[], key: (t: T) => string): Map<string, number> {
   const m = new Map<string, number>();
@@ -79,7 +98,7 @@ export function repeatedOperations(
     const baselineCount = base?.get(opKey) ?? 1;
     if (count > baselineCount) {
       const first = ran.find((e) => e.opKey === opKey)!;
-      out.push({ opKey, kind: first.kind, step: first.step, count, baselineCount });
+      out.push({ opKey, subject: first.subject, kind: first.kind, step: first.step, count, baselineCount });
     }
   }
   return out;
@@ -158,14 +177,7 @@ function isWorker(e: LedgerEntry, w: WorkerLife): boolean {
 }
 
 function markByWorker(m: DurableMark, w: WorkerLife): boolean {
-  if (!m.workerIdentity) return false;
-  return (
-    (w.pid !== null && new RegExp(`(^|\\D)${w.pid}(\\D|$)`).test(m.workerIdentity)) ||
-    m.workerIdentity === w.name ||
-    m.workerIdentity.startsWith(`${w.name}@`) ||
-    m.workerIdentity.startsWith(`${w.name}-`) ||
-    m.workerIdentity.startsWith(`${w.name}:`)
-  );
+  return m.writer === w.name;
 }
 
 /** Marks the record gained after the crash (not in the at-crash snapshot, or timed after the crash). */
@@ -186,7 +198,8 @@ export function lastDurableBefore(
 ): { short: string; long: string } {
   if (!atCrash) return { short: '—', long: 'no durable record could be read' };
   const marks = atCrash.marks.filter((m) => crashAt === null || m.at === null || m.at <= crashAt);
-  if (atCrash.runtime === 'langgraph') {
+  if (atCrash.kind === 'none') return { short: 'nothing', long: `${atCrash.runtime} keeps nothing durable` };
+  if (atCrash.kind === 'checkpoints') {
     const checkpoints = marks.filter((m) => m.kind === 'checkpoint');
     const last = checkpoints.at(-1);
     if (!last) return { short: 'nothing', long: 'no checkpoint was written before the crash' };
@@ -198,7 +211,7 @@ export function lastDurableBefore(
       long: `${last.long}, with ${writes.length} pending write(s) from ${nodes.join(', ')}`,
     };
   }
-  // Temporal: the last event that recorded progress of the review (workflow tasks and scheduling are machinery).
+  // A history: the last event that recorded progress of the review (workflow tasks and scheduling are machinery).
   const meaningful = marks.filter((m) => !m.bookkeeping);
   const last = meaningful.at(-1);
   if (!last) return { short: 'nothing', long: 'no history event before the crash' };

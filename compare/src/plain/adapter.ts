@@ -1,0 +1,69 @@
+import { fileURLToPath } from 'node:url';
+import {
+  newRunId,
+  parseReviewRequest,
+  type DurableRecord,
+  type RunConfig,
+  type RunHandle,
+  type RuntimeAdapter,
+  type RuntimeInfo,
+} from '@vendor-review/domain';
+import pg from 'pg';
+import { insertJob, loadJob, recordDecision, setupPlainJobs } from './jobs.ts';
+
+export const PLAIN_WORKER_ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
+
+/**
+ * The reference row every reader needs: the same pipeline with no durable runtime at all. A crash
+ * means the job is run again from its request by the next worker; hardened sends idempotency keys
+ * derived from the run (so the receivers collapse the resent note and mail), naive sends none.
+ */
+export const PLAIN: RuntimeInfo = {
+  name: 'plain',
+  label: 'plain',
+  title: 'Plain runner (no durability)',
+  configurations: [
+    { variant: 'naive', durability: null },
+    { variant: 'hardened', durability: null },
+  ],
+};
+
+export async function createPlainAdapter(o: {
+  databaseUrl: string;
+  worldUrl: string;
+  workerEntry?: string;
+}): Promise<RuntimeAdapter> {
+  const pool = new pg.Pool({ connectionString: o.databaseUrl, max: 3 });
+  pool.on('error', () => {});
+  await setupPlainJobs(pool);
+  const nothingDurable = (): DurableRecord => ({ runtime: 'plain', kind: 'none', marks: [] });
+  return {
+    ...PLAIN,
+    workerExitsWhenDone: true,
+    isRetryableExit: () => false,
+    async startRun(request, config: RunConfig): Promise<RunHandle> {
+      parseReviewRequest(request);
+      const runId = newRunId(`plain-${config.variant === 'naive' ? 'naive' : 'keys'}`);
+      await insertJob(pool, { runId, variant: config.variant, request });
+      return { runId, config, durability: null, runtimeIds: {}, link: null };
+    },
+    workerSpec: (h, { crashPlan }) => ({
+      entry: o.workerEntry ?? PLAIN_WORKER_ENTRY,
+      args: ['--run', h.runId],
+      env: { DATABASE_URL: o.databaseUrl, WORLD_URL: o.worldUrl, CRASH_PLAN: crashPlan ?? undefined },
+    }),
+    async status(h) {
+      const job = await loadJob(pool, h.runId);
+      return job
+        ? { status: job.status, state: null }
+        : { status: 'not-found', state: null, reason: `no plain job ${h.runId}` };
+    },
+    async inspect(h) {
+      const job = await loadJob(pool, h.runId);
+      return job ? { status: job.status, state: job.finalState } : { status: 'not-found', state: null };
+    },
+    approve: (h, d) => recordDecision(pool, h.runId, d),
+    durableRecord: async () => nothingDurable(),
+    close: () => pool.end(),
+  };
+}

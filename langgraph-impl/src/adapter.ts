@@ -1,0 +1,110 @@
+import {
+  newRunId,
+  parseReviewRequest,
+  type Decision,
+  type DurableRecord,
+  type ReviewRequestInput,
+  type RunConfig,
+  type RunHandle,
+  type RuntimeAdapter,
+  type RuntimeInfo,
+  type RunView,
+  type WorkerSpec,
+} from '@vendor-review/domain';
+import { approveRun } from './approvals.ts';
+import { toDurableRecord } from './durable-record.ts';
+import { defaultDurability } from './durability.ts';
+import { EXIT } from './exit-codes.ts';
+import { getRun, readDurableRecord } from './inspect.ts';
+import { WORKER_ENTRY } from './paths.ts';
+import { createPool } from './pool.ts';
+import { insertRun } from './runs.ts';
+import { SELECT_RUN_STATUS } from './sql.ts';
+
+/**
+ * LangGraph as the harness sees it. Its naive variant comes in all three durability modes
+ * (`async` first: what a tutorial gets without choosing); the hardened variant picks its own.
+ */
+export const LANGGRAPH: RuntimeInfo = {
+  name: 'langgraph',
+  label: 'LG',
+  title: 'LangGraph',
+  configurations: [
+    { variant: 'naive', durability: 'async' },
+    { variant: 'naive', durability: 'sync' },
+    { variant: 'naive', durability: 'exit' },
+    { variant: 'hardened', durability: null },
+  ],
+};
+
+export interface LangGraphAdapterOptions {
+  databaseUrl: string;
+  worldUrl: string;
+  /** A prebuilt worker module; default: the TypeScript entry, run under tsx. */
+  workerEntry?: string;
+  /**
+   * A killed worker's lease blocks its successor until it expires. Short here (renewals happen
+   * well inside it), so recovery is measured, not dominated by the 15 s default.
+   */
+  leaseTtlMs?: number;
+}
+
+export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapter {
+  const pool = createPool(o.databaseUrl, { max: 3 });
+  const leaseTtlMs = o.leaseTtlMs ?? 3000;
+  return {
+    ...LANGGRAPH,
+    workerExitsWhenDone: true,
+    isRetryableExit: (code) => code === EXIT.leaseHeld,
+
+    async startRun(request: ReviewRequestInput, config: RunConfig): Promise<RunHandle> {
+      parseReviewRequest(request); // a malformed request never becomes a run
+      const durability = config.durability ?? defaultDurability(config.variant);
+      const prefix = config.variant === 'naive' ? `lg-${durability}` : 'lg-hard';
+      const { runId, threadId } = await insertRun(pool, {
+        request,
+        variant: config.variant,
+        durability,
+        runId: newRunId(prefix),
+      });
+      return { runId, config, durability, runtimeIds: { threadId }, link: null };
+    },
+
+    workerSpec(h: RunHandle, { crashPlan }: { name: string; crashPlan: string | null }): WorkerSpec {
+      return {
+        entry: o.workerEntry ?? WORKER_ENTRY,
+        args: ['--run', h.runId],
+        env: {
+          DATABASE_URL: o.databaseUrl,
+          WORLD_URL: o.worldUrl,
+          CRASH_PLAN: crashPlan ?? undefined,
+          LEASE_TTL_MS: String(leaseTtlMs),
+          APPROVAL_POLL_MS: '100',
+        },
+      };
+    },
+
+    // getRun rebuilds the graph to read the state; a poll needs only the status the worker records.
+    async status(h: RunHandle): Promise<RunView> {
+      const status = (await pool.query(SELECT_RUN_STATUS, [h.runId])).rows[0]?.status as RunView['status'] | undefined;
+      return status ? { status, state: null } : { status: 'not-found', state: null, reason: `no run ${h.runId}` };
+    },
+
+    async inspect(h: RunHandle): Promise<RunView> {
+      const v = await getRun({ databaseUrl: o.databaseUrl, runId: h.runId });
+      return { status: v.status, state: v.state, ...(v.stateError ? { reason: v.stateError } : {}) };
+    },
+
+    async approve(h: RunHandle, d: Decision): Promise<void> {
+      await approveRun({ databaseUrl: o.databaseUrl, runId: h.runId, ...d });
+    },
+
+    async durableRecord(h: RunHandle): Promise<DurableRecord> {
+      return toDurableRecord(await readDurableRecord({ databaseUrl: o.databaseUrl, runId: h.runId }));
+    },
+
+    async close(): Promise<void> {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * The crash conformance suite against LangGraph: every crash point in every configuration (naive in
+ * async, sync and exit; hardened), real worker processes killed with SIGKILL, a replacement process,
+ * real PostgreSQL and the real world. Then what only LangGraph has: what each durability mode keeps.
+ */
+import { cellRequest, crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/domain/conformance';
+import { workerBundle } from '@vendor-review/domain/infra';
+import { startWorld, type World } from '@vendor-review/domain/world';
+import type { CrashPointName, DurableMark, RuntimeAdapter } from '@vendor-review/domain';
+import { describe, expect, it } from 'vitest';
+import { createLangGraphAdapter, LANGGRAPH, WORKER_ENTRY } from '../src/index.ts';
+import { freshTestDatabase } from './db.ts';
+
+let world: World;
+let db: { url: string; drop(): Promise<void> };
+let adapter: RuntimeAdapter;
+
+const spec = crashSpec({
+  name: 'LangGraph',
+  scenarios: crashCatalogue([LANGGRAPH]),
+  run: async (scenarios) => {
+    [world, db] = await Promise.all([startWorld({}), freshTestDatabase('crash')]);
+    const { path: workerEntry } = await workerBundle(WORKER_ENTRY);
+    adapter = createLangGraphAdapter({ databaseUrl: db.url, worldUrl: world.url, workerEntry });
+    return runThroughAdapter(() => ({ adapter, worldUrl: world.url, request: cellRequest(world.url) }))(scenarios);
+  },
+  teardown: async () => {
+    await adapter?.close();
+    await db?.drop();
+    await world?.stop();
+  },
+});
+
+const checkpoints = (marks: DurableMark[] | undefined) => (marks ?? []).filter((m) => m.kind === 'checkpoint');
+const keptAtCrash = (id: string) => checkpoints(spec.get(id).durableAtCrash?.marks);
+
+/** Where the last durable checkpoint is, per crash point, when each step's checkpoint is committed before the next starts. */
+const SYNC_KEEPS: Record<CrashPointName, (variant: string) => string> = {
+  boundary: () => 'FETCH',
+  'after-fetch': () => 'SELECT_PAGE',
+  'parallel-fetch': () => 'SELECT_PAGE',
+  'mid-model': () => 'FETCH',
+  'after-model': () => 'FETCH',
+  'after-progress': () => 'VERIFY',
+  'awaiting-approval': () => 'DRAFT',
+  // naive dies inside DELIVER; hardened's DELIVER only enqueued, and the drainer died after the graph ended
+  'after-deliver': (v) => (v === 'naive' ? 'AWAIT_APPROVAL' : 'DELIVER'),
+};
+const POINTS = Object.keys(SYNC_KEEPS) as CrashPointName[];
+
+describe('what each durability mode kept after the kill', () => {
+  it.each(POINTS)('sync keeps every completed step, no more, no less (%s)', (point) => {
+    for (const id of [`langgraph/naive/sync/${point}`, `langgraph/hardened/-/${point}`]) {
+      const kept = keptAtCrash(id);
+      const variant = id.split('/')[1]!;
+      expect(kept.at(-1)?.step, id).toBe(SYNC_KEEPS[point](variant));
+      if (point === 'parallel-fetch') {
+        // the finished sibling's result waits as a pending write on the last checkpoint
+        const writes = spec
+          .get(id)
+          .durableAtCrash!.marks.filter((m) => m.kind === 'pending-write' && m.parentId === kept.at(-1)!.id);
+        expect(writes.length, id).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('async never keeps more than sync (what it loses depends on the load: MEASUREMENTS.md)', () => {
+    for (const point of POINTS) {
+      expect(keptAtCrash(`langgraph/naive/async/${point}`).length, point).toBeLessThanOrEqual(
+        keptAtCrash(`langgraph/naive/sync/${point}`).length,
+      );
+    }
+  });
+
+  it('exit keeps nothing before the graph stops at the approval interrupt, and the interrupt after it', () => {
+    for (const point of POINTS) {
+      const kept = keptAtCrash(`langgraph/naive/exit/${point}`).length;
+      if (point === 'awaiting-approval' || point === 'after-deliver') expect(kept, point).toBeGreaterThan(0);
+      else expect(kept, point).toBe(0);
+    }
+  });
+
+  it('hardened: every checkpoint after the crash was written by worker B under the lease', () => {
+    for (const point of POINTS) {
+      const obs = spec.get(`langgraph/hardened/-/${point}`);
+      const before = new Set(obs.durableAtCrash?.marks.map((m) => m.id));
+      const after = checkpoints(obs.durableFinal?.marks).filter((m) => !before.has(m.id));
+      for (const m of after) expect([m.writer, m.fencingToken !== null], `${point} ${m.short}`).toEqual(['B', true]);
+    }
+  });
+});

@@ -1,0 +1,319 @@
+import type { Decision, RunHandle, RunView, RuntimeAdapter } from '../domain/runtime.ts';
+import { isTerminal } from '../domain/runtime.ts';
+import type { ReviewRequestInput } from '../domain/request.ts';
+import { WorkerProcess } from '../infra/worker-process.ts';
+import { worldClient } from '../world/client.ts';
+import type { LedgerEntry } from '../world/ledger.ts';
+import type { CellObservation, CellStatus } from './observation.ts';
+import type { Scenario } from './scenarios.ts';
+
+/**
+ * One cell, for real: a fresh business run; worker A (a child process armed with the crash plan)
+ * runs until it kills itself; the durable record is read while no worker is alive; for a run that
+ * waits for a human the approval is sent now, with nobody listening; worker B (a new process, no
+ * plan) resumes and the run completes, or the cell says why not (stuck past its bound, lost, failed).
+ */
+export interface CellDeps {
+  adapter: RuntimeAdapter;
+  worldUrl: string;
+  request: ReviewRequestInput;
+  /** Bound of one waiting phase (A until the crash, B until done). */
+  boundMs: number;
+  pollMs?: number;
+}
+
+export const APPROVER = 'compare-harness';
+const APPROVAL: Decision = { approved: true, by: APPROVER };
+/** An outbox may deliver a moment after the run ends: how long the world gets to show the mail. */
+const MAIL_GRACE_MS = 8000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type PhaseEnd =
+  | { reason: 'exit' }
+  | { reason: 'terminal'; view: RunView }
+  | { reason: 'timeout' }
+  | { reason: 'gone'; view: RunView };
+
+/** What a cell accumulates while it runs; every phase reads and writes it. */
+interface Cell {
+  scenario: Scenario;
+  deps: CellDeps;
+  handle: RunHandle | null;
+  workers: WorkerProcess[];
+  approvals: CellObservation['approvals'];
+  status: CellStatus;
+  note: string | null;
+  durableAtCrash: CellObservation['durableAtCrash'];
+  lastView: RunView | null;
+  lastError: string | null;
+}
+
+function tail(text: string, lines: number): string {
+  return text.split('\n').slice(-lines).join(' | ').slice(0, 400);
+}
+
+async function ledgerOf(worldUrl: string, runId: string): Promise<LedgerEntry[]> {
+  return (await worldClient(worldUrl).ledger({ runId })).filter((e) => e.runId === runId);
+}
+
+/** A completed, approved run has delivered once its mail shows in the world's ledger. */
+async function mailSeen(cell: Cell, view: RunView): Promise<boolean> {
+  if (view.status !== 'completed' || view.state?.approval?.approved === false) return true;
+  const entries = await ledgerOf(cell.deps.worldUrl, cell.handle!.runId);
+  return entries.some((e) => e.kind === 'mail' && (e.outcome === 'ok' || e.outcome === 'deduplicated'));
+}
+
+async function approve(cell: Cell, aliveWorker: string | null): Promise<void> {
+  await cell.deps.adapter.approve(cell.handle!, APPROVAL);
+  cell.approvals.push({ at: Date.now(), aliveWorker, decision: APPROVAL });
+}
+
+/**
+ * Polls the run while `worker` lives: approves when allowed, stops at a terminal status (once the
+ * mail, if any, has reached the world), when the worker exits, or at the bound.
+ */
+async function drive(cell: Cell, worker: WorkerProcess, opts: { approveNow: boolean }): Promise<PhaseEnd> {
+  const { adapter, boundMs } = cell.deps;
+  const pollMs = cell.deps.pollMs ?? 200;
+  const deadline = Date.now() + boundMs;
+  let statusErrors = 0;
+  let terminalSince: number | null = null;
+  for (;;) {
+    if (!worker.alive) return { reason: 'exit' };
+    let view: RunView | null = null;
+    try {
+      view = await adapter.status(cell.handle!);
+      cell.lastView = view;
+      statusErrors = 0;
+    } catch (err) {
+      // A database or server hiccup while a worker is being killed next door is not the run's fault.
+      cell.lastError = err instanceof Error ? err.message : String(err);
+      if (++statusErrors > 20) throw err;
+    }
+    if (view) {
+      if (view.status === 'not-found') return { reason: 'gone', view };
+      if (view.status === 'awaiting-approval' && opts.approveNow && cell.approvals.length === 0)
+        await approve(cell, worker.life.name);
+      if (isTerminal(view.status)) {
+        terminalSince ??= Date.now();
+        if ((await mailSeen(cell, view)) || Date.now() - terminalSince > MAIL_GRACE_MS)
+          return { reason: 'terminal', view };
+      }
+    }
+    if (Date.now() > deadline) return { reason: 'timeout' };
+    await Promise.race([sleep(pollMs), worker.exited]);
+  }
+}
+
+/** LangGraph workers leave by themselves once the run is terminal; give them a moment, then ask. */
+async function stopWorker(cell: Cell, w: WorkerProcess): Promise<void> {
+  if (!w.alive) return;
+  if (cell.deps.adapter.workerExitsWhenDone) await Promise.race([w.exited, sleep(3000)]);
+  await w.stop(3000);
+}
+
+function lastStatus(cell: Cell): string {
+  return `${cell.lastView?.status ?? 'unknown'}${cell.lastError ? `; last error: ${cell.lastError}` : ''}`;
+}
+
+function finish(cell: Cell, end: PhaseEnd, phase: string): void {
+  if (end.reason === 'terminal') {
+    cell.status = end.view.status === 'completed' ? 'completed' : 'failed';
+    const failure = end.view.state?.failure;
+    if (cell.status === 'failed')
+      cell.note = `the run ended failed${failure ? ` in ${failure.step}: ${failure.error}` : ''}`;
+  } else if (end.reason === 'timeout') {
+    cell.status = 'stuck';
+    cell.note = `${phase}: no terminal state within ${Math.round(cell.deps.boundMs / 1000)} s (last status: ${lastStatus(cell)})`;
+  } else if (end.reason === 'gone') {
+    cell.status = 'lost';
+    cell.note = end.view.reason ?? 'the runtime no longer knows this run';
+  }
+}
+
+/** A worker left by itself: read the run once more to learn whether it finished. */
+async function afterExit(cell: Cell, w: WorkerProcess): Promise<PhaseEnd | null> {
+  const view = await cell.deps.adapter.status(cell.handle!);
+  cell.lastView = view;
+  if (isTerminal(view.status)) return { reason: 'terminal', view };
+  if (view.status === 'not-found') return { reason: 'gone', view };
+  const life = await w.exited;
+  const nothingDurable = !cell.durableAtCrash || cell.durableAtCrash.marks.length === 0;
+  cell.status = w.life.name === 'A' ? 'error' : nothingDurable ? 'lost' : 'failed';
+  cell.note = `worker ${w.life.name} exited (${life.signal ?? `code ${life.exitCode}`}) with the run ${view.status}${nothingDurable && w.life.name !== 'A' ? ': nothing durable to resume from' : ''}: ${tail(life.logTail, 2)}`;
+  return null;
+}
+
+function startWorker(cell: Cell, name: string, crashPlan: string | null): WorkerProcess {
+  const w = new WorkerProcess(name, cell.deps.adapter.workerSpec(cell.handle!, { name, crashPlan }));
+  cell.workers.push(w);
+  return w;
+}
+
+/** Phase 1: a fresh run, and its per-run world faults. */
+async function startPhase(cell: Cell): Promise<void> {
+  cell.handle = await cell.deps.adapter.startRun(cell.deps.request, {
+    variant: cell.scenario.variant,
+    durability: cell.scenario.durability,
+  });
+  const world = worldClient(cell.deps.worldUrl);
+  for (const f of cell.scenario.faults) await world.addFault({ ...f, runId: cell.handle.runId });
+}
+
+/** The uncrashed baseline: worker A alone, to the end. */
+async function baselinePhase(cell: Cell): Promise<void> {
+  const a = startWorker(cell, 'A', null);
+  const end = await drive(cell, a, { approveNow: true });
+  const settled = end.reason === 'exit' ? await afterExit(cell, a) : end;
+  if (settled) finish(cell, settled, 'worker A');
+  await stopWorker(cell, a);
+}
+
+/** Phase 2: worker A runs until its crash point kills it. True when it died there. */
+async function crashPhase(cell: Cell): Promise<boolean> {
+  const point = cell.scenario.crashPoint!;
+  const a = startWorker(cell, 'A', point);
+  const end = await drive(cell, a, { approveNow: point !== 'awaiting-approval' });
+  if (end.reason !== 'exit') await a.kill();
+  const life = await a.exited;
+  if (life.crash?.point === point && life.signal === 'SIGKILL') return true;
+  cell.status = end.reason === 'timeout' ? 'stuck' : 'error';
+  cell.note =
+    end.reason === 'terminal'
+      ? `the crash point ${point} was never reached: the run finished without it`
+      : end.reason === 'timeout'
+        ? `worker A did not reach ${point} within ${Math.round(cell.deps.boundMs / 1000)} s (status ${lastStatus(cell)}); worker A said: ${tail(life.logTail, 2)}`
+        : `worker A ended (${life.signal ?? `exit code ${life.exitCode}`}) without reaching ${point}: ${tail(life.logTail, 3)}`;
+  return false;
+}
+
+/** Phase 3, while no worker is alive: what is durable now, and the approval nobody is there to hear. */
+async function whileNobodyIsAlive(cell: Cell): Promise<void> {
+  cell.durableAtCrash = await cell.deps.adapter.durableRecord(cell.handle!).catch(() => null);
+  if (cell.scenario.crashPoint === 'awaiting-approval' && cell.approvals.length === 0) await approve(cell, null);
+}
+
+/**
+ * Phase 4: worker B resumes. An exit that means "not now" (the dead worker's lease has not expired)
+ * gets B restarted, as a supervisor would, until the bound.
+ */
+async function resumePhase(cell: Cell): Promise<void> {
+  const deadline = Date.now() + cell.deps.boundMs;
+  for (;;) {
+    const b = startWorker(cell, 'B', null);
+    const end = await drive(cell, b, { approveNow: true });
+    if (end.reason !== 'exit') {
+      finish(cell, end, 'worker B');
+      await stopWorker(cell, b);
+      return;
+    }
+    const life = await b.exited;
+    if (cell.deps.adapter.isRetryableExit(life.exitCode) && Date.now() < deadline) {
+      await sleep(250);
+      continue;
+    }
+    const settled = await afterExit(cell, b);
+    if (settled) finish(cell, settled, 'worker B');
+    return;
+  }
+}
+
+/** Phase 5: the evidence, read from outside the workers once they are all gone. */
+async function collect(cell: Cell, repetition: number, startedAt: number): Promise<CellObservation> {
+  const { adapter, worldUrl } = cell.deps;
+  const h = cell.handle;
+  const [ledger, durableFinal, finalView] = h
+    ? await Promise.all([
+        ledgerOf(worldUrl, h.runId).catch((err: unknown) => {
+          cell.note = [cell.note, `the world's ledger could not be read: ${(err as Error).message}`]
+            .filter(Boolean)
+            .join('; ');
+          return [] as LedgerEntry[];
+        }),
+        adapter.durableRecord(h).catch(() => null),
+        adapter.inspect(h).catch(() => cell.lastView),
+      ])
+    : [[] as LedgerEntry[], null, null];
+  if (
+    cell.status === 'completed' &&
+    finalView?.state?.approval?.approved !== false &&
+    !ledger.some((e) => e.kind === 'mail' && e.outcome !== 'fault')
+  ) {
+    cell.note = [cell.note, 'the run says completed, but the world never received its mail'].filter(Boolean).join('; ');
+  }
+  const lives = cell.workers.map((w) => w.life);
+  return {
+    scenario: cell.scenario,
+    repetition,
+    runId: h?.runId ?? '(not created)',
+    runtimeIds: h?.runtimeIds ?? {},
+    link: h?.link ?? null,
+    durability: h?.durability ?? cell.scenario.durability,
+    status: cell.status,
+    note: cell.note,
+    startedAt,
+    endedAt: Date.now(),
+    crash: lives.find((l) => l.name === 'A')?.crash ?? null,
+    workers: lives,
+    ledger,
+    durableAtCrash: cell.durableAtCrash,
+    durableFinal,
+    finalState: finalView?.state ?? null,
+    approvals: cell.approvals,
+  };
+}
+
+/** A cell that could not run at all still gets a row: it is reported, never dropped. */
+export function errorObservation(scenario: Scenario, repetition: number, note: string): CellObservation {
+  const now = Date.now();
+  return {
+    scenario,
+    repetition,
+    runId: '(not created)',
+    runtimeIds: {},
+    link: null,
+    durability: scenario.durability,
+    status: 'error',
+    note,
+    startedAt: now,
+    endedAt: now,
+    crash: null,
+    workers: [],
+    ledger: [],
+    durableAtCrash: null,
+    durableFinal: null,
+    finalState: null,
+    approvals: [],
+  };
+}
+
+export async function runCell(scenario: Scenario, repetition: number, deps: CellDeps): Promise<CellObservation> {
+  const startedAt = Date.now();
+  const cell: Cell = {
+    scenario,
+    deps,
+    handle: null,
+    workers: [],
+    approvals: [],
+    status: 'error',
+    note: null,
+    durableAtCrash: null,
+    lastView: null,
+    lastError: null,
+  };
+  try {
+    await startPhase(cell);
+    if (scenario.crashPoint === null) {
+      await baselinePhase(cell);
+    } else if (await crashPhase(cell)) {
+      await whileNobodyIsAlive(cell);
+      await resumePhase(cell);
+    }
+  } catch (err) {
+    cell.status = 'error';
+    cell.note = `the cell could not run: ${err instanceof Error ? err.message : String(err)}`;
+  } finally {
+    await Promise.all(cell.workers.map((w) => w.kill()));
+  }
+  return collect(cell, repetition, startedAt);
+}

@@ -1,0 +1,36 @@
+/**
+ * The conformance harness: the scenario catalogue, one cell driven through a runtime adapter with
+ * real worker processes, the evidence judged from the outside, and the crash spec every runtime's
+ * e2e tests call. Built on the domain (the runtime contract, the crash points and what each must
+ * show), the world (its ledger) and infra (worker processes).
+ */
+export {
+  crashCatalogue,
+  selectScenarios,
+  scenarioId,
+  baselineIdFor,
+  type Scenario,
+  type Selection,
+} from './scenarios.ts';
+export { cellRequest, CELL_VENDOR, CELL_REQUIREMENTS } from './request.ts';
+export { runCell, errorObservation, APPROVER, type CellDeps } from './cell.ts';
+export { runMatrix, jobsFor, type MatrixJob, type MatrixOptions } from './matrix.ts';
+export type { CellObservation, CellStatus } from './observation.ts';
+export {
+  computeEvidence,
+  repeatedOperations,
+  repeatSeqs,
+  duplicatedSideEffects,
+  duplicatedState,
+  lastDurableBefore,
+  marksAfterCrash,
+  forkedCheckpoints,
+  executed,
+  operationLabel,
+  recoveryMs,
+  safeDigest,
+  type Evidence,
+  type RepeatedOperation,
+} from './evidence.ts';
+export { checkCrashCell, extraByKind, type CrashVerdict } from './crash-check.ts';
+export { crashSpec, runThroughAdapter, type CrashSpecOptions, type CrashSpecCells } from './crash-spec.ts';

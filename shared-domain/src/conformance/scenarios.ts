@@ -1,0 +1,105 @@
+import { CRASH_POINT_NAMES, type CrashPointName } from '../domain/crashpoints.ts';
+import type { Durability, RuntimeInfo, Variant } from '../domain/runtime.ts';
+import type { FaultRuleInput } from '../world/faults.ts';
+
+/**
+ * The scenario catalogue as data: every crash point in every configuration each runtime offers,
+ * plus one uncrashed baseline per runtime and variant. Adding a crash point or a runtime adds rows
+ * here without a second code path: the cell runner and the evidence never branch on the name.
+ */
+export interface Scenario {
+  /** Stable and unique, e.g. "langgraph/naive/async/after-model" or "temporal/hardened/-/baseline". */
+  id: string;
+  runtime: string;
+  variant: Variant;
+  /** The durability asked for (LangGraph), or null; the row reports the one the run really used. */
+  durability: Durability | null;
+  /** null: the uncrashed baseline the crashed cells of this runtime and variant are judged against. */
+  crashPoint: CrashPointName | null;
+  baselineId: string;
+  /** World faults for this run only (none in the crash catalogue); the cell scopes them to its run id. */
+  faults: readonly Omit<FaultRuleInput, 'runId'>[];
+}
+
+export function scenarioId(
+  runtime: string,
+  variant: Variant,
+  durability: Durability | null,
+  crashPoint: CrashPointName | null,
+): string {
+  return `${runtime}/${variant}/${durability ?? '-'}/${crashPoint ?? 'baseline'}`;
+}
+
+/** The configuration a variant's baseline runs in: the first one the runtime lists for it. */
+function baselineDurability(runtime: RuntimeInfo, variant: Variant): Durability | null {
+  return runtime.configurations.find((c) => c.variant === variant)?.durability ?? null;
+}
+
+export function baselineIdFor(runtime: RuntimeInfo, variant: Variant): string {
+  return scenarioId(runtime.name, variant, baselineDurability(runtime, variant), null);
+}
+
+function variantsOf(runtime: RuntimeInfo): Variant[] {
+  return [...new Set(runtime.configurations.map((c) => c.variant))];
+}
+
+/** Every runtime's baselines first, then each crash point in each runtime's configurations. */
+export function crashCatalogue(runtimes: readonly RuntimeInfo[]): Scenario[] {
+  const out: Scenario[] = [];
+  for (const rt of runtimes) {
+    for (const variant of variantsOf(rt)) {
+      const baselineId = baselineIdFor(rt, variant);
+      const durability = baselineDurability(rt, variant);
+      out.push({ id: baselineId, runtime: rt.name, variant, durability, crashPoint: null, baselineId, faults: [] });
+    }
+  }
+  for (const crashPoint of CRASH_POINT_NAMES) {
+    for (const rt of runtimes) {
+      for (const { variant, durability } of rt.configurations) {
+        const id = scenarioId(rt.name, variant, durability, crashPoint);
+        out.push({
+          id,
+          runtime: rt.name,
+          variant,
+          durability,
+          crashPoint,
+          baselineId: baselineIdFor(rt, variant),
+          faults: [],
+        });
+      }
+    }
+  }
+  return out;
+}
+
+export interface Selection {
+  runtimes?: readonly string[];
+  variants?: readonly Variant[];
+  crashPoints?: readonly CrashPointName[];
+  durabilities?: readonly Durability[];
+}
+
+/**
+ * Filters the catalogue. A crashed cell is meaningless without its baseline, so the baselines of
+ * every selected runtime and variant are always kept, whatever the crash filter says.
+ */
+export function selectScenarios(sel: Selection, catalogue: Scenario[]): Scenario[] {
+  const crashed = catalogue.filter(
+    (s) =>
+      s.crashPoint !== null &&
+      (!sel.runtimes || sel.runtimes.includes(s.runtime)) &&
+      (!sel.variants || sel.variants.includes(s.variant)) &&
+      (!sel.crashPoints || sel.crashPoints.includes(s.crashPoint)) &&
+      (!sel.durabilities || s.durability === null || sel.durabilities.includes(s.durability)),
+  );
+  const wanted = new Set(crashed.map((s) => s.baselineId));
+  for (const s of catalogue) {
+    if (
+      s.crashPoint === null &&
+      (!sel.runtimes || sel.runtimes.includes(s.runtime)) &&
+      (!sel.variants || sel.variants.includes(s.variant))
+    )
+      wanted.add(s.id);
+  }
+  return [...catalogue.filter((s) => s.crashPoint === null && wanted.has(s.id)), ...crashed];
+}

@@ -1,0 +1,151 @@
+import type { ReviewRequestInput } from './request.ts';
+import type { ReviewState } from './state.ts';
+
+/**
+ * The runtime contract: what a harness (the crash comparison, the conformance suite, the lab)
+ * needs from a durable runtime, and nothing more. Each implementation owns one adapter; the
+ * harness never branches on which runtime it drives. Adding a runtime is one package, one
+ * adapter and one `crashSpec` call.
+ */
+
+/** naive: the tutorial way (no keys, no lease, default retries); hardened: what production needs. */
+export type Variant = 'naive' | 'hardened';
+export const VARIANTS: readonly Variant[] = ['naive', 'hardened'];
+
+/** LangGraph's durability modes (when a step's checkpoint is written); runtimes without them use null. */
+export type Durability = 'sync' | 'async' | 'exit';
+export const DURABILITIES: readonly Durability[] = ['sync', 'async', 'exit'];
+
+export type RunStatus = 'pending' | 'running' | 'awaiting-approval' | 'completed' | 'failed' | 'not-found';
+
+export function isTerminal(status: RunStatus): boolean {
+  return status === 'completed' || status === 'failed';
+}
+
+export interface RunView {
+  status: RunStatus;
+  /** Null when the runtime cannot say right now (a cheap status poll, no live worker to ask, or the run is gone). */
+  state: ReviewState | null;
+  /** Plain words from the runtime when the run is gone or cannot be read. */
+  reason?: string;
+}
+
+/** The runtime's own names for a run, next to the business run id (they are different things). */
+export interface RuntimeIds {
+  threadId?: string;
+  workflowId?: string;
+  runtimeRunId?: string;
+}
+
+/** One way a runtime can run a review. */
+export interface RunConfig {
+  variant: Variant;
+  /** The durability asked for, or null: the runtime has none, or the variant chooses its own. */
+  durability: Durability | null;
+}
+
+export interface RunHandle {
+  runId: string;
+  config: RunConfig;
+  /** The durability the run really uses (LangGraph hardened picks its own), or null. */
+  durability: Durability | null;
+  runtimeIds: RuntimeIds;
+  /** Where a person can look at the run (the Temporal UI), when the server outlives the harness. */
+  link: string | null;
+}
+
+export interface Decision {
+  approved: boolean;
+  by: string;
+  note?: string;
+}
+
+/**
+ * A worker process as the harness starts it: `node <entry> <args>` with exactly this environment
+ * (plus the few variables a process needs to run at all). Unset (undefined) means unset.
+ */
+export interface WorkerSpec {
+  entry: string;
+  args?: string[];
+  env: Record<string, string | undefined>;
+}
+
+/**
+ * The runtimes keep different durable records (LangGraph: a chain of checkpoints plus pending
+ * writes; Temporal: an event history). A harness needs only a few common questions answered
+ * ("what was the last durable thing before the crash", "what was written after it", "who wrote
+ * it", "did the chain fork"), so each adapter turns its record into marks, keeping its own
+ * vocabulary in the labels.
+ */
+export interface DurableMark {
+  /** Checkpoint id, `<checkpointId>/<taskId>/<channel>` for a pending write, or the history event id. */
+  id: string;
+  kind: 'checkpoint' | 'pending-write' | 'event';
+  /** Epoch ms when the runtime recorded it, when the runtime says. */
+  at: number | null;
+  /** Pipeline step it belongs to (node or activity), when known. */
+  step: string | null;
+  /** Short label for the table ("cp 7 FETCH", "#23 FETCH"). */
+  short: string;
+  /** Sentence-ish label for the report. */
+  long: string;
+  /** LangGraph: the parent checkpoint, to see a forked chain. */
+  parentId?: string | null;
+  /** The name of the worker process that wrote it ("A", "B"), when the record says. */
+  writer?: string | null;
+  /** LangGraph hardened: the lease's fencing token the writer held. */
+  fencingToken?: number | null;
+  /** Ordering key within the record (checkpoint step, or event id). */
+  order: number;
+  /** Events that only move the machinery (workflow tasks, scheduling, memo updates), not the review. */
+  bookkeeping?: boolean;
+}
+
+export interface DurableRecord {
+  runtime: string;
+  /** A chain of checkpoints (with pending writes), an event history, or nothing durable at all. */
+  kind: 'checkpoints' | 'history' | 'none';
+  marks: DurableMark[];
+  /** How many bytes the runtime stores for this run, when it can say. */
+  bytes?: number | null;
+}
+
+/** What a harness can know about a runtime before it starts anything. */
+export interface RuntimeInfo {
+  /** Stable id used in scenario ids and results: "langgraph". */
+  readonly name: string;
+  /** Short label for the table: "LG". */
+  readonly label: string;
+  /** For people: "LangGraph". */
+  readonly title: string;
+  /** The ways it can run, the baseline configuration of each variant first. */
+  readonly configurations: readonly RunConfig[];
+}
+
+export interface RuntimeAdapter<H extends RunHandle = RunHandle> extends RuntimeInfo {
+  /** True when a worker leaves once its run is finished; false when it serves until told to stop. */
+  readonly workerExitsWhenDone: boolean;
+  /**
+   * An exit code that means "not now, try again" (LangGraph hardened: the dead worker's lease has
+   * not expired yet). A supervisor would restart the worker; so does the harness.
+   */
+  isRetryableExit(code: number | null): boolean;
+  /** Registers a run. A malformed request is refused here (InvalidRequestError), before anything exists. */
+  startRun(request: ReviewRequestInput, config: RunConfig): Promise<H>;
+  /** How to start a worker process for this run; `crashPlan` null means no plan. */
+  workerSpec(handle: H, opts: { name: string; crashPlan: string | null }): WorkerSpec;
+  /** Polled several times a second while a run is driven: must be cheap; `state` may be null. */
+  status(handle: H): Promise<RunView>;
+  /** The full view with the final state, read once a run has ended. */
+  inspect(handle: H): Promise<RunView>;
+  /** Records a human decision; works while no worker is alive. */
+  approve(handle: H, decision: Decision): Promise<void>;
+  durableRecord(handle: H): Promise<DurableRecord>;
+  close(): Promise<void>;
+}
+
+/** Which worker process a durable record says wrote a mark, from a label such as `B/4242` or `B#4242`. */
+export function workerNameOf(identity: string | null | undefined): string | null {
+  if (!identity) return null;
+  return identity.split(/[/#@:]/)[0] || null;
+}

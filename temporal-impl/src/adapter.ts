@@ -1,0 +1,114 @@
+import { Client, Connection } from '@temporalio/client';
+import {
+  newRunId,
+  parseReviewRequest,
+  type Decision,
+  type DurableRecord,
+  type ReviewRequestInput,
+  type RunConfig,
+  type RunHandle,
+  type RuntimeAdapter,
+  type RuntimeInfo,
+  type RunView,
+  type WorkerSpec,
+} from '@vendor-review/domain';
+import { approveRun, getRun, runStatus, startRun } from './client.ts';
+import { toDurableRecord } from './durable-record.ts';
+import { readHistory } from './history.ts';
+import { WORKER_ENTRY } from './paths.ts';
+
+/** Temporal as the harness sees it: no durability modes, a history instead of checkpoints. */
+export const TEMPORAL: RuntimeInfo = {
+  name: 'temporal',
+  label: 'TM',
+  title: 'Temporal',
+  configurations: [
+    { variant: 'naive', durability: null },
+    { variant: 'hardened', durability: null },
+  ],
+};
+
+export interface TemporalAdapterOptions {
+  address: string;
+  namespace: string;
+  /** Where hardened workers keep the outbox and the dead letters. */
+  databaseUrl: string;
+  worldUrl: string;
+  /** The prebuilt workflow bundle every worker loads (see cachedWorkflowBundle). */
+  bundlePath: string;
+  /** A prebuilt worker module; default: the TypeScript entry, run under tsx. */
+  workerEntry?: string;
+  /** The Temporal UI, when the server outlives the harness (runs are linked); else null. */
+  uiUrl: string | null;
+}
+
+interface TemporalHandle extends RunHandle {
+  /** One task queue per run: workers of concurrent runs never take each other's tasks or mail. */
+  taskQueue: string;
+}
+
+export function temporalUiLink(uiUrl: string, namespace: string, workflowId: string, runId: string): string {
+  const enc = encodeURIComponent;
+  return `${uiUrl.replace(/\/$/, '')}/namespaces/${enc(namespace)}/workflows/${enc(workflowId)}/${enc(runId)}`;
+}
+
+export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<RuntimeAdapter<TemporalHandle>> {
+  const connection = await Connection.connect({ address: o.address });
+  const client = new Client({ connection, namespace: o.namespace });
+  const view = (v: RunView): RunView => ({
+    status: v.status,
+    state: v.state,
+    ...(v.reason ? { reason: v.reason } : {}),
+  });
+  return {
+    ...TEMPORAL,
+    workerExitsWhenDone: false,
+    isRetryableExit: () => false,
+
+    async startRun(request: ReviewRequestInput, config: RunConfig): Promise<TemporalHandle> {
+      parseReviewRequest(request); // a malformed request never becomes a workflow
+      const runId = newRunId(config.variant === 'naive' ? 'tm-naive' : 'tm-hard');
+      const taskQueue = `compare-${runId}`;
+      const started = await startRun({ client, taskQueue, request, variant: config.variant, runId });
+      return {
+        runId,
+        config,
+        durability: null,
+        taskQueue,
+        runtimeIds: { workflowId: started.workflowId, runtimeRunId: started.runtimeRunId },
+        link: o.uiUrl ? temporalUiLink(o.uiUrl, o.namespace, started.workflowId, started.runtimeRunId) : null,
+      };
+    },
+
+    workerSpec(h: TemporalHandle, { crashPlan }: { name: string; crashPlan: string | null }): WorkerSpec {
+      return {
+        entry: o.workerEntry ?? WORKER_ENTRY,
+        env: {
+          TEMPORAL_ADDRESS: o.address,
+          TEMPORAL_NAMESPACE: o.namespace,
+          TASK_QUEUE: h.taskQueue,
+          // Naive runs have no outbox: their workers get no database.
+          DATABASE_URL: h.config.variant === 'hardened' ? o.databaseUrl : undefined,
+          WORLD_URL: o.worldUrl,
+          WORKFLOW_BUNDLE: o.bundlePath,
+          CRASH_PLAN: crashPlan ?? undefined,
+        },
+      };
+    },
+
+    status: async (h) => view(await runStatus({ client, runId: h.runId })),
+    inspect: async (h) => view(await getRun({ client, runId: h.runId })),
+
+    async approve(h: TemporalHandle, d: Decision): Promise<void> {
+      await approveRun({ client, runId: h.runId, ...d });
+    },
+
+    async durableRecord(h: TemporalHandle): Promise<DurableRecord> {
+      return toDurableRecord(await readHistory({ client, runId: h.runId }));
+    },
+
+    async close(): Promise<void> {
+      await connection.close();
+    },
+  };
+}

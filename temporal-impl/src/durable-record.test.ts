@@ -1,0 +1,63 @@
+import { lastDurableBefore } from '@vendor-review/domain/conformance';
+import { describe, expect, it } from 'vitest';
+import { toDurableRecord } from './durable-record.ts';
+
+const T0 = 1_700_000_000_000;
+const t = (i: number) => new Date(T0 + i * 10).toISOString();
+
+describe('a workflow history as a durable record', () => {
+  it('two siblings completed back to back read as one fact; machinery events are skipped', () => {
+    const rec = toDurableRecord([
+      {
+        eventId: 30,
+        eventType: 'ActivityTaskScheduled',
+        time: t(1),
+        activityId: 'FETCH:soc2:0',
+        activityType: 'fetchPage',
+      },
+      {
+        eventId: 31,
+        eventType: 'ActivityTaskCompleted',
+        time: t(2),
+        activityId: 'FETCH:soc2:0',
+        activityType: 'fetchPage',
+      },
+      {
+        eventId: 32,
+        eventType: 'ActivityTaskCompleted',
+        time: t(3),
+        activityId: 'FETCH:soc2:1',
+        activityType: 'fetchPage',
+      },
+      { eventId: 33, eventType: 'WorkflowTaskScheduled', time: t(4) },
+      { eventId: 34, eventType: 'WorkflowTaskCompleted', time: t(5), workerIdentity: 'A/1' },
+    ]);
+    const d = lastDurableBefore(rec, T0 + 100);
+    expect(d.short).toBe('#32 FETCH ×2');
+    expect(d.long).toBe(
+      '2 FETCH activities completed, the last as history event 32: activity FETCH:soc2:1 done; then history event 34: workflow task completed',
+    );
+  });
+
+  it('names the worker that wrote an event from its identity, and ignores events after the crash', () => {
+    const rec = toDurableRecord([
+      { eventId: 1, eventType: 'WorkflowExecutionStarted', time: t(0) },
+      {
+        eventId: 5,
+        eventType: 'ActivityTaskStarted',
+        time: t(1),
+        activityId: 'EXTRACT:soc2',
+        workerIdentity: 'B/4242',
+      },
+      {
+        eventId: 6,
+        eventType: 'ActivityTaskCompleted',
+        time: t(9),
+        activityId: 'EXTRACT:soc2',
+        workerIdentity: 'B/4242',
+      },
+    ]);
+    expect(rec.marks.map((m) => m.writer)).toEqual([null, 'B', 'B']);
+    expect(lastDurableBefore(rec, T0 + 50).short).toBe('#1 workflow started');
+  });
+});

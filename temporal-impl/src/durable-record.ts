@@ -1,0 +1,63 @@
+import { workerNameOf, type DurableMark, type DurableRecord } from '@vendor-review/domain';
+import type { HistoryEventSummary } from './history.ts';
+
+const VERBS: Record<string, string> = {
+  ActivityTaskScheduled: 'scheduled',
+  ActivityTaskStarted: 'started',
+  ActivityTaskCompleted: 'done',
+  ActivityTaskFailed: 'failed',
+  ActivityTaskTimedOut: 'timed out',
+  ActivityTaskCancelRequested: 'cancel asked',
+  ActivityTaskCanceled: 'cancelled',
+};
+
+/** Events that only move the machinery (workflow tasks, scheduling, memo updates), not the review. */
+const BOOKKEEPING =
+  /^WorkflowTask|Scheduled$|Started$|^WorkflowPropertiesModified$|^UpsertWorkflowSearchAttributes$|^MarkerRecorded$/;
+
+/** The workflow names activities by step ("FETCH:soc2:1", "DELIVER:outbox"); the step is the head. */
+function stepOf(activityId: string | undefined, activityType: string | undefined): string | null {
+  const head = activityId?.split(/[:#]/)[0];
+  if (head && /^[A-Z_]+$/.test(head)) return head;
+  return activityType ?? null;
+}
+
+function describe(e: HistoryEventSummary): { short: string; long: string } {
+  const verb = VERBS[e.eventType];
+  const label = e.activityId?.split(/[:#]/)[0] || e.activityType;
+  // A completed activity is what "last durable" usually names: the bare step says it.
+  if (verb && label) {
+    const who = e.activityId && e.activityId !== label ? e.activityId : label;
+    return { short: verb === 'done' ? label : `${label} ${verb}`, long: `activity ${who} ${verb}` };
+  }
+  const words = e.eventType.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  const short = words
+    .replace(/^workflow execution /, 'workflow ')
+    .replace(/^workflow task /, 'wf task ')
+    .replace(/ task /, ' ');
+  return { short, long: words };
+}
+
+/**
+ * A workflow history as the harness reads it: one mark per event, named by the step its activity
+ * runs, with the worker that started or completed it (identities are `<worker name>/<pid>`).
+ */
+export function toDurableRecord(events: HistoryEventSummary[]): DurableRecord {
+  const marks = events.map((e): DurableMark => {
+    const d = describe(e);
+    const at = Date.parse(e.time);
+    return {
+      id: String(e.eventId),
+      kind: 'event',
+      at: Number.isFinite(at) ? at : null,
+      step: stepOf(e.activityId, e.activityType),
+      short: `#${e.eventId} ${d.short}`,
+      long: `history event ${e.eventId}: ${d.long}${e.attempt && e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}`,
+      writer: workerNameOf(e.workerIdentity),
+      order: e.eventId,
+      bookkeeping: BOOKKEEPING.test(e.eventType) && e.eventType !== 'WorkflowExecutionStarted',
+    };
+  });
+  marks.sort((a, b) => a.order - b.order);
+  return { runtime: 'temporal', kind: 'history', marks };
+}
