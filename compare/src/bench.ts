@@ -6,7 +6,6 @@
  *
  *   pnpm bench [--repeat N] [--runtime langgraph,temporal] [--json]
  */
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { createHttpPorts, runPlain } from '@vendor-review/domain';
 import type { RuntimeAdapter } from '@vendor-review/domain';
@@ -19,6 +18,7 @@ import {
   type CellObservation,
   type Scenario,
 } from '@vendor-review/domain/conformance';
+import { parseCli, runCli, UsageError } from '@vendor-review/domain/infra';
 import { startInfra } from './infra.ts';
 import { median } from './report/results.ts';
 import { RUNTIME_NAMES } from './runtimes.ts';
@@ -172,19 +172,19 @@ export function renderBench(figures: BenchFigures[], repeat: number): string {
   ].join('\n');
 }
 
+const USAGE = `usage: pnpm bench [--repeat N] [--runtime ${RUNTIME_NAMES.join(',')}] [--json]
+  --repeat N        runs per figure (default 3)
+  --runtime list    which runtimes (default: langgraph,temporal; the plain runner is always the floor)
+  --json            print only JSON on stdout`;
+
 async function main(): Promise<number> {
-  let opts: z.output<typeof Options>;
-  try {
-    const { values } = parseArgs({
-      options: { repeat: { type: 'string' }, runtime: { type: 'string' }, json: { type: 'boolean' } },
-      strict: true,
-    });
-    opts = Options.parse(values);
-  } catch (err) {
-    const msg = err instanceof z.ZodError ? err.issues[0]!.message : (err as Error).message;
-    process.stderr.write(`bench: ${msg}\nusage: pnpm bench [--repeat N] [--runtime langgraph,temporal] [--json]\n`);
-    return 2;
-  }
+  const { values } = parseCli({
+    usage: USAGE,
+    options: { repeat: { type: 'string' }, runtime: { type: 'string' }, json: { type: 'boolean' } },
+  });
+  const parsed = Options.safeParse(values);
+  if (!parsed.success) throw new UsageError(parsed.error.issues[0]!.message);
+  const opts = parsed.data;
   const log = (l: string) => process.stderr.write(`${l}\n`);
   const started = Date.now();
   const infra = await startInfra({ runtimes: opts.runtime, log });
@@ -201,10 +201,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    process.stderr.write(`bench: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runCli('bench', main);

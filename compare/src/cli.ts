@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import {
   CRASH_POINT_NAMES,
@@ -8,7 +7,10 @@ import {
   type Durability,
   type Variant,
 } from '@vendor-review/domain';
+import { parseCli, UsageError } from '@vendor-review/domain/infra';
 import { RUNTIME_NAMES } from './runtimes.ts';
+
+export { UsageError };
 
 export interface CompareOptions {
   runtimes?: string[];
@@ -22,12 +24,6 @@ export interface CompareOptions {
   concurrency: number;
   /** Seconds a phase (worker A until the crash, worker B until done) may take before the cell is "stuck". */
   boundSeconds: number;
-  help: boolean;
-}
-
-/** A user mistake on the command line: one line of explanation, exit code 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
 }
 
 export const USAGE = `usage: pnpm compare [options]
@@ -95,17 +91,13 @@ const OptionsSchema = z.object({
   json: z.boolean().default(false),
   'report-dir': z.string().min(1, '--report-dir needs a folder').default('report'),
   'keep-infra': z.boolean().default(false),
-  help: z.boolean().default(false),
 });
 
-/** Parses argv (without node and script); throws UsageError with one readable line. */
+/** Parses argv (without node and script); throws UsageError with one readable line, HelpRequested on --help. */
 export function parseCompareArgs(argv: string[]): CompareOptions {
-  let values: Record<string, unknown>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
+  const { values } = parseCli(
+    {
+      usage: USAGE,
       options: {
         runtime: { type: 'string' },
         variant: { type: 'string' },
@@ -117,17 +109,10 @@ export function parseCompareArgs(argv: string[]): CompareOptions {
         json: { type: 'boolean' },
         'report-dir': { type: 'string' },
         'keep-infra': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
       },
-    }));
-  } catch (err) {
-    // node's messages are good but multi-clause; keep the first sentence.
-    throw new UsageError(
-      String((err as Error).message)
-        .split('\n')[0]!
-        .replace(/\. To specify.*$/, ''),
-    );
-  }
+    },
+    argv,
+  );
   const parsed = OptionsSchema.safeParse(values);
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]!.message);
   const o = parsed.data;
@@ -142,6 +127,5 @@ export function parseCompareArgs(argv: string[]): CompareOptions {
     keepInfra: o['keep-infra'],
     concurrency: o.concurrency,
     boundSeconds: o.bound,
-    help: o.help,
   };
 }

@@ -3,25 +3,12 @@
  * re-executed, write the report. Exit codes: 0 all cells ran, 1 a cell could not run (it is in the
  * table as "error"), 2 a usage mistake. Options are checked before anything heavy is even loaded.
  */
-import path from 'node:path';
-import { parseCompareArgs, USAGE, UsageError, type CompareOptions } from './cli.ts';
+import { runCli } from '@vendor-review/domain/infra';
+import { parseCompareArgs } from './cli.ts';
 import { seconds } from './table.ts';
 
 async function main(argv: string[]): Promise<number> {
-  let opts: CompareOptions;
-  try {
-    opts = parseCompareArgs(argv);
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`compare: ${err.message} (see --help)\n`);
-      return 2;
-    }
-    throw err;
-  }
-  if (opts.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const opts = parseCompareArgs(argv);
   const color = !opts.json && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   const log = (line: string) => process.stderr.write(`${line}\n`);
   let interrupted = false;
@@ -52,13 +39,4 @@ async function main(argv: string[]): Promise<number> {
   return result.exitCode;
 }
 
-const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
-if (isMain) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err) => {
-      process.stderr.write(`compare: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runCli('compare', () => main(process.argv.slice(2)));

@@ -36,7 +36,6 @@ crashSpec({
         keepInfra: false,
         concurrency: 4,
         boundSeconds: 120,
-        help: false,
       },
       { log: (l) => process.stderr.write(`${l}\n`), color: false },
     );

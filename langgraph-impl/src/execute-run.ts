@@ -79,9 +79,8 @@ export async function executeRun(o: ExecuteOptions): Promise<ExecuteOutcome> {
   try {
     return await drive(o, run, lease, controller.signal, log);
   } catch (err) {
-    if (lostLease) throw lostLease;
-    if (err instanceof Error && err.name === 'FencedOutError') throw err;
-    throw err;
+    // A lost lease explains whatever the aborted graph threw on its way out.
+    throw lostLease ?? err;
   } finally {
     keeper?.stop();
     if (lease && !lostLease) await releaseLease(o.pool, lease).catch(() => {});

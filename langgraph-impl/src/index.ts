@@ -1,4 +1,4 @@
-export { WORKER_ENTRY, RETENTION_ENTRY } from './paths.ts';
+export { WORKER_ENTRY } from './paths.ts';
 export { LANGGRAPH, createLangGraphAdapter, type LangGraphAdapterOptions } from './adapter.ts';
 export { toDurableRecord } from './durable-record.ts';
 export { LG_OUTBOX } from './outbox.ts';

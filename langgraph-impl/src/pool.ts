@@ -1,7 +1,7 @@
 import pg from 'pg';
 
 /**
- * One pg pool per database URL and role. `idle_in_transaction_session_timeout` matters for the
+ * A pg pool for this package's connections (a worker opens one; short-lived callers one per call). `idle_in_transaction_session_timeout` matters for the
  * lease: a worker frozen with SIGSTOP in the middle of a fenced write would otherwise hold its
  * row lock on the lease for as long as it is frozen, and the worker taking over would wait on it.
  */

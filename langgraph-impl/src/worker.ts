@@ -13,8 +13,8 @@
  * Environment: DATABASE_URL, WORLD_URL, CRASH_PLAN, WORKER_NAME, LEASE_TTL_MS, APPROVAL_POLL_MS.
  * Exit codes: see exit-codes.ts.
  */
-import { parseArgs } from 'node:util';
-import { createHttpPorts, parseCrashPlan } from '@vendor-review/domain';
+import { createHttpPorts, CrashPlanError, parseCrashPlan } from '@vendor-review/domain';
+import { parseCli, runCli, UsageError } from '@vendor-review/domain/infra';
 import { CheckpointUnreadableError, NothingToResumeError, RunNotFoundError } from './errors.ts';
 import { executeRun } from './execute-run.ts';
 import { EXIT } from './exit-codes.ts';
@@ -24,41 +24,43 @@ import { LG_OUTBOX_SCOPE } from './sql.ts';
 import { createPool } from './pool.ts';
 import { nextRunNeedingOwner } from './claims.ts';
 
-const USAGE =
-  'usage: worker.ts (--run <runId> | --claim | --outbox) [--restart] [--no-outbox] [--until-idle] [--worker <name>]';
-
-function fail(code: number, message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
-}
+const USAGE = `usage: worker.ts (--run <runId> [--run <runId>…] | --claim | --outbox) [options]
+  --run ID        execute or resume that run until it completes or fails (repeat for several, run concurrently)
+  --claim         keep taking runs that need an owner (hardened: no live lease; naive: still pending)
+  --outbox        deliver the outbox (a delivery worker); with --run/--claim: also every run's rows
+  --restart       start a run over from its request when nothing durable is left
+  --no-outbox     leave delivery to a separate --outbox worker
+  --until-idle    with --claim or --outbox: exit when there is nothing left to do
+  --worker NAME   the label in the ledger and the checkpoints (default: WORKER_NAME, else A)
+Environment: DATABASE_URL, WORLD_URL, CRASH_PLAN, WORKER_NAME, LEASE_TTL_MS, APPROVAL_POLL_MS.`;
 
 async function main(): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      options: {
-        run: { type: 'string', multiple: true },
-        claim: { type: 'boolean', default: false },
-        outbox: { type: 'boolean', default: false },
-        'no-outbox': { type: 'boolean', default: false },
-        restart: { type: 'boolean', default: false },
-        'until-idle': { type: 'boolean', default: false },
-        worker: { type: 'string' },
-      },
-      strict: true,
-    }).values;
-  } catch (err) {
-    return fail(EXIT.usage, `${(err as Error).message}\n${USAGE}`);
-  }
+  const { values: args } = parseCli({
+    usage: USAGE,
+    options: {
+      run: { type: 'string', multiple: true },
+      claim: { type: 'boolean', default: false },
+      outbox: { type: 'boolean', default: false },
+      'no-outbox': { type: 'boolean', default: false },
+      restart: { type: 'boolean', default: false },
+      'until-idle': { type: 'boolean', default: false },
+      worker: { type: 'string' },
+    },
+  });
   const runIds = args.run ?? [];
-  if (runIds.length === 0 && !args.claim && !args.outbox) return fail(EXIT.usage, USAGE);
+  if (runIds.length === 0 && !args.claim && !args.outbox)
+    throw new UsageError('give --run <runId>, --claim or --outbox');
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl)
-    return fail(
-      EXIT.usage,
-      'DATABASE_URL is not set: the worker needs the PostgreSQL that holds the runs and checkpoints.',
+    throw new UsageError(
+      'DATABASE_URL is not set: the worker needs the PostgreSQL that holds the runs and checkpoints',
     );
-  parseCrashPlan(process.env.CRASH_PLAN); // a typo in the plan must fail now, not silently never fire
+  try {
+    parseCrashPlan(process.env.CRASH_PLAN); // a typo in the plan must fail now, not silently never fire
+  } catch (err) {
+    if (err instanceof CrashPlanError) throw new UsageError(err.message, { seeHelp: false });
+    throw err;
+  }
 
   const worker = args.worker ?? process.env.WORKER_NAME ?? 'A';
   const leaseTtlMs = Number(process.env.LEASE_TTL_MS ?? 15_000);
@@ -152,7 +154,8 @@ async function main(): Promise<number> {
     return EXIT.done;
   } catch (err) {
     const { code, message } = explain(err, undefined, worker);
-    return fail(code, message);
+    process.stderr.write(`${message}\n`);
+    return code;
   } finally {
     await pool.end().catch(() => {});
   }
@@ -181,4 +184,4 @@ function explain(err: unknown, runId: string | undefined, worker: string): { cod
   };
 }
 
-process.exit(await main());
+runCli('worker', main);

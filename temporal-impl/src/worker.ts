@@ -11,6 +11,7 @@
  */
 import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, DefaultLogger } from '@temporalio/worker';
 import { createHttpPorts, CrashPlanError, parseCrashPlan } from '@vendor-review/domain';
+import { parseCli, runCli, UsageError } from '@vendor-review/domain/infra';
 import { createActivities } from './activities.ts';
 import { approvalCrashWatcher } from './approval-watch.ts';
 import { WORKFLOWS_PATH } from './bundle.ts';
@@ -18,23 +19,28 @@ import { startOutboxDrainer } from './outbox-drainer.ts';
 import { openStore, setupDatabase } from './postgres-store.ts';
 import { MAX_HEARTBEAT_THROTTLE, SHUTDOWN_GRACE_TIME, STICKY_SCHEDULE_TO_START_TIMEOUT } from './worker-options.ts';
 
-function fail(message: string, code = 1): never {
-  process.stderr.write(`worker: ${message}\n`);
-  process.exit(code);
+const USAGE = `usage: worker.ts   (no options; configured by its environment)
+  TEMPORAL_ADDRESS (127.0.0.1:7233), TEMPORAL_NAMESPACE (default), TASK_QUEUE (vendor-review),
+  WORLD_URL (required), DATABASE_URL (the hardened outbox and dead letters), WORKFLOW_BUNDLE
+  (a prebuilt workflow bundle), CRASH_PLAN, WORKER_NAME. Prints WORKER READY once it polls.`;
+
+function fail(message: string): never {
+  throw new Error(message);
 }
 
-async function main() {
+async function main(): Promise<number> {
+  parseCli({ usage: USAGE, options: {} });
   const env = process.env;
   const name = env.WORKER_NAME || `pid-${process.pid}`;
   const address = env.TEMPORAL_ADDRESS || '127.0.0.1:7233';
   const namespace = env.TEMPORAL_NAMESPACE || 'default';
   const taskQueue = env.TASK_QUEUE || 'vendor-review';
-  const worldUrl =
-    env.WORLD_URL || fail('WORLD_URL is not set: point it at the world server (pnpm world prints it)', 2);
+  const worldUrl = env.WORLD_URL;
+  if (!worldUrl) throw new UsageError('WORLD_URL is not set: point it at the world server (pnpm world prints it)');
   try {
     parseCrashPlan(env.CRASH_PLAN);
   } catch (err) {
-    if (err instanceof CrashPlanError) fail(err.message, 2);
+    if (err instanceof CrashPlanError) throw new UsageError(err.message, { seeHelp: false });
     throw err;
   }
 
@@ -95,9 +101,7 @@ async function main() {
     await connection.close();
   }
   process.stdout.write(`WORKER STOPPED name=${name} pid=${process.pid}\n`);
+  return 0;
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => fail(err instanceof Error ? (err.stack ?? err.message) : String(err)),
-);
+runCli('worker', main);

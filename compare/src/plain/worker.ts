@@ -4,7 +4,14 @@
  * it waits for a decision in the job table. Environment: DATABASE_URL, WORLD_URL, CRASH_PLAN,
  * WORKER_NAME.
  */
-import { createHttpPorts, crashpoint, parseCrashPlan, runPlain, type Decision } from '@vendor-review/domain';
+import {
+  createHttpPorts,
+  CrashPlanError,
+  crashpoint,
+  parseCrashPlan,
+  runPlain,
+  type Decision,
+} from '@vendor-review/domain';
 import { parseCli, runCli, UsageError } from '@vendor-review/domain/infra';
 import pg from 'pg';
 import { finishJob, loadJob, setJobStatus, takeJob } from './jobs.ts';
@@ -13,11 +20,16 @@ const USAGE = `usage: plain worker --run <runId>
   runs one plain job from its request to the end (DATABASE_URL, WORLD_URL, CRASH_PLAN, WORKER_NAME)`;
 
 runCli('plain worker', async () => {
-  const args = parseCli({ name: 'plain worker', usage: USAGE, options: { run: { type: 'string' } } });
+  const args = parseCli({ usage: USAGE, options: { run: { type: 'string' } } });
   if (!args.values.run) throw new UsageError('--run <runId> is required');
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) throw new UsageError('DATABASE_URL is not set');
-  parseCrashPlan(process.env.CRASH_PLAN);
+  try {
+    parseCrashPlan(process.env.CRASH_PLAN);
+  } catch (err) {
+    if (err instanceof CrashPlanError) throw new UsageError(err.message, { seeHelp: false });
+    throw err;
+  }
   const worker = process.env.WORKER_NAME ?? 'A';
   const runId = args.values.run;
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });

@@ -51,7 +51,7 @@ describe('pnpm review', () => {
       expect(r.stdout).toBe('');
       const lines = r.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^invalid review request: /);
+      expect(lines[0]).toMatch(/^review: invalid review request: /);
       for (const path of [
         'vendor.name',
         'vendor.baseUrl',
@@ -69,16 +69,23 @@ describe('pnpm review', () => {
       review(['--request', 'fixtures/none.json']),
       review(['--vendor', 'initech']),
     ]);
-    expect([missing.code, missing.stderr.trim()]).toEqual([2, `request file not found: ${PKG}fixtures/none.json`]);
+    expect([missing.code, missing.stderr.trim()]).toEqual([
+      2,
+      `review: request file not found: ${PKG}fixtures/none.json`,
+    ]);
     expect([vendor.code, vendor.stderr.trim()]).toEqual([
       2,
-      'unknown vendor "initech"; the world has: acme-analytics, borealis-crm, cobalt-mail',
+      'review: unknown vendor "initech"; the world has: acme-analytics, borealis-crm, cobalt-mail',
     ]);
     const file = join(mkdtempSync(join(tmpdir(), 'review-')), 'bad.json');
     writeFileSync(file, '{"vendor": ');
     const bad = await review(['--request', file]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr.trim()).toMatch(new RegExp(`^request file ${file} is not valid JSON: [^\\n]+$`));
+    expect(bad.stderr.trim()).toMatch(new RegExp(`^review: request file ${file} is not valid JSON: [^\\n]+$`));
+    const [help, flag] = await Promise.all([review(['--help']), review(['--vendr', 'x'])]);
+    expect([help.code, help.stderr]).toEqual([0, '']);
+    expect(help.stdout).toMatch(/^usage: pnpm review /);
+    expect([flag.code, flag.stderr.trim()]).toEqual([2, "review: Unknown option '--vendr' (see --help)"]);
   });
 
   it.concurrent('exits 2 on an unknown crash point, naming the known ones', async ({ expect }) => {

@@ -7,19 +7,29 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
  */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
+  /** False for bad input that --help would not explain (a malformed request file): the line stands alone. */
+  readonly seeHelp: boolean;
+  constructor(message: string, opts: { seeHelp?: boolean } = {}) {
+    super(message);
+    this.seeHelp = opts.seeHelp ?? true;
+  }
 }
 
-export interface CliSpec<O extends NonNullable<ParseArgsConfig['options']>> {
-  /** How the command calls itself in messages: "compare", "worker". */
-  name: string;
+/** Thrown by parseCli for `--help` / `-h`; runCli prints the usage and exits 0. */
+export class HelpRequested extends Error {
+  override readonly name = 'HelpRequested';
+  constructor(readonly usage: string) {
+    super('help requested');
+  }
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+export interface CliSpec<O extends Options> {
   usage: string;
   options: O;
   allowPositionals?: boolean;
 }
-
-type Parsed<O extends NonNullable<ParseArgsConfig['options']>> = ReturnType<
-  typeof parseArgs<{ options: O; allowPositionals: boolean; strict: true }>
->;
 
 /** node's own messages are good but run on; keep the first sentence. */
 function firstSentence(message: string): string {
@@ -29,18 +39,9 @@ function firstSentence(message: string): string {
     .replace(/\.$/, '');
 }
 
-/**
- * Parses argv; on `--help` prints the usage and exits 0; throws UsageError on a mistake (let
- * `runCli` turn it into the one line and exit 2).
- */
-export function parseCli<O extends NonNullable<ParseArgsConfig['options']>>(
-  spec: CliSpec<O>,
-  argv: string[] = process.argv.slice(2),
-): Parsed<O> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(`${spec.usage}\n`);
-    process.exit(0);
-  }
+/** Parses argv; throws HelpRequested on `--help` and UsageError (one line) on a mistake. */
+export function parseCli<O extends Options>(spec: CliSpec<O>, argv: string[] = process.argv.slice(2)) {
+  if (argv.includes('--help') || argv.includes('-h')) throw new HelpRequested(spec.usage);
   try {
     return parseArgs({
       args: argv,
@@ -53,21 +54,23 @@ export function parseCli<O extends NonNullable<ParseArgsConfig['options']>>(
   }
 }
 
-/**
- * Runs a command's main: its number is the exit code. A UsageError exits 2 with one line
- * ("name: message (see --help)"); any other error exits 1 with its message on one line.
- */
+/** The exit code and the line a command's failure deserves. */
+export function exitFor(name: string, err: unknown): { code: number; stream: 'stdout' | 'stderr'; text: string } {
+  if (err instanceof HelpRequested) return { code: 0, stream: 'stdout', text: err.usage };
+  if (err instanceof UsageError)
+    return { code: 2, stream: 'stderr', text: `${name}: ${err.message}${err.seeHelp ? ' (see --help)' : ''}` };
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: 1, stream: 'stderr', text: `${name}: ${message.replace(/\s*\n\s*/g, ' ')}` };
+}
+
+/** Runs a command's main, whose number is the exit code; every failure ends as exitFor says. */
 export function runCli(name: string, main: () => Promise<number>): void {
   main().then(
     (code) => process.exit(code),
     (err: unknown) => {
-      if (err instanceof UsageError) {
-        process.stderr.write(`${name}: ${err.message} (see --help)\n`);
-        process.exit(2);
-      }
-      const message = err instanceof Error ? err.message : String(err);
-      process.stderr.write(`${name}: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
-      process.exit(1);
+      const { code, stream, text } = exitFor(name, err);
+      process[stream].write(`${text}\n`);
+      process.exit(code);
     },
   );
 }

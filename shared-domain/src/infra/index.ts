@@ -47,5 +47,5 @@ export {
   type DrainOutcome,
   type DrainResult,
 } from './outbox.ts';
-export { parseCli, runCli, UsageError, type CliSpec } from './cli.ts';
+export { parseCli, runCli, exitFor, UsageError, HelpRequested, type CliSpec } from './cli.ts';
 export { workerBundle, sourcesHash, replaceCached, type Built } from './worker-bundle.ts';

@@ -1,40 +1,52 @@
-import { parseArgs } from 'node:util';
+/** `pnpm world [--port 4100] [--model-latency 150] [--page-latency 0]`: the world on its own, until Ctrl-C. */
+import { parseCli, runCli, UsageError } from '../infra/cli.ts';
 import { ROUTES } from './control.ts';
 import { startWorld } from './server.ts';
 import { VENDORS } from './vendors/index.ts';
 
-/** `pnpm world [--port 4100] [--model-latency 150] [--page-latency 0]`: the world on its own, until Ctrl-C. */
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: process.env.WORLD_PORT ?? '4100' },
-    host: { type: 'string', default: '127.0.0.1' },
-    'model-latency': { type: 'string', default: '150' },
-    'page-latency': { type: 'string', default: '0' },
-  },
+const USAGE = `usage: pnpm world [--port 4100] [--host 127.0.0.1] [--model-latency 150] [--page-latency 0]
+  the simulated world alone (vendor sites, model, tracker, mailer, ledger) until Ctrl-C`;
+
+function milliseconds(name: string, text: string, max: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > max)
+    throw new UsageError(`--${name} must be a whole number from 0 to ${max}, got "${text}"`);
+  return n;
+}
+
+runCli('world', async () => {
+  const { values } = parseCli({
+    usage: USAGE,
+    options: {
+      port: { type: 'string', default: process.env.WORLD_PORT ?? '4100' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'model-latency': { type: 'string', default: '150' },
+      'page-latency': { type: 'string', default: '0' },
+    },
+  });
+  const port = milliseconds('port', values.port, 65_535);
+  const world = await startWorld({
+    port,
+    host: values.host,
+    modelLatencyMs: milliseconds('model-latency', values['model-latency'], 60_000),
+    pageLatencyMs: milliseconds('page-latency', values['page-latency'], 60_000),
+  }).catch((err: NodeJS.ErrnoException) => {
+    throw err.code === 'EADDRINUSE'
+      ? new UsageError(`port ${port} is in use: pass --port <free port> (or 0 for any)`, { seeHelp: false })
+      : err;
+  });
+
+  console.log(`world listening on ${world.url}`);
+  console.log(`model: ${world.url}/v1 (OPENAI_BASE_URL), latency ${values['model-latency']} ms`);
+  console.log('\nvendors:');
+  for (const v of VENDORS)
+    console.log(`  ${v.slug.padEnd(16)} ${world.url}/vendors/${v.slug}/  (${v.pages.length} pages + sitemap.json)`);
+  console.log('\nroutes:');
+  for (const r of ROUTES) console.log(`  ${r}`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await world.stop();
+  return 0;
 });
-
-const world = await startWorld({
-  port: Number(values.port),
-  host: values.host,
-  modelLatencyMs: Number(values['model-latency']),
-  pageLatencyMs: Number(values['page-latency']),
-}).catch((err: NodeJS.ErrnoException) => {
-  console.error(
-    err.code === 'EADDRINUSE'
-      ? `port ${values.port} is in use: pass --port <free port> (or 0 for any)`
-      : `world failed to start: ${err.message}`,
-  );
-  process.exit(1);
-});
-
-console.log(`world listening on ${world.url}`);
-console.log(`model: ${world.url}/v1 (OPENAI_BASE_URL), latency ${values['model-latency']} ms`);
-console.log('\nvendors:');
-for (const v of VENDORS)
-  console.log(`  ${v.slug.padEnd(16)} ${world.url}/vendors/${v.slug}/  (${v.pages.length} pages + sitemap.json)`);
-console.log('\nroutes:');
-for (const r of ROUTES) console.log(`  ${r}`);
-
-const stop = () => void world.stop().then(() => process.exit(0));
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);

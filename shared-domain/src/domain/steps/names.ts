@@ -1,4 +1,7 @@
-/** The pipeline's steps in graph order. Both runtimes use these names for nodes and activities. */
+/**
+ * The pipeline's steps in graph order: LangGraph's node names, the head of every Temporal activity
+ * id ("FETCH:soc2:1"), and the step every call to the outside world reports to the ledger.
+ */
 export const STEP_NAMES = [
   'VALIDATE',
   'DISCOVER',

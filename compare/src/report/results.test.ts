@@ -1,0 +1,52 @@
+import { baselineObservation, crashedObservation, FIXTURE_RUNTIMES } from '@vendor-review/domain/conformance/fixtures';
+import type { CellObservation } from '@vendor-review/domain/conformance';
+import { describe, expect, it } from 'vitest';
+import { buildRows } from './results.ts';
+
+const label = (r: string) => FIXTURE_RUNTIMES[r as 'langgraph' | 'temporal'].label;
+
+/** A repetition of a crashed cell as its own run: a run id, and a mail whose opKey names it. */
+function repetition(n: number, build: () => CellObservation): CellObservation {
+  const obs = build();
+  const runId = `rev-acme-run${n}`;
+  return {
+    ...obs,
+    repetition: n,
+    runId,
+    ledger: obs.ledger.map((e) => ({
+      ...e,
+      runId,
+      ...(e.kind === 'mail' ? { opKey: `mail:${runId}`, subject: 'review mail' } : {}),
+    })),
+  };
+}
+
+describe('the same outcome across repeats', () => {
+  it('two after-deliver repeats from different runs that each repeated one mail do not vary', () => {
+    const reps = [1, 2, 3].map((n) =>
+      repetition(n, () => crashedObservation({ crashPoint: 'after-deliver', crashAfter: 12, resumeFrom: 11 })),
+    );
+    const rows = buildRows([baselineObservation(), ...reps], label);
+    const row = rows.find((r) => r.crashPoint === 'after-deliver')!;
+    expect(row.repetitions).toBe(3);
+    expect(row.variesAcrossRepeats).toBe(false);
+    expect(row.outcomes).toEqual([{ outcome: 'completed · repeated mail review mail +1 · effect duplicated', count: 3 }]);
+    // The exact keys stay in the row as evidence.
+    expect(row.repeatedOperations).toEqual(['mail:rev-acme-run1']);
+  });
+
+  it('repeats that lost different amounts (as async durability does) vary, with their distribution', () => {
+    const lostLittle = repetition(1, () => crashedObservation({ crashPoint: 'boundary', crashAfter: 4, resumeFrom: 4 }));
+    const lostMore = [2, 3].map((n) =>
+      repetition(n, () => crashedObservation({ crashPoint: 'boundary', crashAfter: 4, resumeFrom: 1 })),
+    );
+    const rows = buildRows([baselineObservation(), lostLittle, ...lostMore], label);
+    const row = rows.find((r) => r.crashPoint === 'boundary')!;
+    expect(row.variesAcrossRepeats).toBe(true);
+    expect(row.outcomes.map((o) => o.count)).toEqual([2, 1]);
+    expect(row.outcomes[0]!.outcome).toBe(
+      'completed · repeated web GET /vendors/acme/legal +1, web GET /vendors/acme/security +1, web GET /vendors/acme/trust +1',
+    );
+    expect(row.outcomes[1]!.outcome).toBe('completed · repeated nothing');
+  });
+});

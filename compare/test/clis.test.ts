@@ -1,0 +1,65 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Every command of the project reads its command line the same way (shared-domain's CLI helper):
+ * `--help` prints a usage and exits 0; an unknown flag is one line on stderr naming it, exit 2,
+ * no stack trace, and nothing starts.
+ */
+const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
+const COMMANDS: Record<string, string> = {
+  compare: root('compare/src/compare.ts'),
+  bench: root('compare/src/bench.ts'),
+  review: root('shared-domain/src/cli/review.ts'),
+  world: root('shared-domain/src/world/cli.ts'),
+  'LangGraph worker': root('langgraph-impl/src/worker.ts'),
+  'LangGraph retention': root('langgraph-impl/src/retention-cli.ts'),
+  'Temporal worker': root('temporal-impl/src/worker.ts'),
+  'plain worker': root('compare/src/plain/worker.ts'),
+};
+
+function run(
+  entry: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe.concurrent('every command line', () => {
+  it.each(Object.entries(COMMANDS))('%s: --help exits 0 with a usage', async (_name, entry) => {
+    const r = await run(entry, ['--help']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toMatch(/^usage: /);
+  });
+
+  it.each(Object.entries(COMMANDS))('%s: an unknown flag is one line on stderr and exit 2', async (_name, entry) => {
+    const r = await run(entry, ['--no-such-flag']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/Unknown option '--no-such-flag' \(see --help\)$/m);
+  });
+
+  it.each([
+    ['LangGraph worker', ['--run', 'rev-x'], { DATABASE_URL: 'postgres://127.0.0.1:1/none' }],
+    ['Temporal worker', [], { WORLD_URL: 'http://127.0.0.1:1' }],
+    ['plain worker', ['--run', 'rev-x'], { DATABASE_URL: 'postgres://127.0.0.1:1/none' }],
+  ] as const)('%s: a mistyped CRASH_PLAN is one line and exit 2, before anything connects', async (name, args, env) => {
+    const r = await run(COMMANDS[name]!, [...args], { ...env, CRASH_PLAN: 'after-modle' });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/unknown crash point "after-modle" in CRASH_PLAN; known points: boundary, /);
+  });
+});
