@@ -5,6 +5,7 @@ import {
   VARIANTS,
   type CrashPointName,
   type Durability,
+  type Suite,
   type Variant,
 } from '@vendor-review/domain';
 import { parseCli, UsageError } from '@vendor-review/domain/infra';
@@ -12,7 +13,11 @@ import { RUNTIME_NAMES } from './runtimes.ts';
 
 export { UsageError };
 
+const SUITES: readonly Suite[] = ['crash', 'production'];
+
 export interface CompareOptions {
+  /** Which suites (default both): crash points, production hazards. */
+  suites: Suite[];
   runtimes?: string[];
   variants?: Variant[];
   crashPoints?: CrashPointName[];
@@ -27,6 +32,7 @@ export interface CompareOptions {
 }
 
 export const USAGE = `usage: pnpm compare [options]
+  --suite    crash,production            which suites (default: both): crash points, production hazards
   --runtime  langgraph,temporal,plain    which runtimes (default: all three)
   --variant  naive,hardened              which variants (default: both; baselines always run)
   --crash    <point>[,<point>…]          crash points (default: all): ${CRASH_POINT_NAMES.join(', ')}
@@ -81,6 +87,7 @@ function positiveInt(label: string, fallback: number, max: number) {
 }
 
 const OptionsSchema = z.object({
+  suite: commaList('suite', SUITES),
   runtime: commaList('runtime', RUNTIME_NAMES),
   variant: commaList('variant', VARIANTS),
   crash: commaList('crash', CRASH_POINT_NAMES),
@@ -99,6 +106,7 @@ export function parseCompareArgs(argv: string[]): CompareOptions {
     {
       usage: USAGE,
       options: {
+        suite: { type: 'string' },
         runtime: { type: 'string' },
         variant: { type: 'string' },
         crash: { type: 'string' },
@@ -117,6 +125,7 @@ export function parseCompareArgs(argv: string[]): CompareOptions {
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]!.message);
   const o = parsed.data;
   return {
+    suites: o.suite ?? [...SUITES],
     runtimes: o.runtime,
     variants: o.variant,
     crashPoints: o.crash,

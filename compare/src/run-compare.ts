@@ -11,23 +11,36 @@ import {
   crashCatalogue,
   errorObservation,
   jobsFor,
+  productionCatalogue,
   runCell,
+  runHazard,
   runMatrix,
   selectScenarios,
   type CellObservation,
+  type HazardObservation,
+  type HazardScenario,
 } from '@vendor-review/domain/conformance';
 import type { CompareOptions } from './cli.ts';
 import { startInfra, type Infra } from './infra.ts';
 import { renderHtml } from './report/html.ts';
 import { renderMarkdown } from './report/markdown.ts';
-import { buildRows, exitCodeFor, type Results } from './report/results.ts';
+import { renderProduction } from './report/production-table.ts';
+import {
+  buildProductionRows,
+  buildRows,
+  crashRows,
+  exitCodeFor,
+  productionRows,
+  type Results,
+} from './report/results.ts';
 import { RUNTIME_NAMES, runtimeInfos } from './runtimes.ts';
-import { renderTable, repeatedSummary, rowLabel, seconds } from './table.ts';
+import { renderTable, repeatedSummary, rowLabel, seconds, TABLE_WIDTH } from './table.ts';
 import { runtimeVersions } from './versions.ts';
 
 export interface RunCompareResult {
   results: Results;
   observations: CellObservation[];
+  hazards: HazardObservation[];
   table: string;
   files: { json: string; md: string; html: string };
   exitCode: 0 | 1;
@@ -58,6 +71,48 @@ function progressLine(
   return `[${String(done).padStart(String(total).length)}/${total}] ${mark} ${label.padEnd(38)} ${obs.status.padEnd(9)} ${seconds(obs.endedAt - obs.startedAt).padStart(7)} · ${facts}${note}`;
 }
 
+/** The production hazards, two at a time, each through its runtime's adapter; one progress line per row. */
+async function runHazards(
+  hazards: HazardScenario[],
+  infra: Infra,
+  request: ReturnType<typeof cellRequest>,
+  opts: CompareOptions,
+  log: (line: string) => void,
+  labelOf: (runtime: string) => string,
+): Promise<HazardObservation[]> {
+  const out: HazardObservation[] = new Array(hazards.length);
+  let next = 0;
+  let done = 0;
+  const lane = async () => {
+    while (next < hazards.length) {
+      const i = next++;
+      const h = hazards[i]!;
+      const adapter = infra.runtimes.get(h.runtime)?.adapter;
+      const env = { adapter: adapter!, worldUrl: infra.worldUrl, request, boundMs: opts.boundSeconds * 1000 };
+      out[i] = adapter
+        ? await runHazard(h, env)
+        : {
+            scenario: h,
+            status: 'error',
+            verdict: null,
+            figures: {},
+            runId: null,
+            note: `no ${h.runtime} runtime available`,
+            startedAt: Date.now(),
+            endedAt: Date.now(),
+            ledger: [],
+            durable: null,
+          };
+      const o = out[i]!;
+      log(
+        `[hazard ${++done}/${hazards.length}] ${labelOf(h.runtime)} ${h.variant} ${h.hazard}: ${o.verdict ?? o.status}${o.note ? ` · ${o.note.slice(0, 120)}` : ''}`,
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(2, hazards.length) }, lane));
+  return out;
+}
+
 /** The whole comparison, as a function (the end-to-end test calls this). */
 export async function runCompare(
   opts: CompareOptions,
@@ -68,12 +123,17 @@ export async function runCompare(
   const infos = await runtimeInfos(names);
   const labels = new Map(infos.map((i) => [i.name, i.label]));
   const labelOf = (runtime: string) => labels.get(runtime) ?? runtime;
-  const scenarios = selectScenarios(
-    { variants: opts.variants, crashPoints: opts.crashPoints, durabilities: opts.durabilities },
-    crashCatalogue(infos),
-  );
+  const scenarios = opts.suites.includes('crash')
+    ? selectScenarios(
+        { variants: opts.variants, crashPoints: opts.crashPoints, durabilities: opts.durabilities },
+        crashCatalogue(infos),
+      )
+    : [];
+  const hazards = opts.suites.includes('production')
+    ? productionCatalogue(infos).filter((h) => !opts.variants || opts.variants.includes(h.variant))
+    : [];
   io.log(
-    `compare: ${scenarios.length} cells × ${opts.repeat} (${names.join(', ')}), concurrency ${opts.concurrency}; starting infrastructure…`,
+    `compare: ${scenarios.length} crash cells × ${opts.repeat} and ${hazards.length} production hazards (${names.join(', ')}), concurrency ${opts.concurrency}; starting infrastructure…`,
   );
   const ownInfra = !io.infra;
   const infra = io.infra ?? (await startInfra({ runtimes: names, log: io.log }));
@@ -82,6 +142,8 @@ export async function runCompare(
     const observations: CellObservation[] = [];
     const jobs = jobsFor(scenarios, opts.repeat);
     io.log(`compare: infrastructure ready after ${seconds(Date.now() - started)}; running ${jobs.length} cells`);
+    // The hazards mostly wait (a retry's backoff, a run watched while it retries): they run beside the cells.
+    const hazardRows = runHazards(hazards, infra, request, opts, io.log, labelOf);
     const results = await runMatrix(jobs, {
       concurrency: opts.concurrency,
       run: async ({ scenario, repetition }) => {
@@ -107,12 +169,16 @@ export async function runCompare(
         io.log(progressLine(obs, done, total, observations, labelOf));
       },
     });
+    const hazardObservations = await hazardRows;
     const wallTimeMs = Date.now() - started;
     const order = (o: CellObservation) => scenarios.findIndex((s) => s.id === o.scenario.id);
-    const rows = buildRows(
-      results.sort((a, b) => order(a) - order(b) || a.repetition - b.repetition),
-      labelOf,
-    );
+    const rows = [
+      ...buildRows(
+        results.sort((a, b) => order(a) - order(b) || a.repetition - b.repetition),
+        labelOf,
+      ),
+      ...buildProductionRows(hazardObservations, labelOf),
+    ];
     const out: Results = {
       rows,
       meta: {
@@ -142,8 +208,22 @@ export async function runCompare(
     writeFileSync(files.json, `${JSON.stringify(out, null, 2)}\n`);
     writeFileSync(files.md, renderMarkdown(out));
     writeFileSync(files.html, renderHtml(out, results));
-    const table = renderTable({ rows, wallTimeMs, color: io.color });
-    return { results: out, observations: results, table, files, exitCode: exitCodeFor(rows) };
+    const crash = crashRows(out);
+    const production = productionRows(out);
+    const table = [
+      crash.length ? renderTable({ rows: crash, wallTimeMs, color: io.color }) : '',
+      production.length ? renderProduction(production, { color: io.color, width: TABLE_WIDTH }) : '',
+    ]
+      .filter(Boolean)
+      .join('\n\n');
+    return {
+      results: out,
+      observations: results,
+      hazards: hazardObservations,
+      table,
+      files,
+      exitCode: exitCodeFor(rows),
+    };
   } finally {
     if (ownInfra && !opts.keepInfra) await infra.teardown();
     else if (ownInfra) {

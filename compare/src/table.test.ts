@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureResults } from '../test/fixture-results.ts';
 import { renderMarkdown } from './report/markdown.ts';
-import { exitCodeFor } from './report/results.ts';
+import { crashRows, exitCodeFor } from './report/results.ts';
 import { columnSlice, renderTable, rowLabel, TABLE_WIDTH } from './table.ts';
 
 // eslint-disable-next-line no-control-regex -- the escape character is what an ANSI colour code starts with
@@ -9,18 +9,18 @@ const ANSI = /\x1b\[[0-9;]*m/g;
 
 describe('terminal table', () => {
   const results = fixtureResults();
-  const plain = renderTable({ rows: results.rows, wallTimeMs: 61_000, color: false });
+  const plain = renderTable({ rows: crashRows(results), wallTimeMs: 61_000, color: false });
   const lines = plain.split('\n');
 
   it('fits 120 columns, also when coloured', () => {
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(TABLE_WIDTH);
-    const coloured = renderTable({ rows: results.rows, color: true });
+    const coloured = renderTable({ rows: crashRows(results), color: true });
     for (const l of coloured.split('\n')) expect(l.replace(ANSI, '').length).toBeLessThanOrEqual(TABLE_WIDTH);
   });
 
   it('has colour only when asked', () => {
     expect(plain).not.toMatch(ANSI);
-    expect(renderTable({ rows: results.rows, color: true })).toMatch(ANSI);
+    expect(renderTable({ rows: crashRows(results), color: true })).toMatch(ANSI);
   });
 
   it('puts a lesson and an observed line under each crash point', () => {
@@ -56,7 +56,7 @@ describe('terminal table', () => {
 
 describe('results', () => {
   it('match the --json contract', () => {
-    const { rows } = fixtureResults();
+    const rows = crashRows(fixtureResults());
     for (const r of rows) {
       expect(['langgraph', 'temporal']).toContain(r.runtime);
       expect(['naive', 'hardened', 'baseline']).toContain(r.variant);
@@ -78,7 +78,7 @@ describe('results', () => {
   });
 
   it('exit 1 only when a cell could not run', () => {
-    const { rows } = fixtureResults();
+    const rows = crashRows(fixtureResults());
     expect(exitCodeFor(rows)).toBe(0);
     expect(exitCodeFor(rows.map((r, i) => (i === 3 ? { ...r, status: 'stuck' as const } : r)))).toBe(0);
     expect(exitCodeFor(rows.map((r, i) => (i === 3 ? { ...r, status: 'error' as const } : r)))).toBe(1);

@@ -96,17 +96,20 @@ function line(cells: string[]): string {
   return cells.join(' ').replace(/\s+$/, '');
 }
 
+/** Words to lines of at most `width`: the first line starts with `indent`, the rest line up under its text. */
 export function wrap(text: string, width: number, indent: string): string[] {
+  const rest = ' '.repeat(indent.length);
   const out: string[] = [];
-  let cur = indent;
-  for (const word of text.split(/\s+/)) {
-    if (cur.length + word.length + 1 > width && cur.trim()) {
-      out.push(cur.replace(/\s+$/, ''));
-      cur = indent;
-    }
-    cur += (cur.trim() ? ' ' : '') + word;
+  let prefix = indent;
+  let line = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line && prefix.length + line.length + 1 + word.length > width) {
+      out.push(prefix + line);
+      prefix = rest;
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
   }
-  if (cur.trim()) out.push(cur);
+  if (line) out.push(prefix + line);
   return out;
 }
 

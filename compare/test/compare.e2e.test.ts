@@ -5,7 +5,7 @@ import { crashCatalogue, crashSpec, selectScenarios, type Selection } from '@ven
 import type { LedgerEntry } from '@vendor-review/domain/world';
 import { describe, expect, it } from 'vitest';
 import { runCompare, type RunCompareResult } from '../src/run-compare.ts';
-import type { ResultRow } from '../src/report/results.ts';
+import { crashRows, type ResultRow } from '../src/report/results.ts';
 import { RUNTIME_NAMES, runtimeInfos } from '../src/runtimes.ts';
 import { columnSlice, repeatedSummary, rowLabel } from '../src/table.ts';
 import { renderReport } from './browser.ts';
@@ -28,6 +28,7 @@ crashSpec({
   run: async () => {
     run = await runCompare(
       {
+        suites: ['crash'],
         crashPoints: [...selection.crashPoints!],
         durabilities: [...selection.durabilities!],
         repeat: 1,
@@ -44,7 +45,7 @@ crashSpec({
   },
 });
 
-const rowsAt = (p: string | null) => run.results.rows.filter((r) => r.crashPoint === p);
+const rowsAt = (p: string | null) => crashRows(run.results).filter((r) => r.crashPoint === p);
 const ledgerOf = (r: ResultRow): LedgerEntry[] => run.observations.find((o) => o.scenario.id === r.cellId)!.ledger;
 const tableLine = (r: ResultRow): string => {
   const lines = run.table.split('\n');
@@ -56,8 +57,9 @@ const delivered = (entries: LedgerEntry[], kind: LedgerEntry['kind']) =>
 
 describe('the table and the files tell what the ledger says', () => {
   it('one row per cell, all of them run, and every row conforms', () => {
-    expect(run.results.rows.map((r) => r.cellId)).toEqual(scenarios.map((s) => s.id));
-    for (const r of run.results.rows) expect([r.cellId, r.status, r.violations]).toEqual([r.cellId, 'completed', []]);
+    expect(crashRows(run.results).map((r) => r.cellId)).toEqual(scenarios.map((s) => s.id));
+    for (const r of crashRows(run.results))
+      expect([r.cellId, r.status, r.violations]).toEqual([r.cellId, 'completed', []]);
     expect(run.exitCode).toBe(0);
   });
 

@@ -1,6 +1,6 @@
-import type { CellObservation } from '@vendor-review/domain/conformance';
+import type { CellObservation, HazardObservation, HazardScenario } from '@vendor-review/domain/conformance';
 import { baselineObservation, crashedObservation, FIXTURE_RUNTIMES } from '@vendor-review/domain/conformance/fixtures';
-import { buildRows, type Results } from '../src/report/results.ts';
+import { buildProductionRows, buildRows, type Results } from '../src/report/results.ts';
 
 /** A small constructed comparison: baselines, and a few crashed cells per runtime, as report input. */
 export function fixtureObservations(): CellObservation[] {
@@ -25,9 +25,45 @@ export function fixtureObservations(): CellObservation[] {
   return out;
 }
 
-export function fixtureResults(observations = fixtureObservations()): Results {
+/** Production hazard rows as a real run would give them: one that conforms, one documented, one that does not. */
+export function fixtureHazards(): HazardObservation[] {
+  const row = (
+    s: Omit<HazardScenario, 'id'>,
+    verdict: string,
+    figures: HazardObservation['figures'],
+  ): HazardObservation => ({
+    scenario: { ...s, id: `${s.hazard}/${s.runtime}/${s.variant}` },
+    status: 'ran',
+    verdict,
+    figures,
+    runId: `rev-${s.runtime}-${s.variant}`,
+    note: null,
+    startedAt: 0,
+    endedAt: 1500,
+    ledger: [],
+    durable: null,
+  });
+  return [
+    row({ hazard: 'retry-permanent', runtime: 'langgraph', variant: 'hardened' }, 'dead-lettered', {
+      attempts: 1,
+      'dead letter': 'SAVE_PROGRESS, 1 attempt(s): PermanentError: HTTP 422',
+    }),
+    row({ hazard: 'retry-permanent', runtime: 'temporal', variant: 'naive' }, 'retried-permanent', {
+      attempts: 3,
+      'seconds watched': 3.2,
+    }),
+    row({ hazard: 'retry-permanent', runtime: 'temporal', variant: 'hardened' }, 'looks-stuck', {
+      attempts: 7,
+      'dead letter': null,
+    }),
+  ];
+}
+
+const labelOf = (r: string) => FIXTURE_RUNTIMES[r as 'langgraph' | 'temporal'].label;
+
+export function fixtureResults(observations = fixtureObservations(), hazards = fixtureHazards()): Results {
   return {
-    rows: buildRows(observations, (r) => FIXTURE_RUNTIMES[r as 'langgraph' | 'temporal'].label),
+    rows: [...buildRows(observations, labelOf), ...buildProductionRows(hazards, labelOf)],
     meta: {
       versions: {
         langgraph: '1.7.3',

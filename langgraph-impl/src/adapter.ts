@@ -18,7 +18,7 @@ import { EXIT } from './exit-codes.ts';
 import { getRun, readDurableRecord } from './inspect.ts';
 import { WORKER_ENTRY } from './paths.ts';
 import { createPool } from './pool.ts';
-import { insertRun } from './runs.ts';
+import { insertRun, markRunFailed } from './runs.ts';
 import { SELECT_RUN_STATUS } from './sql.ts';
 
 /**
@@ -57,7 +57,7 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
     workerExitsWhenDone: true,
     isRetryableExit: (code) => code === EXIT.leaseHeld,
 
-    async startRun(request: ReviewRequestInput, config: RunConfig): Promise<RunHandle> {
+    async startRun(request: ReviewRequestInput, config: RunConfig, opts?: { runId?: string }): Promise<RunHandle> {
       parseReviewRequest(request); // a malformed request never becomes a run
       const durability = config.durability ?? defaultDurability(config.variant);
       const prefix = config.variant === 'naive' ? `lg-${durability}` : 'lg-hard';
@@ -65,7 +65,7 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
         request,
         variant: config.variant,
         durability,
-        runId: newRunId(prefix),
+        runId: opts?.runId ?? newRunId(prefix),
       });
       return { runId, config, durability, runtimeIds: { threadId }, link: null };
     },
@@ -92,7 +92,8 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
 
     async inspect(h: RunHandle): Promise<RunView> {
       const v = await getRun({ databaseUrl: o.databaseUrl, runId: h.runId });
-      return { status: v.status, state: v.state, ...(v.stateError ? { reason: v.stateError } : {}) };
+      const reason = v.error ?? v.stateError;
+      return { status: v.status, state: v.state, ...(reason ? { reason } : {}) };
     },
 
     async approve(h: RunHandle, d: Decision): Promise<void> {
@@ -101,6 +102,10 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
 
     async durableRecord(h: RunHandle): Promise<DurableRecord> {
       return toDurableRecord(await readDurableRecord({ databaseUrl: o.databaseUrl, runId: h.runId }));
+    },
+
+    async abandon(h: RunHandle, reason: string): Promise<void> {
+      await markRunFailed(pool, h.runId, 'operator', `abandoned: ${reason}`);
     },
 
     async close(): Promise<void> {

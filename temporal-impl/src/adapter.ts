@@ -15,6 +15,7 @@ import {
 import { approveRun, getRun, runStatus, startRun } from './client.ts';
 import { toDurableRecord } from './durable-record.ts';
 import { readHistory } from './history.ts';
+import { workflowIdFor } from './identity.ts';
 import { WORKER_ENTRY } from './paths.ts';
 
 /** Temporal as the harness sees it: no durability modes, a history instead of checkpoints. */
@@ -65,9 +66,9 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
     workerExitsWhenDone: false,
     isRetryableExit: () => false,
 
-    async startRun(request: ReviewRequestInput, config: RunConfig): Promise<TemporalHandle> {
+    async startRun(request: ReviewRequestInput, config: RunConfig, opts?: { runId?: string }): Promise<TemporalHandle> {
       parseReviewRequest(request); // a malformed request never becomes a workflow
-      const runId = newRunId(config.variant === 'naive' ? 'tm-naive' : 'tm-hard');
+      const runId = opts?.runId ?? newRunId(config.variant === 'naive' ? 'tm-naive' : 'tm-hard');
       const taskQueue = `compare-${runId}`;
       const started = await startRun({ client, taskQueue, request, variant: config.variant, runId });
       return {
@@ -105,6 +106,10 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
 
     async durableRecord(h: TemporalHandle): Promise<DurableRecord> {
       return toDurableRecord(await readHistory({ client, runId: h.runId }));
+    },
+
+    async abandon(h: TemporalHandle, reason: string): Promise<void> {
+      await client.workflow.getHandle(workflowIdFor(h.runId)).terminate(`abandoned: ${reason}`);
     },
 
     async close(): Promise<void> {

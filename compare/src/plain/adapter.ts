@@ -26,6 +26,8 @@ export const PLAIN: RuntimeInfo = {
     { variant: 'naive', durability: null },
     { variant: 'hardened', durability: null },
   ],
+  // The reference row of the crash table; the production hazards are about what a runtime adds.
+  suites: ['crash'],
 };
 
 export async function createPlainAdapter(o: {
@@ -41,9 +43,9 @@ export async function createPlainAdapter(o: {
     ...PLAIN,
     workerExitsWhenDone: true,
     isRetryableExit: () => false,
-    async startRun(request, config: RunConfig): Promise<RunHandle> {
+    async startRun(request, config: RunConfig, opts?: { runId?: string }): Promise<RunHandle> {
       parseReviewRequest(request);
-      const runId = newRunId(`plain-${config.variant === 'naive' ? 'naive' : 'keys'}`);
+      const runId = opts?.runId ?? newRunId(`plain-${config.variant === 'naive' ? 'naive' : 'keys'}`);
       await insertJob(pool, { runId, variant: config.variant, request });
       return { runId, config, durability: null, runtimeIds: {}, link: null };
     },

@@ -20,11 +20,15 @@ export function renderCostChart(rows: ResultRow[], width = 900): string {
   const groupW = (width - left - 10) / points.length;
   const y = (v: number) => top + plotH - (max > 0 ? (Math.max(0, v) / max) * plotH : 0);
   const parts: string[] = [];
-  parts.push(`<svg class="cost-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="100%" role="img" aria-label="extra model cost per crash point and runtime">`);
+  parts.push(
+    `<svg class="cost-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="100%" role="img" aria-label="extra model cost per crash point and runtime">`,
+  );
   for (let i = 0; i <= 4; i++) {
     const v = (max * i) / 4;
     const yy = y(v);
-    parts.push(`<line class="grid" x1="${left}" x2="${width - 10}" y1="${num(yy)}" y2="${num(yy)}"/><text class="axis" x="${left - 6}" y="${num(yy + 4)}" text-anchor="end">${esc(money(v))}</text>`);
+    parts.push(
+      `<line class="grid" x1="${left}" x2="${width - 10}" y1="${num(yy)}" y2="${num(yy)}"/><text class="axis" x="${left - 6}" y="${num(yy + 4)}" text-anchor="end">${esc(money(v))}</text>`,
+    );
   }
   points.forEach((p, gi) => {
     const group = crashed.filter((r) => r.crashPoint === p);
@@ -39,7 +43,9 @@ export function renderCostChart(rows: ResultRow[], width = 900): string {
         `<rect class="bar${light}" x="${num(bx)}" y="${num(top + plotH - h)}" width="${num(barW)}" height="${num(h)}" fill="${RUNTIME_COLOURS[r.runtime] ?? '#64748b'}"><title>${esc(`${p} · ${rowLabel(r)}: ${r.extraModelCalls} extra model call(s), ${r.extraTokens} tokens, ${money(r.extraCostUsd)}`)}</title></rect>`,
       );
     });
-    parts.push(`<text class="axis group-label" x="${num(gx + groupW / 2)}" y="${top + plotH + 16}" text-anchor="middle">${esc(p)}</text>`);
+    parts.push(
+      `<text class="axis group-label" x="${num(gx + groupW / 2)}" y="${top + plotH + 16}" text-anchor="middle">${esc(p)}</text>`,
+    );
   });
   const ly = height - 22;
   const legend: [string, string, string][] = [
@@ -50,7 +56,9 @@ export function renderCostChart(rows: ResultRow[], width = 900): string {
   ];
   legend.forEach(([label, colour, cls], i) => {
     const lx = left + i * 170;
-    parts.push(`<rect class="bar${cls}" x="${lx}" y="${ly - 9}" width="12" height="12" fill="${colour}"/><text class="axis" x="${lx + 16}" y="${ly + 1}">${esc(label)}</text>`);
+    parts.push(
+      `<rect class="bar${cls}" x="${lx}" y="${ly - 9}" width="12" height="12" fill="${colour}"/><text class="axis" x="${lx + 16}" y="${ly + 1}">${esc(label)}</text>`,
+    );
   });
   parts.push('</svg>');
   return parts.join('');

@@ -2,7 +2,8 @@ import { CRASH_POINTS, CRASH_POINT_NAMES } from '@vendor-review/domain/pure';
 import type { CellObservation } from '@vendor-review/domain/conformance';
 import { money, observedLine, repeatedSummary, rowLabel, seconds } from '../table.ts';
 import { renderCostChart } from './chart.ts';
-import type { ResultRow, Results } from './results.ts';
+import { renderProductionSections, PRODUCTION_CSS } from './production-html.ts';
+import { crashRows, productionRows, type ResultRow, type Results } from './results.ts';
 import { esc } from './svg.ts';
 import { renderTimeline } from './timeline.ts';
 
@@ -53,11 +54,15 @@ function statusClass(s: ResultRow['status']): string {
 }
 
 function summaryTable(rows: ResultRow[]): string {
-  const head = '<tr><th>runtime / variant</th><th>last durable</th><th>first after resume</th><th>repeated</th><th>extra calls</th><th>extra cost</th><th>state dup.</th><th>effect dup.</th><th>recovery</th><th>= baseline</th><th>status</th></tr>';
+  const head =
+    '<tr><th>runtime / variant</th><th>last durable</th><th>first after resume</th><th>repeated</th><th>extra calls</th><th>extra cost</th><th>state dup.</th><th>effect dup.</th><th>recovery</th><th>= baseline</th><th>status</th></tr>';
   let group: string | null | undefined;
   const body = rows
     .map((r) => {
-      const header = r.crashPoint !== group ? `<tr class="group"><th colspan="11">${esc(r.crashPoint ?? 'no crash (baselines)')}</th></tr>` : '';
+      const header =
+        r.crashPoint !== group
+          ? `<tr class="group"><th colspan="11">${esc(r.crashPoint ?? 'no crash (baselines)')}</th></tr>`
+          : '';
       group = r.crashPoint;
       const base = r.variant === 'baseline' || r.extraModelCalls < 0;
       return `${header}<tr><td><a href="#${esc(anchor(r.cellId))}">${esc(rowLabel(r))}</a></td><td title="${esc(r.lastDurable)}">${esc(r.lastDurableShort)}</td><td title="${esc(r.firstAfterResume)}">${esc(r.firstAfterResumeShort)}</td><td title="${esc(r.repeatedOperations.join('\n'))}">${esc(repeatedSummary(r))}</td><td class="num">${base ? '—' : r.extraModelCalls}</td><td class="num">${base ? '—' : esc(money(r.extraCostUsd))}</td>${yesCell(r.stateDuplicated, base)}${yesCell(r.sideEffectDuplicated, base)}<td class="num">${esc(seconds(r.recoveryMs))}</td><td class="${r.finalMatchesBaseline ? 'no-good' : 'yes-bad'}">${r.finalMatchesBaseline ? 'yes' : 'no'}</td><td class="${statusClass(r.status)}">${esc(r.status)}</td></tr>`;
@@ -84,20 +89,29 @@ function cellCard(r: ResultRow, obs: CellObservation | undefined): string {
     `run <code>${esc(r.runId)}</code>${r.runtimeIds.threadId ? ` · thread <code>${esc(r.runtimeIds.threadId)}</code>` : ''}${r.runtimeIds.workflowId ? ` · workflow <code>${esc(r.runtimeIds.workflowId)}</code>` : ''}${r.runtimeIds.runtimeRunId ? ` · run <code>${esc(r.runtimeIds.runtimeRunId)}</code>` : ''}`,
     r.link ? `<a href="${esc(r.link)}">open in the Temporal UI</a>` : '',
   ].filter(Boolean);
-  const whys = [...r.sideEffectDuplicatedWhy, ...r.stateDuplicatedWhy].map((w) => `<div class="why">${esc(w)}</div>`).join('');
+  const whys = [...r.sideEffectDuplicatedWhy, ...r.stateDuplicatedWhy]
+    .map((w) => `<div class="why">${esc(w)}</div>`)
+    .join('');
   const note = r.note ? `<div class="facts">note: ${esc(r.note)}</div>` : '';
-  const timeline = obs ? renderTimeline({ obs, repeatSeqs: r.repeatSeqs }) : '<p class="empty">no observation recorded</p>';
+  const timeline = obs
+    ? renderTimeline({ obs, repeatSeqs: r.repeatSeqs })
+    : '<p class="empty">no observation recorded</p>';
   return `<section class="cell" id="${esc(anchor(r.cellId))}" data-cell="${esc(r.cellId)}" data-status="${esc(r.status)}"><header><h3>${esc(rowLabel(r))}</h3><span class="badge ${esc(r.status)}">${esc(r.status)}</span>${r.finalMatchesBaseline ? '' : '<span class="badge error">review differs from baseline</span>'}</header><div class="facts">${facts.join(' · ')}</div>${whys}${note}${timeline}</section>`;
 }
 
 export function renderHtml(results: Results, observations: CellObservation[]): string {
-  const { rows, meta } = results;
+  const { meta } = results;
+  const rows = crashRows(results);
+  const production = productionRows(results);
   const obsByCell = new Map<string, CellObservation>();
-  for (const o of observations) if (!obsByCell.has(o.scenario.id) || o.repetition === 0) obsByCell.set(o.scenario.id, o);
+  for (const o of observations)
+    if (!obsByCell.has(o.scenario.id) || o.repetition === 0) obsByCell.set(o.scenario.id, o);
   const sections: string[] = [];
   const baselines = rows.filter((r) => r.crashPoint === null);
   if (baselines.length) {
-    sections.push(`<h2 id="baselines">No crash: the baselines</h2><p class="seen">Every crashed cell is compared with the baseline of its runtime and variant.</p>${baselines.map((r) => cellCard(r, obsByCell.get(r.cellId))).join('')}`);
+    sections.push(
+      `<h2 id="baselines">No crash: the baselines</h2><p class="seen">Every crashed cell is compared with the baseline of its runtime and variant.</p>${baselines.map((r) => cellCard(r, obsByCell.get(r.cellId))).join('')}`,
+    );
   }
   for (const p of CRASH_POINT_NAMES) {
     const block = rows.filter((r) => r.crashPoint === p);
@@ -109,10 +123,10 @@ export function renderHtml(results: Results, observations: CellObservation[]): s
   const legend = `<div class="legend"><span><i style="background:#3b82f6"></i>web GET</span><span><i style="background:#8b5cf6"></i>model call</span><span><i style="background:#0d9488"></i>tracker note</span><span><i style="background:#ea580c"></i>mail</span><span><i style="background:#fff;border:2px solid #dc2626"></i>re-executed beyond the baseline</span><span>◆ durable write</span><span style="color:#dc2626">┆ crash (SIGKILL)</span></div>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Crash comparison: LangGraph vs Temporal</title><style>${CSS}</style></head>
+<title>Crash comparison: LangGraph vs Temporal</title><style>${CSS}${PRODUCTION_CSS}</style></head>
 <body>
 <h1>What re-executes when a worker dies: LangGraph vs Temporal</h1>
-<p class="meta">${rows.length} cells · wall time ${esc(seconds(meta.wallTimeMs))} · ${esc(meta.startedAt)} · LangGraph <code>${esc(meta.versions.langgraph ?? '?')}</code> · Temporal SDK <code>${esc(meta.versions.temporalSdk ?? '?')}</code> · Temporal server <code>${esc(meta.versions.temporalServer ?? '?')}</code> · Node <code>${esc(meta.versions.node)}</code><br>
+<p class="meta">${rows.length} crash cells · ${production.length} production hazard rows · wall time ${esc(seconds(meta.wallTimeMs))} · ${esc(meta.startedAt)} · LangGraph <code>${esc(meta.versions.langgraph ?? '?')}</code> · Temporal SDK <code>${esc(meta.versions.temporalSdk ?? '?')}</code> · Temporal server <code>${esc(meta.versions.temporalServer ?? '?')}</code> · Node <code>${esc(meta.versions.node)}</code><br>
 PostgreSQL: ${esc(meta.infrastructure.postgres)} · Temporal: ${esc(meta.infrastructure.temporal)} · world: ${esc(meta.infrastructure.world)}</p>
 <p>Each cell ran one review on a fresh business run. Worker A (a real process) was killed with SIGKILL at the named crash point, worker B (a new process) resumed the run. Every number comes from outside the workers: the simulated world's ledger (what was called, how often, at what cost) and the runtime's durable record (LangGraph checkpoints, Temporal history). "Repeated" means executed more often than in the uncrashed baseline of the same runtime and variant.</p>
 <h2 id="summary">Summary</h2>
@@ -122,6 +136,7 @@ ${renderCostChart(rows)}
 <h2 id="timelines">Timelines</h2>
 ${legend}
 ${sections.join('\n')}
+${production.length ? `<h2 id="production">Production hazards: resumable is not correct</h2><p>Each row put one runtime, in one variant, through one hazard, with real worker processes and the simulated world; the verdict is judged from the world's ledger and the durable records.</p>${renderProductionSections(production)}` : ''}
 </body></html>
 `;
 }

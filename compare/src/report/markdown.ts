@@ -1,6 +1,8 @@
 import { CRASH_POINTS, CRASH_POINT_NAMES } from '@vendor-review/domain/pure';
 import { money, repeatedSummary, rowLabel, seconds } from '../table.ts';
-import type { ResultRow, Results } from './results.ts';
+import { HAZARD_SECTIONS } from '@vendor-review/domain';
+import { figureText, productionLabel } from './production-table.ts';
+import { crashRows, productionRows, type ProductionRow, type ResultRow, type Results } from './results.ts';
 
 /** results.md: the same table as the terminal, for a pull request or a wiki page. */
 function cell(text: string): string {
@@ -40,7 +42,9 @@ function tableRows(rows: ResultRow[]): string[] {
 }
 
 export function renderMarkdown(results: Results): string {
-  const { rows, meta } = results;
+  const { meta } = results;
+  const rows = crashRows(results);
+  const production = productionRows(results);
   const out: string[] = [
     '# Crash comparison: LangGraph vs Temporal',
     '',
@@ -63,5 +67,31 @@ export function renderMarkdown(results: Results): string {
     for (const r of notes) out.push(`- ${rowLabel(r)}: ${[r.note, r.link].filter(Boolean).join(' — ')}`);
     if (notes.length) out.push('');
   }
+  if (production.length) out.push('# Production hazards', '', ...productionMarkdown(production));
   return out.join('\n');
+}
+
+function productionMarkdown(rows: ProductionRow[]): string[] {
+  const out: string[] = [];
+  for (const section of [...new Set(rows.map((r) => r.section))]) {
+    const info = HAZARD_SECTIONS[section];
+    out.push(`## ${info.title}`, '', info.lesson, '');
+    for (const scenario of [...new Set(rows.filter((r) => r.section === section).map((r) => r.scenario))]) {
+      const rs = rows.filter((r) => r.scenario === scenario);
+      out.push(`**${rs[0]!.title}**`, '', '| runtime / variant | verdict | figures | conforms |', '|---|---|---|---|');
+      for (const r of rs) {
+        const figures = Object.entries(r.figures)
+          .map(([k, v]) => figureText(k, v))
+          .join(' · ');
+        const conforms = r.violations.length
+          ? `**no**: ${r.violations.join('; ')}`
+          : r.deviation
+            ? `yes (documented: ${r.deviation})`
+            : 'yes';
+        out.push(`| ${[productionLabel(r), r.verdict ?? r.status, figures, conforms].map(cell).join(' | ')} |`);
+      }
+      out.push('');
+    }
+  }
+  return out;
 }

@@ -30,13 +30,17 @@ describe('the same outcome across repeats', () => {
     const row = rows.find((r) => r.crashPoint === 'after-deliver')!;
     expect(row.repetitions).toBe(3);
     expect(row.variesAcrossRepeats).toBe(false);
-    expect(row.outcomes).toEqual([{ outcome: 'completed · repeated mail review mail +1 · effect duplicated', count: 3 }]);
+    expect(row.outcomes).toEqual([
+      { outcome: 'completed · repeated mail review mail +1 · effect duplicated', count: 3 },
+    ]);
     // The exact keys stay in the row as evidence.
     expect(row.repeatedOperations).toEqual(['mail:rev-acme-run1']);
   });
 
   it('repeats that lost different amounts (as async durability does) vary, with their distribution', () => {
-    const lostLittle = repetition(1, () => crashedObservation({ crashPoint: 'boundary', crashAfter: 4, resumeFrom: 4 }));
+    const lostLittle = repetition(1, () =>
+      crashedObservation({ crashPoint: 'boundary', crashAfter: 4, resumeFrom: 4 }),
+    );
     const lostMore = [2, 3].map((n) =>
       repetition(n, () => crashedObservation({ crashPoint: 'boundary', crashAfter: 4, resumeFrom: 1 })),
     );

@@ -1,6 +1,17 @@
-import type { CrashPointName, Durability, Variant } from '@vendor-review/domain';
+import {
+  HAZARDS,
+  type CrashPointName,
+  type Durability,
+  type HazardId,
+  type HazardSection,
+  type HazardSpec,
+  type Variant,
+} from '@vendor-review/domain';
 import {
   checkCrashCell,
+  checkHazard,
+  type Figure,
+  type HazardObservation,
   computeEvidence,
   type CellObservation,
   type CellStatus,
@@ -14,6 +25,7 @@ import {
  * the timings are summarised over all of them.
  */
 export interface ResultRow {
+  suite: 'crash';
   runtime: string;
   variant: Variant | 'baseline';
   durability: Durability | null;
@@ -60,7 +72,13 @@ export interface ResultRow {
 }
 
 export interface ResultsMeta {
-  versions: { langgraph: string | null; langgraphCheckpointPostgres: string | null; temporalSdk: string | null; temporalServer: string | null; node: string };
+  versions: {
+    langgraph: string | null;
+    langgraphCheckpointPostgres: string | null;
+    temporalSdk: string | null;
+    temporalServer: string | null;
+    node: string;
+  };
   infrastructure: { world: string; postgres: string; temporal: string; temporalUi: string | null; built: string[] };
   /** The runtimes compared, with the labels the table uses. */
   runtimes: { name: string; label: string; title: string }[];
@@ -72,9 +90,70 @@ export interface ResultsMeta {
   notRun: number;
 }
 
+/** One hazard of the production suite, for one runtime and variant. */
+export interface ProductionRow {
+  suite: 'production';
+  /** The hazard's id ("retry-permanent"); its section groups it with its kind ("retries"). */
+  scenario: HazardId;
+  section: HazardSection;
+  /** What was done, in a few words. */
+  title: string;
+  runtime: string;
+  runtimeLabel: string;
+  variant: Variant;
+  /** How it ended, as a code and in words; null when the row could not run. */
+  verdict: string | null;
+  verdictText: string | null;
+  /** The verdict this variant must reach, and why this runtime is documented to differ, if it is. */
+  expected: string;
+  deviation: string | null;
+  violations: string[];
+  figures: Record<string, Figure>;
+  status: HazardObservation['status'];
+  note: string | null;
+  runId: string | null;
+  wallMs: number;
+}
+
+export type Row = ResultRow | ProductionRow;
+
 export interface Results {
-  rows: ResultRow[];
+  rows: Row[];
   meta: ResultsMeta;
+}
+
+export const crashRows = (r: Results): ResultRow[] => r.rows.filter((x): x is ResultRow => x.suite === 'crash');
+export const productionRows = (r: Results): ProductionRow[] =>
+  r.rows.filter((x): x is ProductionRow => x.suite === 'production');
+
+export function buildProductionRows(
+  observations: HazardObservation[],
+  labelOf: (runtime: string) => string = (r) => r,
+): ProductionRow[] {
+  return observations.map((o) => {
+    const spec: HazardSpec = HAZARDS[o.scenario.hazard];
+    const verdicts: Record<string, string> = spec.verdicts;
+    const { expected, why, violations } = checkHazard(o);
+    return {
+      suite: 'production',
+      scenario: o.scenario.hazard,
+      section: spec.section,
+      title: spec.title,
+      runtime: o.scenario.runtime,
+      runtimeLabel: labelOf(o.scenario.runtime),
+      variant: o.scenario.variant,
+      verdict: o.verdict,
+      verdictText: o.verdict ? (verdicts[o.verdict] ?? null) : null,
+      expected,
+      deviation: why,
+      violations,
+      figures: o.figures,
+      status: o.status,
+      note: o.note,
+      runId: o.runId,
+      wallMs: o.endedAt - o.startedAt,
+    };
+  });
 }
 
 const STATUS_RANK: Record<CellStatus, number> = { completed: 0, stuck: 2, failed: 1, lost: 3, error: 4 };
@@ -94,7 +173,9 @@ export function median(xs: number[]): number | null {
  */
 export function outcomeOf(e: Evidence, status: CellStatus): string {
   const repeated = e.repeated.map((r) => `${r.kind} ${r.subject} +${r.count - r.baselineCount}`).sort();
-  const flags = [e.sideEffectDuplicated && 'effect duplicated', e.stateDuplicated && 'state duplicated'].filter(Boolean);
+  const flags = [e.sideEffectDuplicated && 'effect duplicated', e.stateDuplicated && 'state duplicated'].filter(
+    Boolean,
+  );
   return [status, repeated.length ? `repeated ${repeated.join(', ')}` : 'repeated nothing', ...flags].join(' · ');
 }
 
@@ -102,7 +183,10 @@ export function outcomeOf(e: Evidence, status: CellStatus): string {
  * Turns the observations of all cells (all repetitions) into rows, each judged against its
  * baseline's first repetition. Order: as the observations' scenarios first appear.
  */
-export function buildRows(observations: CellObservation[], labelOf: (runtime: string) => string = (r) => r): ResultRow[] {
+export function buildRows(
+  observations: CellObservation[],
+  labelOf: (runtime: string) => string = (r) => r,
+): ResultRow[] {
   const byCell = new Map<string, CellObservation[]>();
   for (const o of observations) {
     const list = byCell.get(o.scenario.id) ?? [];
@@ -110,13 +194,17 @@ export function buildRows(observations: CellObservation[], labelOf: (runtime: st
     byCell.set(o.scenario.id, list);
   }
   for (const list of byCell.values()) list.sort((a, b) => a.repetition - b.repetition);
-  const baselineOf = (o: CellObservation) => byCell.get(o.scenario.baselineId)?.find((b) => b.status === 'completed') ?? null;
+  const baselineOf = (o: CellObservation) =>
+    byCell.get(o.scenario.baselineId)?.find((b) => b.status === 'completed') ?? null;
 
   const rows: ResultRow[] = [];
   for (const [cellId, reps] of byCell) {
     const first = reps[0]!;
     const s = first.scenario;
-    const judged = reps.map((o) => ({ o, e: computeEvidence(o, s.crashPoint === null ? (o === first ? o : first) : baselineOf(o)) }));
+    const judged = reps.map((o) => ({
+      o,
+      e: computeEvidence(o, s.crashPoint === null ? (o === first ? o : first) : baselineOf(o)),
+    }));
     const e = judged[0]!.e;
     const recoveries = judged.map((j) => j.e.recoveryMs).filter((x): x is number => x !== null);
     const walls = reps.map((o) => o.endedAt - o.startedAt);
@@ -125,11 +213,14 @@ export function buildRows(observations: CellObservation[], labelOf: (runtime: st
     for (const j of judged) counts.set(outcomeOf(j.e, j.o.status), (counts.get(outcomeOf(j.e, j.o.status)) ?? 0) + 1);
     const outcomes = [...counts].map(([outcome, count]) => ({ outcome, count })).sort((a, b) => b.count - a.count);
     const verdicts = s.crashPoint === null ? [] : reps.map((o) => checkCrashCell(o, baselineOf(o)));
-    const violations = verdicts.flatMap((v, i) => v.violations.map((text) => (reps.length > 1 ? `#${i + 1}: ${text}` : text)));
+    const violations = verdicts.flatMap((v, i) =>
+      v.violations.map((text) => (reps.length > 1 ? `#${i + 1}: ${text}` : text)),
+    );
     const noBaseline = s.crashPoint !== null && !baselineOf(first);
     const notes = [...new Set(reps.map((o) => o.note).filter(Boolean))] as string[];
     if (noBaseline) notes.push('its baseline did not complete, so repeats are judged as "seen more than once"');
     rows.push({
+      suite: 'crash',
       runtime: s.runtime,
       variant: s.crashPoint === null ? 'baseline' : s.variant,
       durability: first.durability ?? s.durability,
@@ -175,7 +266,7 @@ export function buildRows(observations: CellObservation[], labelOf: (runtime: st
   return rows;
 }
 
-/** Exit code of the whole comparison: 1 when any cell could not run (error), else 0. */
-export function exitCodeFor(rows: ResultRow[]): 0 | 1 {
+/** Exit code of the whole comparison: 1 when any cell or hazard row could not run (error), else 0. */
+export function exitCodeFor(rows: Row[]): 0 | 1 {
   return rows.some((r) => r.status === 'error') ? 1 : 0;
 }

@@ -19,8 +19,28 @@ const TOP = 8;
 
 export function renderTimeline({ obs, repeatSeqs, width = 860 }: TimelineInput): string {
   const repeated = new Set(repeatSeqs);
-  const workers = obs.workers.length ? obs.workers : [{ name: 'A', pid: null, startedAt: obs.startedAt, exitedAt: obs.endedAt, exitCode: null, signal: null, crash: null, readyAt: null, peakRssKb: null, logTail: '' }];
-  const laneNames = [...new Set([...workers.map((w) => w.name), ...obs.ledger.map((e) => e.worker ?? '?').filter((n) => !workers.some((w) => w.name === n))])];
+  const workers = obs.workers.length
+    ? obs.workers
+    : [
+        {
+          name: 'A',
+          pid: null,
+          startedAt: obs.startedAt,
+          exitedAt: obs.endedAt,
+          exitCode: null,
+          signal: null,
+          crash: null,
+          readyAt: null,
+          peakRssKb: null,
+          logTail: '',
+        },
+      ];
+  const laneNames = [
+    ...new Set([
+      ...workers.map((w) => w.name),
+      ...obs.ledger.map((e) => e.worker ?? '?').filter((n) => !workers.some((w) => w.name === n)),
+    ]),
+  ];
   const durableMarks = (obs.durableFinal?.marks ?? []).filter((m) => m.at !== null && m.kind !== 'pending-write');
   const lanes = [...laneNames, 'durable'];
 
@@ -38,17 +58,30 @@ export function renderTimeline({ obs, repeatSeqs, width = 860 }: TimelineInput):
   const height = TOP + lanes.length * LANE_H + 22;
 
   const parts: string[] = [];
-  parts.push(`<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="100%" role="img" aria-label="timeline of ${esc(obs.scenario.id)}">`);
+  parts.push(
+    `<svg class="timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="100%" role="img" aria-label="timeline of ${esc(obs.scenario.id)}">`,
+  );
   lanes.forEach((name, i) => {
     const y = laneY(i);
     const kind = obs.durableFinal?.kind ?? obs.durableAtCrash?.kind;
-    const label = name === 'durable' ? (kind === 'history' ? 'history' : kind === 'none' ? 'nothing durable' : 'checkpoints') : `worker ${name}`;
+    const label =
+      name === 'durable'
+        ? kind === 'history'
+          ? 'history'
+          : kind === 'none'
+            ? 'nothing durable'
+            : 'checkpoints'
+        : `worker ${name}`;
     parts.push(`<text class="lane-label" x="4" y="${num(y + LANE_H / 2 + 4)}">${esc(label)}</text>`);
-    parts.push(`<line class="lane-rule" x1="${LABEL_W}" x2="${width - 8}" y1="${num(y + LANE_H - 2)}" y2="${num(y + LANE_H - 2)}"/>`);
+    parts.push(
+      `<line class="lane-rule" x1="${LABEL_W}" x2="${width - 8}" y1="${num(y + LANE_H - 2)}" y2="${num(y + LANE_H - 2)}"/>`,
+    );
     // A worker restarted by the cell (lease still held) shares its lane with its earlier lives.
     for (const w of workers.filter((wk) => wk.name === name)) {
       const end = w.exitedAt ?? obs.endedAt;
-      parts.push(`<rect class="worker-life" x="${num(x(w.startedAt))}" y="${num(y + 3)}" width="${num(Math.max(1, x(end) - x(w.startedAt)))}" height="${LANE_H - 8}"><title>${esc(`worker ${name}${w.pid ? ` (pid ${w.pid})` : ''}: alive ${((end - w.startedAt) / 1000).toFixed(2)} s${w.signal ? `, killed by ${w.signal}` : w.exitCode !== null ? `, exit ${w.exitCode}` : ''}${w.peakRssKb ? `, peak RSS ${Math.round(w.peakRssKb / 1024)} MB` : ''}`)}</title></rect>`);
+      parts.push(
+        `<rect class="worker-life" x="${num(x(w.startedAt))}" y="${num(y + 3)}" width="${num(Math.max(1, x(end) - x(w.startedAt)))}" height="${LANE_H - 8}"><title>${esc(`worker ${name}${w.pid ? ` (pid ${w.pid})` : ''}: alive ${((end - w.startedAt) / 1000).toFixed(2)} s${w.signal ? `, killed by ${w.signal}` : w.exitCode !== null ? `, exit ${w.exitCode}` : ''}${w.peakRssKb ? `, peak RSS ${Math.round(w.peakRssKb / 1024)} MB` : ''}`)}</title></rect>`,
+      );
     }
   });
 
@@ -59,21 +92,29 @@ export function renderTimeline({ obs, repeatSeqs, width = 860 }: TimelineInput):
     const x0 = x(e.at);
     const w = Math.max(3, x(e.at + e.durationMs) - x0);
     const isRepeat = repeated.has(e.seq);
-    const cls = ['op', `op-${e.kind}`, isRepeat ? 'op-repeat' : '', e.outcome !== 'ok' ? `op-${e.outcome}` : ''].filter(Boolean).join(' ');
+    const cls = ['op', `op-${e.kind}`, isRepeat ? 'op-repeat' : '', e.outcome !== 'ok' ? `op-${e.outcome}` : '']
+      .filter(Boolean)
+      .join(' ');
     const tip = `${e.step ?? '?'} · ${operationLabel(e)} · ${e.opKey} · ${e.outcome}${e.idempotencyKey ? ' · keyed' : ''}${e.costUsd ? ` · ${money(e.costUsd)}` : ''}${isRepeat ? ' · REPEATED' : ''} · +${((e.at - t0) / 1000).toFixed(2)} s`;
-    parts.push(`<rect class="${cls}" x="${num(x0)}" y="${num(y)}" width="${num(w)}" height="${LANE_H - 14}" rx="2" fill="${KIND_COLOURS[e.kind] ?? '#64748b'}"><title>${esc(tip)}</title></rect>`);
+    parts.push(
+      `<rect class="${cls}" x="${num(x0)}" y="${num(y)}" width="${num(w)}" height="${LANE_H - 14}" rx="2" fill="${KIND_COLOURS[e.kind] ?? '#64748b'}"><title>${esc(tip)}</title></rect>`,
+    );
   }
 
   const dLane = lanes.length - 1;
   for (const m of durableMarks) {
     const cx = x(m.at!);
     const y = laneY(dLane) + LANE_H / 2 - 1;
-    parts.push(`<path class="durable-mark" d="M${num(cx)} ${num(y - 6)} L${num(cx + 4)} ${num(y)} L${num(cx)} ${num(y + 6)} L${num(cx - 4)} ${num(y)} Z"><title>${esc(m.long)}</title></path>`);
+    parts.push(
+      `<path class="durable-mark" d="M${num(cx)} ${num(y - 6)} L${num(cx + 4)} ${num(y)} L${num(cx)} ${num(y + 6)} L${num(cx - 4)} ${num(y)} Z"><title>${esc(m.long)}</title></path>`,
+    );
   }
 
   for (const a of obs.approvals) {
     const ax = x(a.at);
-    parts.push(`<g class="approval-mark"><line x1="${num(ax)}" x2="${num(ax)}" y1="${TOP}" y2="${num(laneY(lanes.length))}"/><text x="${num(ax + 3)}" y="${num(laneY(lanes.length) + 12)}">approved${a.aliveWorker ? '' : ' (no worker alive)'}</text><title>${esc(`approval sent${a.aliveWorker ? ` while worker ${a.aliveWorker} was alive` : ' while no worker was alive'}`)}</title></g>`);
+    parts.push(
+      `<g class="approval-mark"><line x1="${num(ax)}" x2="${num(ax)}" y1="${TOP}" y2="${num(laneY(lanes.length))}"/><text x="${num(ax + 3)}" y="${num(laneY(lanes.length) + 12)}">approved${a.aliveWorker ? '' : ' (no worker alive)'}</text><title>${esc(`approval sent${a.aliveWorker ? ` while worker ${a.aliveWorker} was alive` : ' while no worker was alive'}`)}</title></g>`,
+    );
   }
 
   if (obs.crash) {
@@ -82,7 +123,9 @@ export function renderTimeline({ obs, repeatSeqs, width = 860 }: TimelineInput):
       `<g class="crash-marker"><line x1="${num(cx)}" x2="${num(cx)}" y1="${TOP - 4}" y2="${num(laneY(lanes.length))}"/><text x="${num(Math.min(cx + 4, width - 90))}" y="${num(laneY(lanes.length) + 12)}">✕ ${esc(obs.crash.point)} (SIGKILL)</text><title>${esc(`crash point ${obs.crash.point}@${obs.crash.occurrence}: pid ${obs.crash.pid} killed itself at +${((obs.crash.at - t0) / 1000).toFixed(2)} s`)}</title></g>`,
     );
   }
-  parts.push(`<text class="axis" x="${LABEL_W}" y="${height - 2}">0 s</text><text class="axis" x="${width - 8}" y="${height - 2}" text-anchor="end">${((t1 - t0) / 1000).toFixed(2)} s</text>`);
+  parts.push(
+    `<text class="axis" x="${LABEL_W}" y="${height - 2}">0 s</text><text class="axis" x="${width - 8}" y="${height - 2}" text-anchor="end">${((t1 - t0) / 1000).toFixed(2)} s</text>`,
+  );
   parts.push('</svg>');
   return parts.join('');
 }

@@ -34,3 +34,4 @@ export {
 } from './evidence.ts';
 export { checkCrashCell, extraByKind, type CrashVerdict } from './crash-check.ts';
 export { crashSpec, runThroughAdapter, type CrashSpecOptions, type CrashSpecCells } from './crash-spec.ts';
+export * from './production/index.ts';

@@ -120,7 +120,12 @@ export interface RuntimeInfo {
   readonly title: string;
   /** The ways it can run, the baseline configuration of each variant first. */
   readonly configurations: readonly RunConfig[];
+  /** The suites it takes part in; all when omitted. */
+  readonly suites?: readonly Suite[];
 }
+
+/** crash: what a kill re-executes; production: the hazards a checkpoint alone does not handle. */
+export type Suite = 'crash' | 'production';
 
 export interface RuntimeAdapter<H extends RunHandle = RunHandle> extends RuntimeInfo {
   /** True when a worker leaves once its run is finished; false when it serves until told to stop. */
@@ -130,8 +135,11 @@ export interface RuntimeAdapter<H extends RunHandle = RunHandle> extends Runtime
    * not expired yet). A supervisor would restart the worker; so does the harness.
    */
   isRetryableExit(code: number | null): boolean;
-  /** Registers a run. A malformed request is refused here (InvalidRequestError), before anything exists. */
-  startRun(request: ReviewRequestInput, config: RunConfig): Promise<H>;
+  /**
+   * Registers a run (under `runId` when given). A malformed request is refused here
+   * (InvalidRequestError), before anything exists.
+   */
+  startRun(request: ReviewRequestInput, config: RunConfig, opts?: { runId?: string }): Promise<H>;
   /** How to start a worker process for this run; `crashPlan` null means no plan. */
   workerSpec(handle: H, opts: { name: string; crashPlan: string | null }): WorkerSpec;
   /** Polled several times a second while a run is driven: must be cheap; `state` may be null. */
@@ -141,6 +149,8 @@ export interface RuntimeAdapter<H extends RunHandle = RunHandle> extends Runtime
   /** Records a human decision; works while no worker is alive. */
   approve(handle: H, decision: Decision): Promise<void>;
   durableRecord(handle: H): Promise<DurableRecord>;
+  /** Ends a run that would otherwise go on forever (one retrying without a cap), as an operator would. */
+  abandon?(handle: H, reason: string): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -1,0 +1,96 @@
+import { HAZARD_IDS, HAZARDS, expectedVerdict, type HazardId } from '../../domain/hazards.ts';
+import type { RuntimeInfo, Variant } from '../../domain/runtime.ts';
+import { worldClient } from '../../world/client.ts';
+import { badInputHazard } from './bad-input.ts';
+import { retryHazard } from './retries.ts';
+import {
+  HazardSkipped,
+  type HazardEnv,
+  type HazardObservation,
+  type HazardRunner,
+  type HazardScenario,
+} from './types.ts';
+
+/** Each hazard's procedure, one module per idea. */
+export const HAZARD_RUNNERS: Record<HazardId, HazardRunner> = {
+  'retry-transient': retryHazard,
+  'retry-exhausted': retryHazard,
+  'retry-permanent': retryHazard,
+  'bad-input': badInputHazard,
+};
+
+/** Every hazard for every runtime that takes part in the production suite, in both variants. */
+export function productionCatalogue(
+  runtimes: readonly RuntimeInfo[],
+  hazards: readonly HazardId[] = HAZARD_IDS,
+): HazardScenario[] {
+  const out: HazardScenario[] = [];
+  for (const hazard of hazards) {
+    for (const rt of runtimes) {
+      if (rt.suites && !rt.suites.includes('production')) continue;
+      for (const variant of [...new Set(rt.configurations.map((c) => c.variant))] as Variant[]) {
+        out.push({ id: `${hazard}/${rt.name}/${variant}`, hazard, runtime: rt.name, variant });
+      }
+    }
+  }
+  return out;
+}
+
+export async function runHazard(scenario: HazardScenario, env: HazardEnv): Promise<HazardObservation> {
+  const startedAt = Date.now();
+  const base = { scenario, startedAt, ledger: [], durable: null, figures: {}, runId: null };
+  try {
+    const o = await HAZARD_RUNNERS[scenario.hazard](env, scenario);
+    const ledger = o.ledger ?? (o.runId ? await worldClient(env.worldUrl).ledger({ runId: o.runId }) : []);
+    return {
+      ...base,
+      ...o,
+      status: 'ran',
+      note: o.note ?? null,
+      ledger,
+      durable: o.durable ?? null,
+      endedAt: Date.now(),
+    };
+  } catch (err) {
+    const skipped = err instanceof HazardSkipped;
+    return {
+      ...base,
+      status: skipped ? 'skipped' : 'error',
+      verdict: null,
+      note: (err as Error).message,
+      endedAt: Date.now(),
+    };
+  }
+}
+
+/** The verdict a hazard row must show, and where it does not. */
+export function checkHazard(obs: HazardObservation): { expected: string; why: string | null; violations: string[] } {
+  const { hazard, runtime, variant } = obs.scenario;
+  const { verdict: expected, why } = expectedVerdict(hazard, runtime, variant);
+  const violations: string[] = [];
+  if (obs.status === 'error') violations.push(`could not run: ${obs.note}`);
+  else if (obs.status === 'ran' && obs.verdict !== expected) {
+    const said: Record<string, string> = HAZARDS[hazard].verdicts;
+    violations.push(`${obs.verdict}: ${said[obs.verdict ?? ''] ?? '?'}; expected ${expected}: ${said[expected]}`);
+  }
+  return { expected, why, violations };
+}
+
+/** Runs hazard rows through one adapter, a few at a time: the usual `run` of a productionSpec. */
+export function runHazardsThroughAdapter(
+  env: () => HazardEnv,
+  opts: { concurrency?: number } = {},
+): (scenarios: HazardScenario[]) => Promise<HazardObservation[]> {
+  return async (scenarios) => {
+    const out: HazardObservation[] = new Array(scenarios.length);
+    let next = 0;
+    const lane = async () => {
+      while (next < scenarios.length) {
+        const i = next++;
+        out[i] = await runHazard(scenarios[i]!, env());
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 4, scenarios.length) }, lane));
+    return out;
+  };
+}

@@ -1,0 +1,56 @@
+import type { HazardId } from '../../domain/hazards.ts';
+import type { ReviewRequestInput } from '../../domain/request.ts';
+import type { DurableRecord, RuntimeAdapter, Variant } from '../../domain/runtime.ts';
+import type { LedgerEntry } from '../../world/ledger.ts';
+
+/** One hazard, one runtime, one variant: a row of the production suite. */
+export interface HazardScenario {
+  /** "retry-transient/langgraph/hardened" */
+  id: string;
+  hazard: HazardId;
+  runtime: string;
+  variant: Variant;
+}
+
+/** What a hazard runner gets: the runtime under test and the world, nothing else. */
+export interface HazardEnv {
+  adapter: RuntimeAdapter;
+  worldUrl: string;
+  request: ReviewRequestInput;
+  /** How long any one wait may take before the run is declared stuck. */
+  boundMs: number;
+  log?: (line: string) => void;
+}
+
+export type Figure = number | string | boolean | null;
+
+/** What a runner found, judged from the world's ledger and the durable records. */
+export interface HazardOutcome {
+  verdict: string;
+  /** The numbers behind the verdict ("attempts": 4, "seconds to the dead letter": 2.1…). */
+  figures: Record<string, Figure>;
+  runId: string | null;
+  note?: string | null;
+  ledger?: LedgerEntry[];
+  durable?: DurableRecord | null;
+}
+
+export type HazardRunner = (env: HazardEnv, scenario: HazardScenario) => Promise<HazardOutcome>;
+
+/** The runtime, or the environment, cannot be put through this hazard; the row says why. */
+export class HazardSkipped extends Error {
+  override readonly name = 'HazardSkipped';
+}
+
+export interface HazardObservation {
+  scenario: HazardScenario;
+  status: 'ran' | 'skipped' | 'error';
+  verdict: string | null;
+  figures: Record<string, Figure>;
+  runId: string | null;
+  note: string | null;
+  startedAt: number;
+  endedAt: number;
+  ledger: LedgerEntry[];
+  durable: DurableRecord | null;
+}

@@ -1,0 +1,136 @@
+import type { Variant } from './runtime.ts';
+
+/**
+ * The production half of the comparison: a checkpoint makes a run resumable, not correct. Each
+ * hazard is written once, here, with the verdicts it can end in and the one each variant must
+ * reach; a runtime documented to end elsewhere says so beside it, with the reason. The harness
+ * (shared-domain/src/conformance/production) puts every runtime through each hazard and judges
+ * the outcome from the world's ledger and the durable records.
+ */
+export type HazardSection =
+  | 'retries'
+  | 'two-writers'
+  | 'zombie'
+  | 'deploy'
+  | 'memory'
+  | 'restarts'
+  | 'retention'
+  | 'bad-input'
+  | 'nondeterminism';
+
+export const HAZARD_SECTIONS: Record<HazardSection, { title: string; lesson: string }> = {
+  retries: {
+    title: 'Retry the transient, not the permanent',
+    lesson:
+      'A rate limit or a 503 may clear if tried again; a 422 never will. A retry policy needs a rule (which errors), a cap (how many attempts) and a dead letter at the end (the input, the error and the attempts, for a person), or a failing run looks stuck instead of failed.',
+  },
+  'two-writers': {
+    title: 'One writer per run',
+    lesson:
+      'A checkpoint makes a run resumable, not exclusive: two workers that load the same run both continue it, and every side effect after that point happens twice. Something must decide who owns the run: a lease with a fencing token, or a runtime that hands each task to one worker.',
+  },
+  zombie: {
+    title: 'The worker that comes back',
+    lesson:
+      'A paused worker (a stopped VM, a long GC) does not know it was replaced. When it wakes it carries on where it was; only a check at the point of writing (a fencing token, a stale task token) keeps what it does from being accepted.',
+  },
+  deploy: {
+    title: 'State outlives code',
+    lesson:
+      'A run checkpointed by last week’s code is resumed by today’s. If the state’s shape or the steps changed, the resume must migrate the state or replay through a version check, or refuse clearly; it must never run on a half-read state.',
+  },
+  memory: {
+    title: 'Memory is not storage',
+    lesson:
+      'A checkpointer or a server that keeps its state in memory loses it with the process. The run cannot be resumed, and the honest answer is to say so, not to start again silently.',
+  },
+  restarts: {
+    title: 'The infrastructure restarts',
+    lesson:
+      'The database or the orchestrator restarting mid-run is routine. Writes in flight fail and must be retried; a run that keeps its state on disk goes on where it was once the server is back.',
+  },
+  retention: {
+    title: 'Retention',
+    lesson:
+      'A finished run is worth keeping long enough to answer an incident review, and no longer. Deleting must never touch a run that is live or waiting for a person.',
+  },
+  'bad-input': {
+    title: 'Bad input at the front door',
+    lesson:
+      'A malformed request is refused before anything exists: no run, no checkpoint, no workflow, no call to the world. Caught later, it becomes a failed run someone has to clean up.',
+  },
+  nondeterminism: {
+    title: 'A nondeterministic step before an effect',
+    lesson:
+      'An idempotency key collapses a resent effect only if the payload is the same. If the step that made the payload runs again and answers differently, the key hides the disagreement: what the customer received is not what the run holds. Recording the step’s result makes the payload deterministic.',
+  },
+};
+
+export interface HazardSpec {
+  section: HazardSection;
+  /** What is done to the run, in a few words. */
+  title: string;
+  /** The verdicts this hazard can end in: code → sentence. */
+  verdicts: Record<string, string>;
+  /** The verdict each variant must reach. */
+  expected: Record<Variant, string>;
+  /** Runtimes documented to end elsewhere, with the reason. */
+  deviations?: readonly { runtime: string; variant?: Variant; expected: string; why: string }[];
+}
+
+const RETRY_VERDICTS = {
+  recovered: 'retried the transient error and completed',
+  'dead-lettered': 'gave up at the cap: failed, with the input, the error and the attempts in a dead letter',
+  'failed-at-once': 'failed at the first error: no retry, no dead letter',
+  'looks-stuck': 'still retrying past any cap: running, no dead letter, nobody told',
+  'retried-permanent': 'retried an error no retry can fix: running, no dead letter',
+};
+
+const NAIVE_TEMPORAL_RETRIES =
+  'Temporal’s default retry policy retries every failure, forever, with a growing backoff: without a policy of your own there is no cap and no dead letter.';
+
+export const HAZARDS = {
+  'retry-transient': {
+    section: 'retries',
+    title: 'two 503s from the tracker, then it answers',
+    verdicts: RETRY_VERDICTS,
+    expected: { naive: 'failed-at-once', hardened: 'recovered' },
+    deviations: [{ runtime: 'temporal', variant: 'naive', expected: 'recovered', why: NAIVE_TEMPORAL_RETRIES }],
+  },
+  'retry-exhausted': {
+    section: 'retries',
+    title: 'the vendor site answers 503, forever',
+    verdicts: RETRY_VERDICTS,
+    expected: { naive: 'failed-at-once', hardened: 'dead-lettered' },
+    deviations: [{ runtime: 'temporal', variant: 'naive', expected: 'looks-stuck', why: NAIVE_TEMPORAL_RETRIES }],
+  },
+  'retry-permanent': {
+    section: 'retries',
+    title: 'the tracker refuses the note with a 422',
+    verdicts: RETRY_VERDICTS,
+    expected: { naive: 'failed-at-once', hardened: 'dead-lettered' },
+    deviations: [{ runtime: 'temporal', variant: 'naive', expected: 'retried-permanent', why: NAIVE_TEMPORAL_RETRIES }],
+  },
+  'bad-input': {
+    section: 'bad-input',
+    title: 'malformed requests started through the runtime',
+    verdicts: {
+      refused: 'refused before anything existed: no run, no durable record, no call to the world',
+      accepted: 'accepted: a run exists for a request that can never succeed',
+    },
+    expected: { naive: 'refused', hardened: 'refused' },
+  },
+} as const satisfies Record<string, HazardSpec>;
+
+export type HazardId = keyof typeof HAZARDS;
+export const HAZARD_IDS = Object.keys(HAZARDS) as HazardId[];
+
+export function expectedVerdict(
+  id: HazardId,
+  runtime: string,
+  variant: Variant,
+): { verdict: string; why: string | null } {
+  const spec: HazardSpec = HAZARDS[id];
+  const d = spec.deviations?.find((x) => x.runtime === runtime && (x.variant === undefined || x.variant === variant));
+  return d ? { verdict: d.expected, why: d.why } : { verdict: spec.expected[variant], why: null };
+}
