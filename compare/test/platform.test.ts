@@ -1,0 +1,64 @@
+/**
+ * The platform `engines` promises is the one every dependency supports, and `pnpm install` on any
+ * other Node refuses with a line saying so (engineStrict). Each check installs the real lockfile,
+ * offline from the store the tree was installed from, into a scratch copy of the manifests, with
+ * pnpm told which Node to check the engines against (its `nodeVersion` setting).
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, appendFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const MANIFESTS = [
+  'package.json',
+  'pnpm-workspace.yaml',
+  'pnpm-lock.yaml',
+  ...['shared-domain', 'langgraph-impl', 'temporal-impl', 'compare'].map((p) => `${p}/package.json`),
+];
+const run = promisify(execFile);
+const scratch: string[] = [];
+afterAll(() => scratch.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+async function installOn(nodeVersion: string): Promise<{ ok: boolean; output: string }> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'vendor-review-engines-'));
+  scratch.push(dir);
+  for (const f of MANIFESTS) cpSync(path.join(ROOT, f), path.join(dir, f));
+  appendFileSync(path.join(dir, 'pnpm-workspace.yaml'), `\nnodeVersion: ${nodeVersion}\n`);
+  try {
+    const { stdout, stderr } = await run(
+      'pnpm',
+      ['install', '--frozen-lockfile', '--offline', '--ignore-scripts', '--reporter=append-only'],
+      { cwd: dir, env: { ...process.env, CI: 'true' }, timeout: 120_000, maxBuffer: 16 << 20 },
+    );
+    return { ok: true, output: stdout + stderr };
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string };
+    return { ok: false, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+  }
+}
+
+const engines = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } })
+  .engines.node;
+/** The lowest version of each range `engines` admits ("^20.19.0 || >=22.12.0" → 20.19.0, 22.12.0). */
+const lowest = engines.split('||').map((r) => r.trim().replace(/^[\^>=~]+/, ''));
+
+describe('the platform', () => {
+  it('engines names the lowest versions explicitly', () => {
+    expect(lowest.every((v) => /^\d+\.\d+\.\d+$/.test(v)), engines).toBe(true);
+  });
+
+  it.each(lowest)('every dependency supports Node %s, the lowest engines admits', async (version) => {
+    const { ok, output } = await installOn(version);
+    expect(ok, output).toBe(true);
+  });
+
+  it('pnpm install on an older Node refuses, naming the engine', async () => {
+    const { ok, output } = await installOn('20.3.0');
+    expect(ok).toBe(false);
+    expect(output).toMatch(/Unsupported engine/);
+  });
+});
