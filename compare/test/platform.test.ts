@@ -46,9 +46,35 @@ const engines = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'
 /** The lowest version of each range `engines` admits ("^20.19.0 || >=22.12.0" → 20.19.0, 22.12.0). */
 const lowest = engines.split('||').map((r) => r.trim().replace(/^[\^>=~]+/, ''));
 
+type Manifest = Record<'dependencies' | 'devDependencies', Record<string, string> | undefined>;
+const manifests = MANIFESTS.filter((f) => f.endsWith('package.json')).map(
+  (f) => [f, JSON.parse(readFileSync(path.join(ROOT, f), 'utf8')) as Manifest] as const,
+);
+
+describe('the dependencies', () => {
+  it('a package several workspace packages depend on takes its version from the catalog', () => {
+    const users = new Map<string, string[]>();
+    for (const [file, m] of manifests)
+      for (const [name, spec] of Object.entries({ ...m.dependencies, ...m.devDependencies }))
+        if (!spec.startsWith('workspace:')) users.set(name, [...(users.get(name) ?? []), `${file}: ${spec}`]);
+    const shared = [...users].filter(([, specs]) => specs.length > 1);
+    expect(shared.length).toBeGreaterThan(0);
+    expect(shared.filter(([, specs]) => specs.some((s) => !s.endsWith(': catalog:')))).toEqual([]);
+  });
+
+  it("playwright-core, only the report test's browser, is a dev dependency", () => {
+    const compare = manifests.find(([f]) => f === 'compare/package.json')![1];
+    expect(compare.dependencies?.['playwright-core']).toBeUndefined();
+    expect(compare.devDependencies?.['playwright-core']).toBeDefined();
+  });
+});
+
 describe('the platform', () => {
   it('engines names the lowest versions explicitly', () => {
-    expect(lowest.every((v) => /^\d+\.\d+\.\d+$/.test(v)), engines).toBe(true);
+    expect(
+      lowest.every((v) => /^\d+\.\d+\.\d+$/.test(v)),
+      engines,
+    ).toBe(true);
   });
 
   it.each(lowest)('every dependency supports Node %s, the lowest engines admits', async (version) => {
