@@ -72,6 +72,10 @@ async function main(): Promise<number> {
   process.once('SIGTERM', () => stop.abort(new Error('SIGTERM')));
   process.once('SIGINT', () => stop.abort(new Error('SIGINT')));
 
+  /** Every LangGraph row still to send, until none is left (a delivery worker's job). */
+  const deliverAll = () =>
+    LG_OUTBOX.drain({ pool, ports, worker, scope: LG_OUTBOX_SCOPE, untilEmpty: true, signal: stop.signal, log });
+
   const runOne = async (runId: string, restart: boolean) => {
     const rlog = (line: string) => log(`run ${runId}: ${line}`);
     const outcome = await executeRun({
@@ -100,15 +104,7 @@ async function main(): Promise<number> {
         if (code === EXIT.done) code = c;
       });
       if (code === EXIT.done && args.outbox)
-        await LG_OUTBOX.drain({
-          pool,
-          ports,
-          worker,
-          scope: LG_OUTBOX_SCOPE,
-          untilEmpty: true,
-          signal: stop.signal,
-          log,
-        });
+        await deliverAll();
       return code;
     }
     if (args.claim) {
@@ -127,15 +123,7 @@ async function main(): Promise<number> {
           continue;
         }
         if (args.outbox)
-          await LG_OUTBOX.drain({
-            pool,
-            ports,
-            worker,
-            scope: LG_OUTBOX_SCOPE,
-            untilEmpty: true,
-            signal: stop.signal,
-            log,
-          });
+          await deliverAll();
         if (args['until-idle']) break;
         await new Promise((r) => setTimeout(r, 500));
       }

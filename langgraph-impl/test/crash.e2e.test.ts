@@ -3,32 +3,22 @@
  * async, sync and exit; hardened), real worker processes killed with SIGKILL, a replacement process,
  * real PostgreSQL and the real world. Then what only LangGraph has: what each durability mode keeps.
  */
-import { cellRequest, crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/domain/conformance';
-import { workerBundle } from '@vendor-review/domain/infra';
-import { startWorld, type World } from '@vendor-review/domain/world';
-import type { CrashPointName, DurableMark, RuntimeAdapter } from '@vendor-review/domain';
+import { crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/domain/conformance';
+import type { CrashPointName, DurableMark } from '@vendor-review/domain';
 import { describe, expect, it } from 'vitest';
-import { createLangGraphAdapter, LANGGRAPH, WORKER_ENTRY } from '../src/index.ts';
-import { freshTestDatabase } from './db.ts';
+import { LANGGRAPH } from '../src/index.ts';
+import { langGraphUnderTest, type LangGraphUnderTest } from './runtime.ts';
 
-let world: World;
-let db: { url: string; drop(): Promise<void> };
-let adapter: RuntimeAdapter;
+let lg: LangGraphUnderTest;
 
 const spec = crashSpec({
   name: 'LangGraph',
   scenarios: crashCatalogue([LANGGRAPH]),
   run: async (scenarios) => {
-    [world, db] = await Promise.all([startWorld({}), freshTestDatabase('crash')]);
-    const { path: workerEntry } = await workerBundle(WORKER_ENTRY);
-    adapter = createLangGraphAdapter({ databaseUrl: db.url, worldUrl: world.url, workerEntry });
-    return runThroughAdapter(() => ({ adapter, worldUrl: world.url, request: cellRequest(world.url) }))(scenarios);
+    lg = await langGraphUnderTest('crash');
+    return runThroughAdapter(() => lg.env())(scenarios);
   },
-  teardown: async () => {
-    await adapter?.close();
-    await db?.drop();
-    await world?.stop();
-  },
+  teardown: () => lg?.stop(),
 });
 
 const checkpoints = (marks: DurableMark[] | undefined) => (marks ?? []).filter((m) => m.kind === 'checkpoint');

@@ -3,40 +3,21 @@
  * processes killed with SIGKILL, a replacement process, a real dev server, real PostgreSQL and the
  * real world. Then what only Temporal shows: which worker completed each parallel sibling.
  */
-import { cellRequest, crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/domain/conformance';
-import { workerBundle } from '@vendor-review/domain/infra';
-import type { RuntimeAdapter } from '@vendor-review/domain';
+import { crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/domain/conformance';
 import { describe, expect, inject, it } from 'vitest';
-import { createTemporalAdapter, TEMPORAL, WORKER_ENTRY } from '../src/index.ts';
-import { startTestEnvironment, type TestEnvironment } from './support/environment.ts';
+import { TEMPORAL } from '../src/index.ts';
+import { temporalUnderTest, type TemporalUnderTest } from './support/runtime.ts';
 
-let env: TestEnvironment;
-let adapter: RuntimeAdapter;
+let tm: TemporalUnderTest;
 
 const spec = crashSpec({
   name: 'Temporal',
   scenarios: crashCatalogue([TEMPORAL]),
   run: async (scenarios) => {
-    env = await startTestEnvironment();
-    // The SDK loads a native bridge and its own sandbox code from its package: left external.
-    const { path: workerEntry } = await workerBundle(WORKER_ENTRY, ['@temporalio/*']);
-    adapter = await createTemporalAdapter({
-      address: env.temporal.address,
-      namespace: env.temporal.namespace,
-      databaseUrl: env.db.url,
-      worldUrl: env.world.url,
-      bundlePath: inject('workflowBundle'),
-      workerEntry,
-      uiUrl: null,
-    });
-    return runThroughAdapter(() => ({ adapter, worldUrl: env.world.url, request: cellRequest(env.world.url) }))(
-      scenarios,
-    );
+    tm = await temporalUnderTest(inject('workflowBundle'));
+    return runThroughAdapter(() => tm.env())(scenarios);
   },
-  teardown: async () => {
-    await adapter?.close();
-    await env?.stop();
-  },
+  teardown: () => tm?.stop(),
 });
 
 describe('what the history says about the parallel siblings', () => {

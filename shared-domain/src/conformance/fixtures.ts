@@ -5,7 +5,7 @@ import type { LedgerEntry } from '../world/ledger.ts';
 import type { CellObservation } from './observation.ts';
 import { baselineIdFor, scenarioId, type Scenario } from './scenarios.ts';
 
-/** Two runtimes shaped like the real ones, for constructed results. */
+/** Two runtimes configured like the real ones (their adapters' RuntimeInfo), for constructed results. */
 export const FIXTURE_RUNTIMES: Record<'langgraph' | 'temporal', RuntimeInfo> = {
   langgraph: {
     name: 'langgraph',
@@ -14,6 +14,7 @@ export const FIXTURE_RUNTIMES: Record<'langgraph' | 'temporal', RuntimeInfo> = {
     configurations: [
       { variant: 'naive', durability: 'async' },
       { variant: 'naive', durability: 'sync' },
+      { variant: 'naive', durability: 'exit' },
       { variant: 'hardened', durability: null },
     ],
   },

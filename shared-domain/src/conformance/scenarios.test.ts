@@ -1,27 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { RuntimeInfo } from '../domain/runtime.ts';
+import { FIXTURE_RUNTIMES } from './fixtures.ts';
 import { crashCatalogue, selectScenarios } from './scenarios.ts';
 
-const LG: RuntimeInfo = {
-  name: 'langgraph',
-  label: 'LG',
-  title: 'LangGraph',
-  configurations: [
-    { variant: 'naive', durability: 'async' },
-    { variant: 'naive', durability: 'sync' },
-    { variant: 'naive', durability: 'exit' },
-    { variant: 'hardened', durability: null },
-  ],
-};
-const TM: RuntimeInfo = {
-  name: 'temporal',
-  label: 'TM',
-  title: 'Temporal',
-  configurations: [
-    { variant: 'naive', durability: null },
-    { variant: 'hardened', durability: null },
-  ],
-};
+const { langgraph: LG, temporal: TM } = FIXTURE_RUNTIMES;
 
 describe('the crash catalogue', () => {
   it('every crash point in every configuration, a baseline per runtime and variant in its first configuration', () => {

@@ -1,0 +1,47 @@
+import type { RuntimeAdapter } from '@vendor-review/domain';
+import { cellRequest } from '@vendor-review/domain/conformance';
+import { workerBundle } from '@vendor-review/domain/infra';
+import { createTemporalAdapter, WORKER_ENTRY } from '../../src/index.ts';
+import { startTestEnvironment, type TestEnvironment } from './environment.ts';
+
+/**
+ * What a conformance suite needs to put Temporal through its scenarios: a dev server, the world, a
+ * fresh database, the adapter with bundled workers and the prebuilt workflow bundle.
+ */
+export interface TemporalUnderTest {
+  adapter: RuntimeAdapter;
+  environment: TestEnvironment;
+  env(): { adapter: RuntimeAdapter; worldUrl: string; request: ReturnType<typeof cellRequest>; boundMs: number };
+  stop(): Promise<void>;
+}
+
+export async function temporalUnderTest(workflowBundle: string): Promise<TemporalUnderTest> {
+  // The SDK loads a native bridge and its own sandbox code from its package: left external.
+  const [environment, worker] = await Promise.all([
+    startTestEnvironment(),
+    workerBundle(WORKER_ENTRY, ['@temporalio/*']),
+  ]);
+  const adapter = await createTemporalAdapter({
+    address: environment.temporal.address,
+    namespace: environment.temporal.namespace,
+    databaseUrl: environment.db.url,
+    worldUrl: environment.world.url,
+    bundlePath: workflowBundle,
+    workerEntry: worker.path,
+    uiUrl: null,
+  });
+  return {
+    adapter,
+    environment,
+    env: () => ({
+      adapter,
+      worldUrl: environment.world.url,
+      request: cellRequest(environment.world.url),
+      boundMs: 120_000,
+    }),
+    async stop() {
+      await adapter.close();
+      await environment.stop();
+    },
+  };
+}
