@@ -20,4 +20,9 @@ describe('activityOptions', () => {
   it('every activity has a heartbeat timeout: that is how a dead worker is noticed', () => {
     expect(activityOptions('hardened', 'model', 'EXTRACT:sso').heartbeatTimeout).toBe('2s');
   });
+
+  it('a run can set its own heartbeat timeout (from the workflow input), for every kind of step', () => {
+    for (const kind of ['pure', 'web', 'model', 'effect', 'deliveryWait'] as const)
+      expect(activityOptions('naive', kind, 'X', 750).heartbeatTimeout).toBe(750);
+  });
 });

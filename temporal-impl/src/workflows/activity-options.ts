@@ -5,6 +5,8 @@
  * - heartbeatTimeout 2s: every activity heartbeats every 300ms (the worker flushes heartbeats at
  *   most every 500ms, see worker.ts), so the server notices a SIGKILLed worker's activity about
  *   2s after its last heartbeat, and schedules the retry. This is the main term of the recovery time.
+ *   A run may set its own in its input (definitions.ts): the input is in the history, so a replay
+ *   schedules with the value the run started with.
  * - startToCloseTimeout: bounds one attempt on a LIVE worker whose call hangs (slow or dropped
  *   connection). A dead worker is found by the heartbeat timeout long before this.
  * - retry initialInterval: the pause between the timed-out attempt and the next one. Naive keeps
@@ -80,11 +82,17 @@ export const HARDENED_MAX_ATTEMPTS: Record<StepKind, number> = Object.fromEntrie
   Object.entries(hardenedRetry).map(([k, p]) => [k, p.maximumAttempts ?? 0]),
 ) as Record<StepKind, number>;
 
-export function activityOptions(variant: Variant, kind: StepKind, activityId: string): ActivityOptions {
+/** `heartbeatMs` comes from the workflow's input (a run's own setting); absent, the default above. */
+export function activityOptions(
+  variant: Variant,
+  kind: StepKind,
+  activityId: string,
+  heartbeatMs?: number,
+): ActivityOptions {
   return {
     activityId,
     startToCloseTimeout: startToClose[kind],
-    heartbeatTimeout: HEARTBEAT_TIMEOUT,
+    heartbeatTimeout: heartbeatMs === undefined ? HEARTBEAT_TIMEOUT : heartbeatMs,
     // naive: no `retry` at all, i.e. the SDK default (1s, x2, up to 100s, unlimited attempts, retries everything).
     ...(variant === 'hardened' ? { retry: hardenedRetry[kind] } : {}),
   };

@@ -12,6 +12,17 @@ export interface VendorReviewInput {
   /** Untrusted review request as the customer sent it; VALIDATE parses it. */
   request: unknown;
   variant: Variant;
+  /**
+   * Per-run timing, part of the input so that a replay sees the same value the first execution
+   * used (a worker's own constant would differ between deploys). Absent: the defaults of
+   * activity-options.ts, which is also what every history recorded before this field reads as.
+   */
+  timeouts?: RunTimeouts;
+}
+
+export interface RunTimeouts {
+  /** How long the server waits for an activity's heartbeat before it gives the attempt up as lost. */
+  heartbeatMs?: number;
 }
 
 export interface ApprovalDecision {

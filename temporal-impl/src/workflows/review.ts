@@ -29,6 +29,7 @@ import {
 } from '@vendor-review/domain/pure';
 import type { Activities } from '../activities.ts';
 import { activityOptions, HARDENED_MAX_ATTEMPTS, localVerifyOptions, type StepKind } from './activity-options.ts';
+import { stepInput, type ArgPassing, type StateStep } from './step-input.ts';
 import {
   approveSignal,
   reviewQuery,
@@ -67,6 +68,9 @@ export function makeVendorReview(change: VerifyChange) {
   return async function vendorReview(input: VendorReviewInput): Promise<ReviewState> {
     const { workflowId, runId: runtimeRunId } = workflowInfo();
     const { variant } = input;
+    const heartbeatMs = input.timeouts?.heartbeatMs;
+    // hardened hands each activity only what its step reads (step-input.ts); naive the whole state.
+    const passing: ArgPassing = variant === 'hardened' ? 'slice' : 'whole';
     // VALIDATE parses the request; until then the state carries it as received.
     let state = initialState(input.runId, input.request as ReviewState['request']);
     let status: WorkflowStatus = 'running';
@@ -88,7 +92,9 @@ export function makeVendorReview(change: VerifyChange) {
       call: (acts: Activities) => Promise<R>,
       input?: unknown,
     ): Promise<R> => {
-      const acts = proxyActivities<Activities>(activityOptions(variant, kind, activityId) as ActivityOptions);
+      const acts = proxyActivities<Activities>(
+        activityOptions(variant, kind, activityId, heartbeatMs) as ActivityOptions,
+      );
       try {
         return await call(acts);
       } catch (err) {
@@ -97,14 +103,14 @@ export function makeVendorReview(change: VerifyChange) {
         throw err;
       }
     };
-    const args = () => ({ state, variant });
+    const args = (step: StateStep) => ({ state: stepInput(step, state, passing), variant });
     const merge = (update: StateUpdate) => {
       state = applyUpdate(state, update);
     };
 
     try {
-      merge(await step('pure', 'VALIDATE', 'VALIDATE', (a) => a.validate(args())));
-      merge(await step('web', 'DISCOVER', 'DISCOVER', (a) => a.discover(args())));
+      merge(await step('pure', 'VALIDATE', 'VALIDATE', (a) => a.validate(args('validate'))));
+      merge(await step('web', 'DISCOVER', 'DISCOVER', (a) => a.discover(args('discover'))));
 
       const bound = state.pending.length + 1;
       for (let n = 1; hasMoreRequirements(state); n++) {
@@ -113,11 +119,15 @@ export function makeVendorReview(change: VerifyChange) {
             `requirement loop did not shrink pending after ${bound} rounds`,
             'LoopGuard',
           );
-        merge(await step('pure', 'SELECT_REQUIREMENT', `SELECT_REQUIREMENT#${n}`, (a) => a.selectRequirement(args())));
+        merge(
+          await step('pure', 'SELECT_REQUIREMENT', `SELECT_REQUIREMENT#${n}`, (a) =>
+            a.selectRequirement(args('selectRequirement')),
+          ),
+        );
         const req = state.current?.requirementId;
         if (!req)
           throw ApplicationFailure.nonRetryable('SELECT_REQUIREMENT chose no requirement', 'NoCurrentRequirement');
-        merge(await step('pure', 'SELECT_PAGE', `SELECT_PAGE:${req}`, (a) => a.selectPage(args())));
+        merge(await step('pure', 'SELECT_PAGE', `SELECT_PAGE:${req}`, (a) => a.selectPage(args('selectPage'))));
 
         // FETCH fans out: one activity per candidate page, all scheduled at once. A sibling that
         // completed is an event in history and is never run again, whatever happens to the others.
@@ -130,39 +140,43 @@ export function makeVendorReview(change: VerifyChange) {
               'web',
               'FETCH',
               `FETCH:${req}:${index}`,
-              (a) => a.fetchPage({ state: before, variant, target }),
+              (a) => a.fetchPage({ state: stepInput('fetchPage', before, passing, url), variant, target }),
               { target, requirementId: req },
             );
           }),
         );
         pages.forEach(merge);
 
-        merge(await step('model', 'EXTRACT', `EXTRACT:${req}`, (a) => a.extract(args())));
-        merge(await runVerify(change, variant, state, req));
-        merge(await step('effect', 'SAVE_PROGRESS', `SAVE_PROGRESS:${req}`, (a) => a.saveProgress(args())));
+        merge(await step('model', 'EXTRACT', `EXTRACT:${req}`, (a) => a.extract(args('extract'))));
+        merge(await runVerify(change, variant, state, req, { heartbeatMs, passing }));
+        merge(
+          await step('effect', 'SAVE_PROGRESS', `SAVE_PROGRESS:${req}`, (a) => a.saveProgress(args('saveProgress'))),
+        );
       }
 
-      merge(await step('model', 'DRAFT', 'DRAFT', (a) => a.draft(args())));
+      merge(await step('model', 'DRAFT', 'DRAFT', (a) => a.draft(args('draft'))));
 
       // AWAIT_APPROVAL: the question is recorded by an activity, then the workflow simply waits.
       // Waiting costs no worker: the signal is stored in history even while no worker is alive.
-      await step('pure', 'AWAIT_APPROVAL', 'AWAIT_APPROVAL', (a) => a.requestApproval(args()));
+      await step('pure', 'AWAIT_APPROVAL', 'AWAIT_APPROVAL', (a) => a.requestApproval(args('requestApproval')));
       setStatus('awaiting-approval');
       await condition(() => decision !== undefined);
       setStatus('running');
       const d = decision as ApprovalDecision;
       merge(
         await step('pure', 'AWAIT_APPROVAL', 'AWAIT_APPROVAL:decision', (a) =>
-          a.applyApproval({ ...args(), decision: d }),
+          a.applyApproval({ ...args('applyApproval'), decision: d }),
         ),
       );
 
       if (state.approval?.approved !== false) {
         if (variant === 'naive') {
-          merge(await step('effect', 'DELIVER', 'DELIVER', (a) => a.deliver(args())));
+          merge(await step('effect', 'DELIVER', 'DELIVER', (a) => a.deliver(args('deliver'))));
         } else {
           // Outbox: the activity writes the mail once (keyed); the worker's drainer sends it.
-          const { key } = await step('effect', 'DELIVER', 'DELIVER:outbox', (a) => a.enqueueDelivery(args()));
+          const { key } = await step('effect', 'DELIVER', 'DELIVER:outbox', (a) =>
+            a.enqueueDelivery(args('enqueueDelivery')),
+          );
           merge(await step('deliveryWait', 'DELIVER', 'DELIVER:sent', (a) => a.awaitDelivery({ key })));
         }
       }
@@ -202,13 +216,14 @@ async function runVerify(
   variant: VendorReviewInput['variant'],
   state: ReviewState,
   req: string,
+  o: { heartbeatMs: number | undefined; passing: ArgPassing },
 ): Promise<StateUpdate> {
   const useLocal = change === 'unpatched' || (change === 'patched' && patched(VERIFY_LOCAL_PATCH));
-  const args = { state, variant };
+  const args = { state: stepInput('verify', state, o.passing), variant };
   try {
     if (useLocal) return await proxyLocalActivities<Activities>(localVerifyOptions(variant)).verify(args);
     return await proxyActivities<Activities>(
-      activityOptions(variant, 'pure', `VERIFY:${req}`) as ActivityOptions,
+      activityOptions(variant, 'pure', `VERIFY:${req}`, o.heartbeatMs) as ActivityOptions,
     ).verify(args);
   } catch (err) {
     if (err instanceof ActivityFailure)
