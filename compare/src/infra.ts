@@ -1,9 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import {
   killAllWorkers,
   maskDatabaseUrl,
-  resolveTemporalCli,
   startPostgres,
   startTemporal,
   type PostgresHandle,
@@ -23,13 +20,12 @@ export interface Infra {
   worldUrl: string;
   databaseUrl: string;
   postgresKind: 'embedded' | 'external';
-  temporal: {
-    address: string;
-    namespace: string;
-    kind: TemporalHandle['kind'];
-    uiUrl: string | null;
-    version: string | null;
-  } | null;
+  temporal:
+    | (Pick<TemporalHandle, 'address' | 'namespace' | 'kind' | 'connection' | 'workerEnv' | 'source'> & {
+        uiUrl: string | null;
+        version: string | null;
+      })
+    | null;
   runtimes: Map<string, StartedRuntime>;
   describe(): { world: string; postgres: string; temporal: string; temporalUi: string | null; built: string[] };
   teardown(): Promise<void>;
@@ -39,19 +35,6 @@ export interface InfraOptions {
   runtimes: readonly string[];
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
-}
-
-const run = promisify(execFile);
-
-async function cliVersion(env: NodeJS.ProcessEnv): Promise<string | null> {
-  try {
-    const cli = resolveTemporalCli(env);
-    if (!cli) return null;
-    const { stdout } = await run(cli, ['--version'], { timeout: 10_000 });
-    return stdout.trim().replace(/^temporal version\s*/, '');
-  } catch {
-    return null;
-  }
 }
 
 export async function startInfra(o: InfraOptions): Promise<Infra> {
@@ -103,8 +86,12 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
           address: t.address,
           namespace: t.namespace,
           kind: t.kind,
+          connection: t.connection,
+          workerEnv: t.workerEnv,
+          source: t.source,
           uiUrl,
-          version: t.kind === 'cli' ? await cliVersion(env) : null,
+          // The server's own answer (GetSystemInfo), for a user's server as for ours.
+          version: t.serverVersion,
         }
       : null;
     const started = await Promise.allSettled(
@@ -126,7 +113,8 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
         world: `simulated world at ${world.url}`,
         postgres: `${pg.kind === 'embedded' ? 'embedded PostgreSQL' : 'DATABASE_URL'} ${maskDatabaseUrl(pg.url)}`,
         temporal: t
-          ? `${t.kind === 'cli' ? 'dev server (Temporal CLI)' : t.kind === 'external' ? 'TEMPORAL_ADDRESS' : 'SDK-downloaded dev server'} ${t.address}, namespace ${t.namespace}`
+          ? `${t.kind === 'cli' ? 'dev server (Temporal CLI)' : t.kind === 'external' ? t.source : 'SDK-downloaded dev server'} ${t.address}, namespace ${t.namespace}` +
+            `${t.serverVersion ? `, server ${t.serverVersion}` : ''}${t.tls ? ', TLS' : ''}${t.apiKey ? ', API key' : ''}`
           : 'not used',
         temporalUi: uiUrl,
         built,

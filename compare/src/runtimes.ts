@@ -1,5 +1,5 @@
 import type { RuntimeAdapter, RuntimeInfo } from '@vendor-review/domain';
-import { workerBundle, type Built } from '@vendor-review/domain/infra';
+import { workerBundle, type Built, type TemporalHandle } from '@vendor-review/domain/infra';
 
 /**
  * The runtimes `pnpm compare` knows, each behind its own adapter. Adding one is one entry here (its
@@ -10,7 +10,8 @@ export interface RuntimeEnv {
   worldUrl: string;
   databaseUrl: string;
   /** Present when a selected runtime needs Temporal. */
-  temporal: { address: string; namespace: string; uiUrl: string | null } | null;
+  temporal:
+    (Pick<TemporalHandle, 'address' | 'namespace' | 'connection' | 'workerEnv'> & { uiUrl: string | null }) | null;
 }
 
 export interface StartedRuntime {
@@ -58,7 +59,8 @@ const REGISTRY: Record<string, Registered> = {
         tm.setupDatabase(env.databaseUrl),
       ]);
       const adapter = await tm.createTemporalAdapter({
-        ...env.temporal,
+        temporal: env.temporal,
+        uiUrl: env.temporal.uiUrl,
         databaseUrl: env.databaseUrl,
         worldUrl: env.worldUrl,
         bundlePath: bundle.path,

@@ -1,4 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
+import type { TemporalHandle as TemporalServer } from '@vendor-review/domain/infra';
 import {
   newRunId,
   parseReviewRequest,
@@ -30,8 +31,11 @@ export const TEMPORAL: RuntimeInfo = {
 };
 
 export interface TemporalAdapterOptions {
-  address: string;
-  namespace: string;
+  /**
+   * The server as `startTemporal` returned it: how the harness connects (address, TLS, API key),
+   * the namespace, and the environment its workers need to connect the same way.
+   */
+  temporal: Pick<TemporalServer, 'connection' | 'namespace' | 'workerEnv'>;
   /** Where hardened workers keep the outbox and the dead letters. */
   databaseUrl: string;
   worldUrl: string;
@@ -54,8 +58,9 @@ export function temporalUiLink(uiUrl: string, namespace: string, workflowId: str
 }
 
 export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<RuntimeAdapter<TemporalHandle>> {
-  const connection = await Connection.connect({ address: o.address });
-  const client = new Client({ connection, namespace: o.namespace });
+  const namespace = o.temporal.namespace;
+  const connection = await Connection.connect(o.temporal.connection as Parameters<typeof Connection.connect>[0]);
+  const client = new Client({ connection, namespace });
   const view = (v: RunView): RunView => ({
     status: v.status,
     state: v.state,
@@ -77,7 +82,7 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
         durability: null,
         taskQueue,
         runtimeIds: { workflowId: started.workflowId, runtimeRunId: started.runtimeRunId },
-        link: o.uiUrl ? temporalUiLink(o.uiUrl, o.namespace, started.workflowId, started.runtimeRunId) : null,
+        link: o.uiUrl ? temporalUiLink(o.uiUrl, namespace, started.workflowId, started.runtimeRunId) : null,
       };
     },
 
@@ -85,8 +90,7 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
       return {
         entry: o.workerEntry ?? WORKER_ENTRY,
         env: {
-          TEMPORAL_ADDRESS: o.address,
-          TEMPORAL_NAMESPACE: o.namespace,
+          ...o.temporal.workerEnv,
           TASK_QUEUE: h.taskQueue,
           // Naive runs have no outbox: their workers get no database.
           DATABASE_URL: h.config.variant === 'hardened' ? o.databaseUrl : undefined,

@@ -1,4 +1,4 @@
-import type { Client } from '@temporalio/client';
+import type { Client, ConnectionOptions } from '@temporalio/client';
 import { crashpoint, isArmed } from '@vendor-review/domain';
 import { reviewQuery } from './workflows/definitions.ts';
 
@@ -8,7 +8,8 @@ import { reviewQuery } from './workflows/definitions.ts';
  * tasks only) reports the wait. The requestApproval activity tells us a run is about to wait.
  */
 export function approvalCrashWatcher(o: {
-  address: string;
+  /** The worker's own connection settings (envconfig), so TLS and API keys apply here too. */
+  connection: ConnectionOptions;
   namespace: string;
   pollMs?: number;
 }): ((workflowId: string) => void) | undefined {
@@ -18,7 +19,7 @@ export function approvalCrashWatcher(o: {
   const getClient = () =>
     (client ??= import('@temporalio/client').then(
       async ({ Client, Connection }) =>
-        new Client({ connection: await Connection.connect({ address: o.address }), namespace: o.namespace }),
+        new Client({ connection: await Connection.connect(o.connection), namespace: o.namespace }),
     ));
 
   return (workflowId) => {

@@ -1,7 +1,9 @@
 /**
  * The worker process: `node --import tsx src/worker.ts`.
  *
- * Env: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE (default "default"),
+ * Env: the Temporal client settings as every Temporal client reads them (@temporalio/envconfig:
+ * TEMPORAL_ADDRESS, default 127.0.0.1:7233; TEMPORAL_NAMESPACE, default "default"; TEMPORAL_API_KEY;
+ * TEMPORAL_TLS*; TEMPORAL_PROFILE of TEMPORAL_CONFIG_FILE or ~/.config/temporalio/temporal.toml),
  * TASK_QUEUE (default "vendor-review"), WORLD_URL (required), DATABASE_URL (hardened outbox and
  * dead letters; without it only naive runs work), WORKFLOW_BUNDLE (the prebuilt bundle; without
  * it the worker bundles at start, which is slow), CRASH_PLAN, WORKER_NAME (ledger label).
@@ -10,6 +12,8 @@
  * the time from process start, so the cost of a replacement worker is visible.
  */
 import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, DefaultLogger } from '@temporalio/worker';
+import type { ConnectionOptions } from '@temporalio/client';
+import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { createHttpPorts, CrashPlanError, parseCrashPlan } from '@vendor-review/domain';
 import { parseCli, runCli, UsageError } from '@vendor-review/domain/infra';
 import { createActivities } from './activities.ts';
@@ -20,7 +24,8 @@ import { openStore, setupDatabase } from './postgres-store.ts';
 import { MAX_HEARTBEAT_THROTTLE, SHUTDOWN_GRACE_TIME, STICKY_SCHEDULE_TO_START_TIMEOUT } from './worker-options.ts';
 
 const USAGE = `usage: worker.ts   (no options; configured by its environment)
-  TEMPORAL_ADDRESS (127.0.0.1:7233), TEMPORAL_NAMESPACE (default), TASK_QUEUE (vendor-review),
+  TEMPORAL_ADDRESS (127.0.0.1:7233), TEMPORAL_NAMESPACE (default), TEMPORAL_API_KEY, TEMPORAL_TLS*,
+  TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE (as for any Temporal client), TASK_QUEUE (vendor-review),
   WORLD_URL (required), DATABASE_URL (the hardened outbox and dead letters), WORKFLOW_BUNDLE
   (a prebuilt workflow bundle), CRASH_PLAN, WORKER_NAME. Prints WORKER READY once it polls.`;
 
@@ -32,8 +37,14 @@ async function main(): Promise<number> {
   parseCli({ usage: USAGE, options: {} });
   const env = process.env;
   const name = env.WORKER_NAME || `pid-${process.pid}`;
-  const address = env.TEMPORAL_ADDRESS || '127.0.0.1:7233';
-  const namespace = env.TEMPORAL_NAMESPACE || 'default';
+  // The settings a Temporal user already has (profile, TLS, API key), read as the SDK's own clients do.
+  const config = loadClientConnectConfig();
+  const connectionOptions = {
+    ...config.connectionOptions,
+    address: config.connectionOptions.address || '127.0.0.1:7233',
+  };
+  const address = connectionOptions.address;
+  const namespace = config.namespace || 'default';
   const taskQueue = env.TASK_QUEUE || 'vendor-review';
   const worldUrl = env.WORLD_URL;
   if (!worldUrl) throw new UsageError('WORLD_URL is not set: point it at the world server (pnpm world prints it)');
@@ -56,7 +67,7 @@ async function main(): Promise<number> {
     );
   const ports = createHttpPorts({ worldUrl });
 
-  const connection = await NativeConnection.connect({ address }).catch((err) =>
+  const connection = await NativeConnection.connect(connectionOptions).catch((err) =>
     fail(
       `cannot reach the Temporal server at ${address} (${err.message}); start one (temporal server start-dev) or set TEMPORAL_ADDRESS`,
     ),
@@ -78,7 +89,7 @@ async function main(): Promise<number> {
       ports,
       worker: name,
       store,
-      onApprovalRequested: approvalCrashWatcher({ address, namespace }),
+      onApprovalRequested: approvalCrashWatcher({ connection: connectionOptions as ConnectionOptions, namespace }),
     }),
     stickyQueueScheduleToStartTimeout: STICKY_SCHEDULE_TO_START_TIMEOUT,
     maxHeartbeatThrottleInterval: MAX_HEARTBEAT_THROTTLE,

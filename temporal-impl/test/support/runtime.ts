@@ -22,8 +22,7 @@ export async function temporalUnderTest(workflowBundle: string): Promise<Tempora
     workerBundle(WORKER_ENTRY, ['@temporalio/*']),
   ]);
   const adapter = await createTemporalAdapter({
-    address: environment.temporal.address,
-    namespace: environment.temporal.namespace,
+    temporal: environment.temporal,
     databaseUrl: environment.db.url,
     worldUrl: environment.world.url,
     bundlePath: workflowBundle,
