@@ -4,6 +4,7 @@ import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { assertPostgresUserCanReach, embeddedPostgresBinaries } from './embedded-postgres-access.ts';
 import { InfraError, reasonOf } from './infra-error.ts';
 import { stderrLog, type InfraLog } from './infra-log.ts';
 import { freePort } from './net-probe.ts';
@@ -77,6 +78,8 @@ function tailBuffer(limit: number) {
 async function startEmbedded(database: string, log: InfraLog): Promise<PostgresHandle> {
   const EmbeddedPostgres = await importEmbeddedPostgres();
   const isRoot = process.getuid?.() === 0;
+  // As root the server runs as user `postgres`: a private folder around this clone would fail initdb with a bare EACCES.
+  if (isRoot) assertPostgresUserCanReach(embeddedPostgresBinaries());
   // initdb checks the directory is empty and writable by its own user; as root, the package
   // switches to a `postgres` system user and chowns this directory to it.
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'vendor-review-pg-'));
