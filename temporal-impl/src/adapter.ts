@@ -45,6 +45,10 @@ export interface TemporalAdapterOptions {
   workerEntry?: string;
   /** The Temporal UI, when the server outlives the harness (runs are linked); else null. */
   uiUrl: string | null;
+  /** Every run's heartbeat timeout (in its workflow input); default: activity-options.ts's. */
+  heartbeatTimeoutMs?: number;
+  /** Every worker's sticky-queue schedule-to-start timeout; default: worker-options.ts's. */
+  stickyScheduleToStartMs?: number;
 }
 
 interface TemporalHandle extends RunHandle {
@@ -75,7 +79,14 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
       parseReviewRequest(request); // a malformed request never becomes a workflow
       const runId = opts?.runId ?? newRunId(config.variant === 'naive' ? 'tm-naive' : 'tm-hard');
       const taskQueue = `compare-${runId}`;
-      const started = await startRun({ client, taskQueue, request, variant: config.variant, runId });
+      const started = await startRun({
+        client,
+        taskQueue,
+        request,
+        variant: config.variant,
+        runId,
+        ...(o.heartbeatTimeoutMs === undefined ? {} : { timeouts: { heartbeatMs: o.heartbeatTimeoutMs } }),
+      });
       return {
         runId,
         config,
@@ -97,6 +108,7 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
           WORLD_URL: o.worldUrl,
           WORKFLOW_BUNDLE: o.bundlePath,
           CRASH_PLAN: crashPlan ?? undefined,
+          STICKY_SCHEDULE_TO_START_MS: o.stickyScheduleToStartMs?.toString(),
         },
       };
     },

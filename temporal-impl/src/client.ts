@@ -14,7 +14,7 @@ import {
 } from '@vendor-review/domain';
 import { workflowIdFor } from './identity.ts';
 import { WORKFLOW_TASK_TIMEOUT } from './workflows/activity-options.ts';
-import { approveSignal, reviewQuery, STATUS_MEMO_KEY } from './workflows/definitions.ts';
+import { approveSignal, reviewQuery, STATUS_MEMO_KEY, type RunTimeouts } from './workflows/definitions.ts';
 import type { vendorReview } from './workflows.ts';
 
 /** The harness's view of a run, with Temporal's own ids next to the business run id. */
@@ -61,13 +61,15 @@ export async function startRun(o: {
   request: ReviewRequestInput;
   variant: Variant;
   runId?: string;
+  /** The run's own timing (part of its input); absent: the workflow's defaults. */
+  timeouts?: RunTimeouts;
 }): Promise<{ runId: string; workflowId: string; runtimeRunId: string }> {
   const runId = o.runId ?? newRunId(vendorSlug(o.request));
   const workflowId = workflowIdFor(runId);
   const handle = await o.client.workflow.start<typeof vendorReview>('vendorReview', {
     taskQueue: o.taskQueue,
     workflowId,
-    args: [{ runId, request: o.request, variant: o.variant }],
+    args: [{ runId, request: o.request, variant: o.variant, ...(o.timeouts ? { timeouts: o.timeouts } : {}) }],
     workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
     memo: { runId, variant: o.variant, [STATUS_MEMO_KEY]: 'running' },
   });

@@ -6,7 +6,8 @@
  * TEMPORAL_TLS*; TEMPORAL_PROFILE of TEMPORAL_CONFIG_FILE or ~/.config/temporalio/temporal.toml),
  * TASK_QUEUE (default "vendor-review"), WORLD_URL (required), DATABASE_URL (hardened outbox and
  * dead letters; without it only naive runs work), WORKFLOW_BUNDLE (the prebuilt bundle; without
- * it the worker bundles at start, which is slow), CRASH_PLAN, WORKER_NAME (ledger label).
+ * it the worker bundles at start, which is slow), CRASH_PLAN, WORKER_NAME (ledger label),
+ * STICKY_SCHEDULE_TO_START_MS (default: worker-options.ts).
  *
  * It prints one line when it is polling: `WORKER READY name=… pid=… startMs=…`, where startMs is
  * the time from process start, so the cost of a replacement worker is visible.
@@ -27,10 +28,21 @@ const USAGE = `usage: worker.ts   (no options; configured by its environment)
   TEMPORAL_ADDRESS (127.0.0.1:7233), TEMPORAL_NAMESPACE (default), TEMPORAL_API_KEY, TEMPORAL_TLS*,
   TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE (as for any Temporal client), TASK_QUEUE (vendor-review),
   WORLD_URL (required), DATABASE_URL (the hardened outbox and dead letters), WORKFLOW_BUNDLE
-  (a prebuilt workflow bundle), CRASH_PLAN, WORKER_NAME. Prints WORKER READY once it polls.`;
+  (a prebuilt workflow bundle), CRASH_PLAN, WORKER_NAME, STICKY_SCHEDULE_TO_START_MS. Prints WORKER READY once it polls.`;
 
 function fail(message: string): never {
   throw new Error(message);
+}
+
+/** STICKY_SCHEDULE_TO_START_MS (a harness sweeping the timeout sets it), else the chosen default. */
+function stickyTimeout(ms: string | undefined): number | string {
+  if (ms === undefined || ms === '') return STICKY_SCHEDULE_TO_START_TIMEOUT;
+  const n = Number(ms);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`STICKY_SCHEDULE_TO_START_MS must be a whole number of milliseconds, got "${ms}"`, {
+      seeHelp: false,
+    });
+  return n;
 }
 
 async function main(): Promise<number> {
@@ -54,6 +66,7 @@ async function main(): Promise<number> {
     if (err instanceof CrashPlanError) throw new UsageError(err.message, { seeHelp: false });
     throw err;
   }
+  const sticky = stickyTimeout(env.STICKY_SCHEDULE_TO_START_MS);
 
   Runtime.install({
     logger: new DefaultLogger('WARN'),
@@ -91,7 +104,7 @@ async function main(): Promise<number> {
       store,
       onApprovalRequested: approvalCrashWatcher({ connection: connectionOptions as ConnectionOptions, namespace }),
     }),
-    stickyQueueScheduleToStartTimeout: STICKY_SCHEDULE_TO_START_TIMEOUT,
+    stickyQueueScheduleToStartTimeout: sticky,
     maxHeartbeatThrottleInterval: MAX_HEARTBEAT_THROTTLE,
     defaultHeartbeatThrottleInterval: MAX_HEARTBEAT_THROTTLE,
     shutdownGraceTime: SHUTDOWN_GRACE_TIME,

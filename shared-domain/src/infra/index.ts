@@ -11,7 +11,12 @@
  * The Temporal SDK's own test environment can run the same CLI instead of downloading one:
  *   TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path: resolveTemporalCli()! } } })
  */
-export { startPostgres, type PostgresHandle, type StartPostgresOptions } from './postgres.ts';
+export {
+  startPostgres,
+  type PostgresHandle,
+  type PostgresRestartOptions,
+  type StartPostgresOptions,
+} from './postgres.ts';
 export {
   createDatabase,
   databaseUrl,
@@ -21,6 +26,7 @@ export {
 } from './postgres-databases.ts';
 export { runMigrations, type MigrationPlan, type MigrationResult } from './migrations.ts';
 export { startTemporal, type SdkDevServer, type StartTemporalOptions, type TemporalHandle } from './temporal.ts';
+export type { TemporalRestartOptions } from './temporal-restart.ts';
 export { resolveTemporalCli } from './temporal-cli.ts';
 export {
   isTemporalConfigVariable,

@@ -17,6 +17,18 @@ export interface PostgresHandle {
   kind: 'external' | 'embedded';
   /** Stops the embedded server and removes its data directory; does nothing to an external server. */
   stop(): Promise<void>;
+  /**
+   * Embedded only; absent for an external server, which is not ours to restart. A fast shutdown
+   * (PostgreSQL's SIGINT: every session is cut, open transactions roll back), `whileDown`, then a
+   * start on the same data directory and port; resolves once it accepts connections again, with
+   * how long it was gone. What was committed survives; clients must reconnect.
+   */
+  restart?(opts?: PostgresRestartOptions): Promise<{ downMs: number }>;
+}
+
+export interface PostgresRestartOptions {
+  /** Runs while the server is down (e.g. let a frozen client go on, so its next write meets the outage). */
+  whileDown?: () => Promise<void> | void;
 }
 
 export interface StartPostgresOptions {
@@ -136,14 +148,49 @@ async function startEmbedded(database: string, log: InfraLog): Promise<PostgresH
   }
 
   let stopped: Promise<void> | undefined;
+  let restarting: Promise<unknown> = Promise.resolve();
   const stop = () => {
     stopped ??= (async () => {
+      await restarting.catch(() => undefined);
       await server.stop();
       unwatch();
       await rm(dataDir, { recursive: true, force: true });
       forget();
     })();
     return stopped;
+  };
+
+  const restartOnce = async (opts: PostgresRestartOptions): Promise<{ downMs: number }> => {
+    if (stopped) throw new InfraError(`postgres: cannot restart the embedded server on port ${port}: it was stopped`);
+    const began = Date.now();
+    await server.stop(); // SIGINT: fast shutdown; `persistent` keeps the data directory
+    unwatch();
+    try {
+      await opts.whileDown?.();
+    } finally {
+      try {
+        await server.start();
+        postmasterPid = Number((await readFile(path.join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+        unwatch = killWithParent({
+          pid: postmasterPid,
+          signal: 'QUIT',
+          pidFile: path.join(dataDir, 'postmaster.pid'),
+          removeDir: dataDir,
+        });
+      } catch (err) {
+        throw new InfraError(
+          `postgres: embedded PostgreSQL did not come back on port ${port} after a restart ` +
+            `(${err ? reasonOf(err) : 'server exited'}; ${output.text() || 'no output'})`,
+        );
+      }
+    }
+    return { downMs: Date.now() - began };
+  };
+  // One restart at a time: a second caller waits for the first to finish, then restarts again.
+  const restart = (opts: PostgresRestartOptions = {}) => {
+    const next = restarting.catch(() => undefined).then(() => restartOnce(opts));
+    restarting = next;
+    return next;
   };
 
   const serverUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
@@ -164,7 +211,7 @@ async function startEmbedded(database: string, log: InfraLog): Promise<PostgresH
     );
   }
   log(`postgres: embedded PostgreSQL ${version} on 127.0.0.1:${port} (data in ${dataDir})`);
-  return { url: databaseUrl(serverUrl, database), kind: 'embedded', stop };
+  return { url: databaseUrl(serverUrl, database), kind: 'embedded', stop, restart };
 }
 
 /**

@@ -4,6 +4,7 @@ import { stderrLog, type InfraLog } from './infra-log.ts';
 import { freePort, settlesWithin, sleep, tcpConnect } from './net-probe.ts';
 import { killWithParent, onProcessEnd } from './process-cleanup.ts';
 import { cliEnv, resolveTemporalCli, temporalCliVersion } from './temporal-cli.ts';
+import { restartable, type TemporalRestartOptions } from './temporal-restart.ts';
 import {
   temporalSettings,
   temporalWorkerEnv,
@@ -39,6 +40,14 @@ export interface TemporalHandle {
    * survived an abrupt death. Only kind `cli` has a process to kill; the others reject.
    */
   kill(): Promise<void>;
+  /**
+   * Kind `cli` only (the harness owns that process; a server it does not own is not its to restart):
+   * the process ends, `whileDown` runs, and the same CLI starts again on the same port and
+   * `dbFilename`; resolves once it serves the namespace, with how long it was gone. See temporal-restart.ts.
+   */
+  restart?(opts?: TemporalRestartOptions): Promise<{ downMs: number }>;
+  /** The dev server's SQLite file (kind `cli`), or undefined when it keeps everything in memory and a restart loses it. */
+  dbFilename?: string;
 }
 
 export interface SdkDevServer {
@@ -101,7 +110,10 @@ export async function startTemporal(opts: StartTemporalOptions = {}): Promise<Te
   }
 
   const cli = resolveTemporalCli(env, opts.repoCli);
-  if (cli) return startDevServer(cli, namespace, opts, log);
+  if (cli) {
+    const first = await startDevServer(cli, namespace, opts, log);
+    return restartable(first, (at) => startDevServer(cli, namespace, { ...opts, ...at }, log), opts.dbFilename);
+  }
 
   if (opts.sdkFallback) {
     let server: SdkDevServer;
