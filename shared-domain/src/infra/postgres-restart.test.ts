@@ -75,6 +75,17 @@ describe('embedded PostgreSQL restarted', () => {
     expect(await query(server.url, 'select count(*)::int as n from kept')).toEqual([{ n: 1 }]);
   });
 
+  it('a hook that fails while the server is down: the server comes back anyway, then the failure is reported', async () => {
+    await expect(
+      server.restart!({
+        whileDown: () => {
+          throw new Error('the hook broke');
+        },
+      }),
+    ).rejects.toThrow('the hook broke');
+    expect(await query(server.url, 'select count(*)::int as n from kept')).toEqual([{ n: 1 }]);
+  });
+
   it('stop() after restarts stops the new postmaster and removes the data directory; no restart after it', async () => {
     const pid = await postmasterPid(dataDir);
     await server.stop();

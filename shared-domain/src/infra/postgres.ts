@@ -165,25 +165,29 @@ async function startEmbedded(database: string, log: InfraLog): Promise<PostgresH
     const began = Date.now();
     await server.stop(); // SIGINT: fast shutdown; `persistent` keeps the data directory
     unwatch();
+    // The server comes back whatever the hook did; the hook's own failure is reported after that.
+    const hook = await Promise.resolve()
+      .then(() => opts.whileDown?.())
+      .then(
+        () => null,
+        (err: unknown) => ({ err }),
+      );
     try {
-      await opts.whileDown?.();
-    } finally {
-      try {
-        await server.start();
-        postmasterPid = Number((await readFile(path.join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
-        unwatch = killWithParent({
-          pid: postmasterPid,
-          signal: 'QUIT',
-          pidFile: path.join(dataDir, 'postmaster.pid'),
-          removeDir: dataDir,
-        });
-      } catch (err) {
-        throw new InfraError(
-          `postgres: embedded PostgreSQL did not come back on port ${port} after a restart ` +
-            `(${err ? reasonOf(err) : 'server exited'}; ${output.text() || 'no output'})`,
-        );
-      }
+      await server.start();
+      postmasterPid = Number((await readFile(path.join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+      unwatch = killWithParent({
+        pid: postmasterPid,
+        signal: 'QUIT',
+        pidFile: path.join(dataDir, 'postmaster.pid'),
+        removeDir: dataDir,
+      });
+    } catch (err) {
+      throw new InfraError(
+        `postgres: embedded PostgreSQL did not come back on port ${port} after a restart ` +
+          `(${err ? reasonOf(err) : 'server exited'}; ${output.text() || 'no output'})`,
+      );
     }
+    if (hook) throw hook.err;
     return { downMs: Date.now() - began };
   };
   // One restart at a time: a second caller waits for the first to finish, then restarts again.

@@ -39,11 +39,15 @@ export function restartable(
     if (stopped) throw new Error(`temporal: cannot restart the dev server on ${first.address}: it was stopped`);
     const began = Date.now();
     await (opts.how === 'stop' ? current.stop() : current.kill());
-    try {
-      await opts.whileDown?.();
-    } finally {
-      current = await startAgain(at);
-    }
+    // The server comes back whatever the hook did; the hook's own failure is reported after that.
+    const hook = await Promise.resolve()
+      .then(() => opts.whileDown?.())
+      .then(
+        () => null,
+        (err: unknown) => ({ err }),
+      );
+    current = await startAgain(at);
+    if (hook) throw hook.err;
     return { downMs: Date.now() - began };
   };
 
