@@ -8,8 +8,25 @@ import { RUNTIME_NAMES, runtimeInfos } from './runtimes.ts';
 describe('options', () => {
   it('defaults', () => {
     const o = parseCompareArgs([]);
-    expect(o).toMatchObject({ repeat: 1, json: false, reportDir: 'report', keepInfra: false, concurrency: 4 });
+    expect(o).toMatchObject({ json: false, reportDir: 'report', keepInfra: false, concurrency: 4, clean: false });
+    // Unset: once per cell, more for cells whose outcome depends on timing (defaultRepeats).
+    expect(o.repeat).toBeUndefined();
     expect(o.crashPoints).toBeUndefined();
+    expect(o.modelUpstream).toBeUndefined();
+  });
+
+  it('--model-upstream takes the model from OPENAI_MODEL, never the key', () => {
+    const o = parseCompareArgs(['--model-upstream', 'http://127.0.0.1:9/v1'], {
+      OPENAI_MODEL: 'gpt-4o-mini',
+      OPENAI_API_KEY: 'sk-secret',
+    });
+    expect(o.modelUpstream).toEqual({ baseUrl: 'http://127.0.0.1:9/v1', model: 'gpt-4o-mini' });
+    expect(JSON.stringify(o)).not.toContain('sk-secret');
+    expect(() => parseCompareArgs(['--model-upstream', 'http://127.0.0.1:9/v1'], {})).toThrow(
+      /--model-upstream needs OPENAI_MODEL/,
+    );
+    expect(() => parseCompareArgs(['--model-upstream', 'not a url'], { OPENAI_MODEL: 'm' })).toThrow(UsageError);
+    expect(parseCompareArgs(['--clean']).clean).toBe(true);
   });
 
   it('parses filters as comma lists', () => {

@@ -22,7 +22,15 @@ export interface CompareOptions {
   variants?: Variant[];
   crashPoints?: CrashPointName[];
   durabilities?: Durability[];
-  repeat: number;
+  /**
+   * Times every cell runs. Unset: once, except cells whose outcome depends on timing (the
+   * `varies` deviations of crash-expectations.ts: LangGraph `async`), which run VARYING_REPEATS times.
+   */
+  repeat?: number;
+  /** Model calls forwarded by the world to a real OpenAI-compatible provider (key: OPENAI_API_KEY, never stored here). */
+  modelUpstream?: { baseUrl: string; model: string };
+  /** Remove what earlier runs left in DATABASE_URL's database, then exit. */
+  clean?: boolean;
   json: boolean;
   reportDir: string;
   keepInfra: boolean;
@@ -37,7 +45,11 @@ export const USAGE = `usage: pnpm compare [options]
   --variant  naive,hardened              which variants (default: both; baselines always run)
   --crash    <point>[,<point>…]          crash points (default: all): ${CRASH_POINT_NAMES.join(', ')}
   --durability sync,async,exit           LangGraph naive durability modes (default: all three)
-  --repeat N                             run every cell N times and report timing statistics
+  --repeat N                             run every cell N times (default: once; LangGraph async cells,
+                                         whose outcome depends on timing, 3 times) and show the distribution
+  --model-upstream URL                   forward model calls to a real OpenAI-compatible provider (…/v1), still
+                                         counted and priced by the world: model from OPENAI_MODEL, key from OPENAI_API_KEY
+  --clean                                remove what earlier runs left in DATABASE_URL's database (only that), then exit
   --concurrency N                        cells run at once (default: 4)
   --bound S                              seconds before a waiting phase is declared stuck (default: 90)
   --json                                 print only the results JSON on stdout (progress on stderr)
@@ -92,7 +104,25 @@ const OptionsSchema = z.object({
   variant: commaList('variant', VARIANTS),
   crash: commaList('crash', CRASH_POINT_NAMES),
   durability: commaList('durability', DURABILITIES),
-  repeat: positiveInt('repeat', 1, 50),
+  repeat: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined) return undefined;
+      const n = Number(text);
+      if (!Number.isInteger(n) || n < 1 || n > 50) {
+        ctx.addIssue({ code: 'custom', message: `--repeat must be a whole number from 1 to 50, got "${text}"` });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  'model-upstream': z
+    .string()
+    .optional()
+    .refine((u) => u === undefined || /^https?:\/\/[^/\s]+/.test(u), {
+      message: '--model-upstream needs an http(s) URL of an OpenAI-compatible API, e.g. https://provider.example/v1',
+    }),
+  clean: z.boolean().default(false),
   concurrency: positiveInt('concurrency', 4, 32),
   bound: positiveInt('bound', 90, 600),
   json: z.boolean().default(false),
@@ -101,7 +131,7 @@ const OptionsSchema = z.object({
 });
 
 /** Parses argv (without node and script); throws UsageError with one readable line, HelpRequested on --help. */
-export function parseCompareArgs(argv: string[]): CompareOptions {
+export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): CompareOptions {
   const { values } = parseCli(
     {
       usage: USAGE,
@@ -117,6 +147,8 @@ export function parseCompareArgs(argv: string[]): CompareOptions {
         json: { type: 'boolean' },
         'report-dir': { type: 'string' },
         'keep-infra': { type: 'boolean' },
+        'model-upstream': { type: 'string' },
+        clean: { type: 'boolean' },
       },
     },
     argv,
@@ -124,6 +156,9 @@ export function parseCompareArgs(argv: string[]): CompareOptions {
   const parsed = OptionsSchema.safeParse(values);
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]!.message);
   const o = parsed.data;
+  const upstreamModel = env.OPENAI_MODEL?.trim();
+  if (o['model-upstream'] && !upstreamModel)
+    throw new UsageError('--model-upstream needs OPENAI_MODEL: the model name the provider serves (e.g. gpt-4o-mini)');
   return {
     suites: o.suite ?? [...SUITES],
     runtimes: o.runtime,
@@ -134,6 +169,8 @@ export function parseCompareArgs(argv: string[]): CompareOptions {
     json: o.json,
     reportDir: o['report-dir'],
     keepInfra: o['keep-infra'],
+    ...(o['model-upstream'] ? { modelUpstream: { baseUrl: o['model-upstream'], model: upstreamModel! } } : {}),
+    clean: o.clean,
     concurrency: o.concurrency,
     boundSeconds: o.bound,
   };

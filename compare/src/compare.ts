@@ -25,7 +25,17 @@ async function main(argv: string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
 
   const { runCompare } = await import('./run-compare.ts');
-  const result = await runCompare(opts, { log, color });
+  const result = await runCompare(opts, {
+    log,
+    color,
+    progress: {
+      tty: Boolean(process.stderr.isTTY),
+      ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
+      write: (text) => process.stderr.write(text),
+    },
+    // The terminal's width when there is one (full labels when there is room); never below the 120-column layout.
+    ...(process.stdout.isTTY && process.stdout.columns ? { width: process.stdout.columns } : {}),
+  });
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(result.results, null, 2)}\n`);
   } else {

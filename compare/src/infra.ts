@@ -6,7 +6,7 @@ import {
   type PostgresHandle,
   type TemporalHandle,
 } from '@vendor-review/domain/infra';
-import { startWorld, type World } from '@vendor-review/domain/world';
+import { DEFAULT_MODEL, priceOf, startWorld, type World } from '@vendor-review/domain/world';
 import { needsTemporal, startRuntime, type StartedRuntime } from './runtimes.ts';
 
 /**
@@ -27,7 +27,14 @@ export interface Infra {
       })
     | null;
   runtimes: Map<string, StartedRuntime>;
-  describe(): { world: string; postgres: string; temporal: string; temporalUi: string | null; built: string[] };
+  describe(): {
+    world: string;
+    model: string;
+    postgres: string;
+    temporal: string;
+    temporalUi: string | null;
+    built: string[];
+  };
   teardown(): Promise<void>;
 }
 
@@ -35,6 +42,19 @@ export interface InfraOptions {
   runtimes: readonly string[];
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
+  /** Model calls go on to this provider (the key is read from OPENAI_API_KEY). */
+  modelUpstream?: { baseUrl: string; model: string };
+}
+
+/** The model behind the world's endpoint, in words, with the price it is billed at. */
+export function describeModel(upstream: { baseUrl: string; model: string } | undefined): string {
+  if (!upstream) return `simulated ${DEFAULT_MODEL}, priced by the world`;
+  const price = priceOf(upstream.model);
+  return `${upstream.model} at ${upstream.baseUrl} (forwarded and counted by the world; ${
+    price
+      ? `priced $${price.inputPerMTok}/$${price.outputPerMTok} per 1M input/output tokens`
+      : 'price unknown: not in the price table'
+  })`;
 }
 
 export async function startInfra(o: InfraOptions): Promise<Infra> {
@@ -57,7 +77,11 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
     const withTemporal = needsTemporal(o.runtimes);
     // Collect every start, so whatever did start is stopped even when a sibling failed.
     const settled = await Promise.allSettled([
-      startWorld(),
+      startWorld(
+        o.modelUpstream
+          ? { modelUpstream: { ...o.modelUpstream, ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}) } }
+          : {},
+      ),
       startPostgres({ env, log }),
       withTemporal
         ? startTemporal({
@@ -111,6 +135,7 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
       runtimes,
       describe: () => ({
         world: `simulated world at ${world.url}`,
+        model: describeModel(o.modelUpstream),
         postgres: `${pg.kind === 'embedded' ? 'embedded PostgreSQL' : 'DATABASE_URL'} ${maskDatabaseUrl(pg.url)}`,
         temporal: t
           ? `${t.kind === 'cli' ? 'dev server (Temporal CLI)' : t.kind === 'external' ? t.source : 'SDK-downloaded dev server'} ${t.address}, namespace ${t.namespace}` +

@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { defaultRepeats } from '@vendor-review/domain';
 import {
   cellRequest,
   computeEvidence,
@@ -21,7 +22,9 @@ import {
   type HazardScenario,
 } from '@vendor-review/domain/conformance';
 import type { CompareOptions } from './cli.ts';
+import { environmentReport } from './environment.ts';
 import { startInfra, type Infra } from './infra.ts';
+import { createProgress, type Progress } from './progress.ts';
 import { renderHtml } from './report/html.ts';
 import { renderMarkdown } from './report/markdown.ts';
 import { renderProduction } from './report/production-table.ts';
@@ -77,9 +80,10 @@ async function runHazards(
   infra: Infra,
   request: ReturnType<typeof cellRequest>,
   opts: CompareOptions,
-  log: (line: string) => void,
+  progress: Progress,
   labelOf: (runtime: string) => string,
 ): Promise<HazardObservation[]> {
+  const log = (line: string) => progress.log(line);
   const out: HazardObservation[] = new Array(hazards.length);
   let next = 0;
   let done = 0;
@@ -87,6 +91,8 @@ async function runHazards(
     while (next < hazards.length) {
       const i = next++;
       const h = hazards[i]!;
+      const id = `hazard ${i}`;
+      progress.started(id, `${labelOf(h.runtime)} ${h.variant} ${h.hazard}`);
       const adapter = infra.runtimes.get(h.runtime)?.adapter;
       const env = { adapter: adapter!, worldUrl: infra.worldUrl, request, boundMs: opts.boundSeconds * 1000 };
       out[i] = adapter
@@ -104,6 +110,7 @@ async function runHazards(
             durable: null,
           };
       const o = out[i]!;
+      progress.finished(id);
       log(
         `[hazard ${++done}/${hazards.length}] ${labelOf(h.runtime)} ${h.variant} ${h.hazard}: ${o.verdict ?? o.status}${o.note ? ` · ${o.note.slice(0, 120)}` : ''}`,
       );
@@ -113,11 +120,21 @@ async function runHazards(
   return out;
 }
 
+export interface CompareIo {
+  log: (line: string) => void;
+  color: boolean;
+  infra?: Infra;
+  /** A terminal gets a live footer; anything else a heartbeat line every few seconds (through `log`). */
+  progress?: { tty: boolean; columns?: number; write: (text: string) => void; heartbeatMs?: number };
+  /** Width of the terminal table (at least TABLE_WIDTH). */
+  width?: number;
+  /** Where the settings were read (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
 /** The whole comparison, as a function (the end-to-end test calls this). */
-export async function runCompare(
-  opts: CompareOptions,
-  io: { log: (line: string) => void; color: boolean; infra?: Infra },
-): Promise<RunCompareResult> {
+export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<RunCompareResult> {
+  const env = io.env ?? process.env;
   const started = Date.now();
   const names = opts.runtimes ?? RUNTIME_NAMES;
   const infos = await runtimeInfos(names);
@@ -132,21 +149,51 @@ export async function runCompare(
   const hazards = opts.suites.includes('production')
     ? productionCatalogue(infos).filter((h) => !opts.variants || opts.variants.includes(h.variant))
     : [];
+  // Cells whose outcome depends on timing run several times unless --repeat says otherwise.
+  const jobs = jobsFor(scenarios, opts.repeat ?? defaultRepeats);
+  const varying = scenarios.filter((s) => defaultRepeats(s) > 1).length;
   io.log(
-    `compare: ${scenarios.length} crash cells × ${opts.repeat} and ${hazards.length} production hazards (${names.join(', ')}), concurrency ${opts.concurrency}; starting infrastructure…`,
+    `compare: ${jobs.length} crash cell runs (${scenarios.length} cells${opts.repeat ? ` × ${opts.repeat}` : varying ? `, ${varying} of them whose outcome depends on timing × ${defaultRepeats(scenarios.find((s) => defaultRepeats(s) > 1)!)}` : ''}) and ${hazards.length} production hazards (${names.join(', ')}), concurrency ${opts.concurrency}; starting infrastructure…`,
   );
   const ownInfra = !io.infra;
-  const infra = io.infra ?? (await startInfra({ runtimes: names, log: io.log }));
+  const infra =
+    io.infra ??
+    (await startInfra({
+      runtimes: names,
+      log: io.log,
+      env,
+      ...(opts.modelUpstream ? { modelUpstream: opts.modelUpstream } : {}),
+    }));
+  const progress = createProgress({
+    write:
+      io.progress?.write ??
+      ((text) =>
+        text
+          .split('\n')
+          .filter(Boolean)
+          .forEach((l) => io.log(l))),
+    tty: io.progress?.tty ?? false,
+    total: jobs.length + hazards.length,
+    ...(io.progress?.columns ? { columns: io.progress.columns } : {}),
+    ...(io.progress?.heartbeatMs ? { heartbeatMs: io.progress.heartbeatMs } : {}),
+  });
   try {
     const request = cellRequest(infra.worldUrl);
     const observations: CellObservation[] = [];
-    const jobs = jobsFor(scenarios, opts.repeat);
-    io.log(`compare: infrastructure ready after ${seconds(Date.now() - started)}; running ${jobs.length} cells`);
+    progress.log(`compare: infrastructure ready after ${seconds(Date.now() - started)}; running ${jobs.length} cells`);
     // The hazards mostly wait (a retry's backoff, a run watched while it retries): they run beside the cells.
-    const hazardRows = runHazards(hazards, infra, request, opts, io.log, labelOf);
+    const hazardRows = runHazards(hazards, infra, request, opts, progress, labelOf);
+    const jobLabel = (s: (typeof scenarios)[number], repetition: number) =>
+      `${rowLabel({
+        runtimeLabel: labelOf(s.runtime),
+        variant: s.crashPoint === null ? 'baseline' : s.variant,
+        durability: s.durability,
+        baselineOf: s.variant,
+      })} ${s.crashPoint ?? 'baseline'}${repetition > 0 ? ` #${repetition + 1}` : ''}`;
     const results = await runMatrix(jobs, {
       concurrency: opts.concurrency,
       run: async ({ scenario, repetition }) => {
+        progress.started(`${scenario.id}#${repetition}`, jobLabel(scenario, repetition));
         const adapter = infra.runtimes.get(scenario.runtime)?.adapter;
         if (!adapter) return errorObservation(scenario, repetition, `no ${scenario.runtime} runtime available`);
         try {
@@ -166,10 +213,12 @@ export async function runCompare(
       },
       onDone: (obs, done, total) => {
         observations.push(obs);
-        io.log(progressLine(obs, done, total, observations, labelOf));
+        progress.finished(`${obs.scenario.id}#${obs.repetition}`);
+        progress.log(progressLine(obs, done, total, observations, labelOf));
       },
     });
     const hazardObservations = await hazardRows;
+    progress.stop();
     const wallTimeMs = Date.now() - started;
     const order = (o: CellObservation) => scenarios.findIndex((s) => s.id === o.scenario.id);
     const rows = [
@@ -188,6 +237,7 @@ export async function runCompare(
           node: process.versions.node,
         },
         infrastructure: infra.describe(),
+        environment: environmentReport(env, opts.modelUpstream),
         wallTimeMs,
         startedAt: new Date(started).toISOString(),
         machine: { cpus: os.cpus().length, platform: `${os.platform()} ${os.arch()}` },
@@ -211,8 +261,10 @@ export async function runCompare(
     const crash = crashRows(out);
     const production = productionRows(out);
     const table = [
-      crash.length ? renderTable({ rows: crash, wallTimeMs, color: io.color }) : '',
-      production.length ? renderProduction(production, { color: io.color, width: TABLE_WIDTH }) : '',
+      crash.length ? renderTable({ rows: crash, wallTimeMs, color: io.color, width: io.width ?? TABLE_WIDTH }) : '',
+      production.length
+        ? renderProduction(production, { color: io.color, width: Math.max(TABLE_WIDTH, io.width ?? TABLE_WIDTH) })
+        : '',
     ]
       .filter(Boolean)
       .join('\n\n');
@@ -225,6 +277,7 @@ export async function runCompare(
       exitCode: exitCodeFor(rows),
     };
   } finally {
+    progress.stop();
     if (ownInfra && !opts.keepInfra) await infra.teardown();
     else if (ownInfra) {
       const d = infra.describe();

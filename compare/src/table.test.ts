@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureResults } from '../test/fixture-results.ts';
+import { renderHtml } from './report/html.ts';
 import { renderMarkdown } from './report/markdown.ts';
 import { crashRows, exitCodeFor } from './report/results.ts';
 import { columnSlice, renderTable, rowLabel, TABLE_WIDTH } from './table.ts';
@@ -41,7 +42,31 @@ describe('terminal table', () => {
     const modelRow = lines.slice(j).find((l) => l.startsWith('TM hardened'))!;
     expect(columnSlice(modelRow, 'extra model')).toBe('+1 $0.00210');
     expect(columnSlice(modelRow, 'recovery')).toBe('0.05 s');
-    expect(lines.at(-3)).toMatch(/^16 cells: 16 completed · wall time 61.0 s/);
+    expect(lines.find((l) => /^\d+ cells: /.test(l))).toMatch(/^16 cells: 16 completed · wall time 61.0 s/);
+  });
+
+  it('uses a wider terminal for full labels, and keeps the 120-column layout as the minimum', () => {
+    const rows = crashRows(results).map((r, i) =>
+      i === 5 ? { ...r, lastDurableShort: 'cp 12 FETCH +2w (acme legal, acme trust)' } : r,
+    );
+    const narrow = renderTable({ rows, color: false, width: 80 });
+    expect(narrow).toBe(renderTable({ rows, color: false }));
+    expect(narrow).toContain('cp 12 FETCH +2w (ac…');
+    const wide = renderTable({ rows, color: false, width: 200 }).split('\n');
+    expect(wide.some((l) => l.includes('cp 12 FETCH +2w (acme legal, acme trust)'))).toBe(true);
+    for (const l of wide) expect(l.length).toBeLessThanOrEqual(200);
+    expect(Math.max(...wide.map((l) => l.length))).toBeGreaterThan(TABLE_WIDTH);
+  });
+
+  it("scopes each crash point's lesson to the rows it holds for, and says why the others depart", () => {
+    // LangGraph async before the approval gate: what survives a kill depends on timing (CRASH_DEVIATIONS).
+    const i = lines.findIndex((l) => l.startsWith('boundary'));
+    const block = lines.slice(i, lines.indexOf('', i)).join('\n');
+    const lessons = block.split('\n').filter((l) => l.startsWith('  ▸ '));
+    const rule = lessons.find((l) => /repeats nothing/.test(l))!;
+    expect(rule).not.toMatch(/LG naive\/async/);
+    expect(rule).toMatch(/^ {2}▸ LG hardened\/sync, TM naive, TM hardened: A crash on a durable boundary/);
+    expect(block).toMatch(/▸ LG naive\/async: Durability "async" writes checkpoints in the background/);
   });
 
   it('labels rows by runtime, variant and durability', () => {
@@ -89,5 +114,12 @@ describe('results', () => {
     expect(md).toMatch(/^# Crash comparison/);
     for (const p of ['boundary', 'after-model', 'after-deliver']) expect(md).toContain(`## ${p}`);
     expect(md).toContain('| LG naive/async | cp 6 VALIDATE | DELIVER mail | mail+1 | 0 | 0 | $0 | no | **yes** |');
+    // The conditions of the measurement: outside settings in force (masked) and those kept from the workers.
+    expect(md).toContain('Outside settings in force: `DATABASE_URL=postgres://u:***@db:5432/x`.');
+    expect(md).toContain('deliberately not passed to the workers: `OPENAI_BASE_URL`.');
+    expect(md).toMatch(/model simulated sim-4o-mini/);
+    const html = renderHtml(fixtureResults(), []);
+    expect(html).toContain('<span class="env-in-force">DATABASE_URL=postgres://u:***@db:5432/x</span>');
+    expect(html).toContain('<span class="env-withheld">OPENAI_BASE_URL</span>');
   });
 });

@@ -1,5 +1,5 @@
 import { CRASH_POINTS, CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/domain/pure';
-import type { ResultRow } from './report/results.ts';
+import type { Outcome, ResultRow } from './report/results.ts';
 
 /**
  * The terminal table: one block per crash point, one line per runtime/variant, and the lesson of
@@ -64,7 +64,9 @@ export function repeatedSummary(r: Pick<ResultRow, 'repeated'>): string {
   return [...byKind].map(([k, n]) => `${k}+${n}`).join(' ');
 }
 
-export function money(usd: number): string {
+/** Dollars; `$?` when the model's price is unknown (never $0 for an unknown price). */
+export function money(usd: number | null): string {
+  if (usd === null) return '$?';
   if (usd === 0) return '$0';
   const sign = usd < 0 ? '-' : '';
   const a = Math.abs(usd);
@@ -113,32 +115,56 @@ export function wrap(text: string, width: number, indent: string): string[] {
   return out;
 }
 
-function renderRow(r: ResultRow, paint: Paint): string {
-  const [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9] = COLUMNS as [
-    Column,
-    Column,
-    Column,
-    Column,
-    Column,
-    Column,
-    Column,
-    Column,
-    Column,
-    Column,
-  ];
-  const repeated = repeatedSummary(r);
+/** Each column's text for a row, uncoloured: what widths are measured on. */
+function cellTexts(r: ResultRow): string[] {
   const isBase = r.variant === 'baseline';
+  return [
+    rowLabel(r),
+    r.lastDurableShort,
+    r.firstAfterResumeShort,
+    repeatedSummary(r),
+    extraModel(r),
+    isBase ? '—' : r.stateDuplicated ? 'yes' : 'no',
+    isBase ? '—' : r.sideEffectDuplicated ? 'yes' : 'no',
+    seconds(r.recoveryMs),
+    r.finalMatchesBaseline ? 'yes' : 'no',
+    r.status,
+  ];
+}
+
+/**
+ * Column widths for `width` terminal columns: today's 120-column layout as the minimum, and, when
+ * the terminal is wider, each column as wide as its longest text (in column order, while room lasts),
+ * so labels are shown in full instead of cut with "…".
+ */
+export function columnWidths(rows: ResultRow[], width: number = TABLE_WIDTH): number[] {
+  const widths = COLUMNS.map((c) => c.width);
+  const natural = COLUMNS.map((c, i) => Math.max(c.width, c.title.length, ...rows.map((r) => cellTexts(r)[i]!.length)));
+  let room = Math.max(0, width - (widths.reduce((a, b) => a + b, 0) + COLUMNS.length - 1));
+  for (let i = 0; i < COLUMNS.length && room > 0; i++) {
+    const grow = Math.min(room, natural[i]! - widths[i]!);
+    widths[i]! += grow;
+    room -= grow;
+  }
+  return widths;
+}
+
+function renderRow(r: ResultRow, paint: Paint, widths: number[]): string {
+  const t = cellTexts(r);
+  const w = (i: number) => widths[i]!;
+  const isBase = r.variant === 'baseline';
+  const yes = (v: boolean, i: number) => yesNo(v, paint, true) + ' '.repeat(w(i) - 3);
   return line([
-    paint('1', fit(rowLabel(r), c0.width)),
-    fit(r.lastDurableShort, c1.width),
-    fit(r.firstAfterResumeShort, c2.width),
-    repeated === 'none' ? paint('32', fit(repeated, c3.width)) : paint('33', fit(repeated, c3.width)),
-    r.extraModelCalls > 0 ? paint('33', fit(extraModel(r), c4.width)) : fit(extraModel(r), c4.width),
-    isBase ? fit('—', c5.width) : yesNo(r.stateDuplicated, paint, true) + ' '.repeat(c5.width - 3),
-    isBase ? fit('—', c6.width) : yesNo(r.sideEffectDuplicated, paint, true) + ' '.repeat(c6.width - 3),
-    fit(seconds(r.recoveryMs), c7.width, 'right'),
-    (r.finalMatchesBaseline ? paint('32', 'yes') : paint('31;1', 'no ')) + ' '.repeat(c8.width - 3),
-    statusPaint(r.status, paint, c9.width),
+    paint('1', fit(t[0]!, w(0))),
+    fit(t[1]!, w(1)),
+    fit(t[2]!, w(2)),
+    paint(t[3] === 'none' ? '32' : '33', fit(t[3]!, w(3))),
+    r.extraModelCalls > 0 ? paint('33', fit(t[4]!, w(4))) : fit(t[4]!, w(4)),
+    isBase ? fit('—', w(5)) : yes(r.stateDuplicated, 5),
+    isBase ? fit('—', w(6)) : yes(r.sideEffectDuplicated, 6),
+    fit(t[7]!, w(7), 'right'),
+    (r.finalMatchesBaseline ? paint('32', 'yes') : paint('31;1', 'no ')) + ' '.repeat(w(8) - 3),
+    statusPaint(r.status, paint, w(9)),
   ]);
 }
 
@@ -146,45 +172,113 @@ export interface TableInput {
   rows: ResultRow[];
   wallTimeMs?: number;
   color: boolean;
+  /** Terminal columns; the table never goes below TABLE_WIDTH. */
+  width?: number;
 }
 
-/** A one-line account of what the rows of one crash point showed, computed, never canned. */
+/** "web+1 model+1" for one outcome of a cell. */
+function kindsText(o: Outcome): string {
+  const parts = Object.entries(o.repeatedByKind).filter(([, n]) => n && n > 0);
+  return parts.length ? parts.map(([k, n]) => `${k}+${n}`).join(' ') : 'none';
+}
+
+/**
+ * A cell whose repetitions disagreed, as its distribution: per distinct outcome where the resume
+ * started, what repeated, and in how many runs ("cp -1 input → web+3 model+3 2/3 · cp 5 FETCH → none 1/3").
+ */
+export function distributionText(r: Pick<ResultRow, 'outcomes' | 'repetitions'>): string {
+  return r.outcomes
+    .map(
+      (o) =>
+        `${o.lastDurableShort} → ${kindsText(o)}${o.status !== 'completed' ? ` (${o.status})` : ''} ${o.count}/${r.repetitions}`,
+    )
+    .join(' · ');
+}
+
+const KIND_WORDS: Record<string, string> = {
+  web: 'page fetches',
+  model: 'paid model calls',
+  tracker: 'tracker notes',
+  mail: 'mails',
+};
+
+/**
+ * A one-line account of what the rows of one crash point showed, computed, never canned: over
+ * every repetition of every row (a row that repeated in 1 of 3 runs is named with "1/3").
+ */
 export function observedLine(rows: ResultRow[]): string {
-  const names = (rs: ResultRow[]) => rs.map(rowLabel).join(', ');
+  const named = (pred: (o: Outcome) => boolean) =>
+    rows.flatMap((r) => {
+      const n = r.outcomes.filter(pred).reduce((a, o) => a + o.count, 0);
+      if (!n) return [];
+      return [n === r.repetitions ? rowLabel(r) : `${rowLabel(r)} (${n}/${r.repetitions})`];
+    });
   const parts: string[] = [];
-  const effect = rows.filter((r) => r.sideEffectDuplicated);
-  const model = rows.filter((r) => r.extraModelCalls > 0);
-  const clean = rows.filter((r) => r.status === 'completed' && r.repeatedOperations.length === 0);
-  const bad = rows.filter((r) => r.status !== 'completed');
-  if (effect.length) parts.push(`side effect doubled in ${names(effect)}`);
-  if (model.length) parts.push(`paid model calls repeated in ${names(model)}`);
-  if (clean.length) parts.push(`nothing repeated in ${names(clean)}`);
-  if (bad.length) parts.push(`did not complete: ${bad.map((r) => `${rowLabel(r)} (${r.status})`).join(', ')}`);
+  const effect = named((o) => o.sideEffectDuplicated);
+  if (effect.length) parts.push(`side effect doubled in ${effect.join(', ')}`);
+  for (const kind of ['web', 'model', 'tracker', 'mail']) {
+    const which = named((o) => (o.repeatedByKind[kind as keyof Outcome['repeatedByKind']] ?? 0) > 0);
+    if (which.length) parts.push(`${KIND_WORDS[kind]} repeated in ${which.join(', ')}`);
+  }
+  const clean = named((o) => o.status === 'completed' && kindsText(o) === 'none');
+  if (clean.length) parts.push(`nothing repeated in ${clean.join(', ')}`);
+  const bad = named((o) => o.status !== 'completed');
+  if (bad.length) parts.push(`did not complete: ${bad.join(', ')}`);
   return parts.length ? `seen: ${parts.join('; ')}.` : '';
 }
 
-export function renderTable({ rows, wallTimeMs, color }: TableInput): string {
-  const paint = painter(color);
+/**
+ * The lesson of a crash point, scoped to the rows it is about, and each documented departure with
+ * the rows it covers and why (crash-expectations.ts): a lesson printed above a row never says what
+ * that row does not do. Rows that depart without a documented reason are marked where they stand.
+ */
+export function lessonLines(point: CrashPointName, rows: ResultRow[]): string[] {
+  const lesson = CRASH_POINTS[point].lesson;
+  const byWhy = new Map<string, ResultRow[]>();
+  for (const r of rows) if (r.deviation) byWhy.set(r.deviation, [...(byWhy.get(r.deviation) ?? []), r]);
+  const ruled = rows.filter((r) => !r.deviation);
+  const names = (rs: ResultRow[]) => rs.map(rowLabel).join(', ');
   const out: string[] = [];
-  const header = line(COLUMNS.map((c) => fit(c.title, c.width, c.align)));
-  const rule = '─'.repeat(Math.min(TABLE_WIDTH, header.length));
+  if (!byWhy.size) out.push(lesson);
+  else if (ruled.length) out.push(`${names(ruled)}: ${lesson}`);
+  for (const [why, rs] of byWhy) out.push(`${names(rs)}: ${why}`);
+  return out;
+}
+
+export function renderTable({ rows, wallTimeMs, color, width = TABLE_WIDTH }: TableInput): string {
+  const paint = painter(color);
+  const total = Math.max(TABLE_WIDTH, width);
+  const widths = columnWidths(rows, total);
+  const out: string[] = [];
+  const header = line(COLUMNS.map((c, i) => fit(c.title, widths[i]!, c.align)));
+  const rule = '─'.repeat(Math.min(total, header.length));
   out.push(paint('1', header), rule);
+  const indent = ' '.repeat(widths[0]! + 1);
+  const rowWithNotes = (r: ResultRow) => {
+    out.push(renderRow(r, paint, widths));
+    if (r.variesAcrossRepeats)
+      for (const l of wrap(`over ${r.repetitions} runs: ${distributionText(r)}`, total, `${indent}↳ `))
+        out.push(paint('33', l));
+    if (r.violations.length)
+      for (const l of wrap(`not what this crash point must show: ${r.violations.join('; ')}`, total, `${indent}✗ `))
+        out.push(paint('31;1', l));
+  };
 
   const baselines = rows.filter((r) => r.crashPoint === null);
   if (baselines.length) {
     out.push(paint('1;36', 'no crash — the baselines every row below is compared with'));
-    for (const r of baselines) out.push(renderRow(r, paint));
+    for (const r of baselines) rowWithNotes(r);
     out.push('');
   }
   const points = CRASH_POINT_NAMES.filter((p) => rows.some((r) => r.crashPoint === p));
   for (const p of points as CrashPointName[]) {
     const info = CRASH_POINTS[p];
-    out.push(paint('1;36', fit(`${p} — ${info.where}`, TABLE_WIDTH).trimEnd()));
+    out.push(paint('1;36', fit(`${p} — ${info.where}`, total).trimEnd()));
     const block = rows.filter((r) => r.crashPoint === p);
-    for (const r of block) out.push(renderRow(r, paint));
-    for (const l of wrap(info.lesson, TABLE_WIDTH, '  ▸ ')) out.push(paint('2', l));
+    for (const r of block) rowWithNotes(r);
+    for (const lesson of lessonLines(p, block)) for (const l of wrap(lesson, total, '  ▸ ')) out.push(paint('2', l));
     const seen = observedLine(block);
-    if (seen) for (const l of wrap(seen, TABLE_WIDTH, '    ')) out.push(paint('2', l));
+    if (seen) for (const l of wrap(seen, total, '    ')) out.push(paint('2', l));
     out.push('');
   }
   const counts = new Map<string, number>();
@@ -193,7 +287,7 @@ export function renderTable({ rows, wallTimeMs, color }: TableInput): string {
   out.push(rule);
   out.push(`${rows.length} cells: ${summary}${wallTimeMs !== undefined ? ` · wall time ${seconds(wallTimeMs)}` : ''}`);
   const legend =
-    "state / effect: duplicated in the run's state / in the outside world · recovery: crash → first progress by worker B · =base: final review equals the uncrashed baseline · LG = LangGraph, TM = Temporal";
-  for (const l of wrap(legend, TABLE_WIDTH, '')) out.push(paint('2', l));
-  return out.map((l) => l).join('\n');
+    "state / effect: duplicated in the run's state / in the outside world · recovery: crash → first progress by worker B · =base: final review equals the uncrashed baseline · ↳ a cell whose runs disagreed, with its distribution · $? the model's price is unknown · LG = LangGraph, TM = Temporal";
+  for (const l of wrap(legend, total, '')) out.push(paint('2', l));
+  return out.join('\n');
 }

@@ -81,7 +81,7 @@ describe('the table and the files tell what the ledger says', () => {
         model.map((e) => e.worker),
         r.cellId,
       ).toEqual(['A', 'B']);
-      expect(r.extraCostUsd).toBeCloseTo(model[1]!.costUsd, 6);
+      expect(r.extraCostUsd).toBeCloseTo(model[1]!.costUsd!, 6);
       expect(columnSlice(tableLine(r), 'extra model')).toMatch(/^\+1 \$0\.\d+$/);
     }
   });

@@ -74,11 +74,13 @@ export function fixtureResults(observations = fixtureObservations(), hazards = f
       },
       infrastructure: {
         world: 'simulated world at http://127.0.0.1:1',
+        model: 'simulated sim-4o-mini, priced by the world',
         postgres: 'embedded PostgreSQL',
         temporal: 'dev server',
         temporalUi: null,
         built: [],
       },
+      environment: { inForce: ['DATABASE_URL=postgres://u:***@db:5432/x'], notPassedToWorkers: ['OPENAI_BASE_URL'] },
       wallTimeMs: 61_000,
       startedAt: new Date(0).toISOString(),
       machine: { cpus: 2, platform: 'linux x64' },

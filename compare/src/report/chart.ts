@@ -11,7 +11,10 @@ export function renderCostChart(rows: ResultRow[], width = 900): string {
   const crashed = rows.filter((r) => r.crashPoint !== null);
   const points = CRASH_POINT_NAMES.filter((p) => crashed.some((r) => r.crashPoint === p));
   if (!points.length) return '<p class="empty">No crashed cells, so no extra cost to chart.</p>';
-  const max = Math.max(...crashed.map((r) => r.extraCostUsd), 0);
+  // A bar of $0 for a model without a price would say "free": no chart rather than a wrong one.
+  if (crashed.some((r) => r.extraCostUsd === null))
+    return '<p class="empty">The model\'s price is unknown (not in the price table), so the extra cost cannot be charted; the extra calls and tokens are in the table.</p>';
+  const max = Math.max(...crashed.map((r) => r.extraCostUsd ?? 0), 0);
   const top = 24;
   const plotH = 180;
   const left = 64;
@@ -36,8 +39,9 @@ export function renderCostChart(rows: ResultRow[], width = 900): string {
     const barW = Math.max(4, Math.min(22, (groupW - 12) / group.length - 2));
     group.forEach((r, bi) => {
       const bx = gx + 6 + bi * (barW + 2);
-      const by = y(r.extraCostUsd);
-      const h = Math.max(r.extraCostUsd > 0 ? 1.5 : 0.5, top + plotH - by);
+      const cost = r.extraCostUsd ?? 0;
+      const by = y(cost);
+      const h = Math.max(cost > 0 ? 1.5 : 0.5, top + plotH - by);
       const light = r.variant === 'hardened' ? ' hardened' : '';
       parts.push(
         `<rect class="bar${light}" x="${num(bx)}" y="${num(top + plotH - h)}" width="${num(barW)}" height="${num(h)}" fill="${RUNTIME_COLOURS[r.runtime] ?? '#64748b'}"><title>${esc(`${p} · ${rowLabel(r)}: ${r.extraModelCalls} extra model call(s), ${r.extraTokens} tokens, ${money(r.extraCostUsd)}`)}</title></rect>`,

@@ -1,6 +1,6 @@
 import { CRASH_POINTS, CRASH_POINT_NAMES } from '@vendor-review/domain/pure';
 import type { CellObservation } from '@vendor-review/domain/conformance';
-import { money, observedLine, repeatedSummary, rowLabel, seconds } from '../table.ts';
+import { distributionText, lessonLines, money, observedLine, repeatedSummary, rowLabel, seconds } from '../table.ts';
 import { renderCostChart } from './chart.ts';
 import { renderProductionSections, PRODUCTION_CSS } from './production-html.ts';
 import { crashRows, productionRows, type ResultRow, type Results } from './results.ts';
@@ -24,6 +24,7 @@ th, td { border-bottom: 1px solid var(--line); padding: 4px 6px; text-align: lef
 th { background: var(--card); font-weight: 600; } tr.group th { background: #e0e7ff; font-size: 12px; padding: 3px 6px; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .yes-bad { color: var(--bad); font-weight: 600; } .no-good { color: var(--ok); } .status-completed { color: var(--ok); } .status-bad { color: var(--warn); font-weight: 600; } .status-error { color: var(--bad); font-weight: 700; }
 .lesson { background: #eff6ff; border-left: 4px solid #2563eb; padding: 8px 12px; margin: 8px 0 12px; }
+tr.varies td { color: var(--warn); font-size: 12px; border-bottom: none; }
 .seen { color: var(--muted); font-size: 12.5px; margin: -4px 0 10px; }
 .cell { border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; margin: 10px 0; background: var(--card); break-inside: avoid; page-break-inside: avoid; }
 .cell header { display: flex; gap: 12px; align-items: baseline; flex-wrap: wrap; }
@@ -65,7 +66,10 @@ function summaryTable(rows: ResultRow[]): string {
           : '';
       group = r.crashPoint;
       const base = r.variant === 'baseline' || r.extraModelCalls < 0;
-      return `${header}<tr><td><a href="#${esc(anchor(r.cellId))}">${esc(rowLabel(r))}</a></td><td title="${esc(r.lastDurable)}">${esc(r.lastDurableShort)}</td><td title="${esc(r.firstAfterResume)}">${esc(r.firstAfterResumeShort)}</td><td title="${esc(r.repeatedOperations.join('\n'))}">${esc(repeatedSummary(r))}</td><td class="num">${base ? '—' : r.extraModelCalls}</td><td class="num">${base ? '—' : esc(money(r.extraCostUsd))}</td>${yesCell(r.stateDuplicated, base)}${yesCell(r.sideEffectDuplicated, base)}<td class="num">${esc(seconds(r.recoveryMs))}</td><td class="${r.finalMatchesBaseline ? 'no-good' : 'yes-bad'}">${r.finalMatchesBaseline ? 'yes' : 'no'}</td><td class="${statusClass(r.status)}">${esc(r.status)}</td></tr>`;
+      const varies = r.variesAcrossRepeats
+        ? `<tr class="varies"><td></td><td colspan="10">↳ over ${r.repetitions} runs: ${esc(distributionText(r))}</td></tr>`
+        : '';
+      return `${header}<tr><td><a href="#${esc(anchor(r.cellId))}">${esc(rowLabel(r))}</a></td><td title="${esc(r.lastDurable)}">${esc(r.lastDurableShort)}</td><td title="${esc(r.firstAfterResume)}">${esc(r.firstAfterResumeShort)}</td><td title="${esc(r.repeatedOperations.join('\n'))}">${esc(repeatedSummary(r))}</td><td class="num">${base ? '—' : r.extraModelCalls}</td><td class="num">${base ? '—' : esc(money(r.extraCostUsd))}</td>${yesCell(r.stateDuplicated, base)}${yesCell(r.sideEffectDuplicated, base)}<td class="num">${esc(seconds(r.recoveryMs))}</td><td class="${r.finalMatchesBaseline ? 'no-good' : 'yes-bad'}">${r.finalMatchesBaseline ? 'yes' : 'no'}</td><td class="${statusClass(r.status)}">${esc(r.status)}</td></tr>${varies}`;
     })
     .join('');
   return `<table>${head}${body}</table>`;
@@ -93,10 +97,16 @@ function cellCard(r: ResultRow, obs: CellObservation | undefined): string {
     .map((w) => `<div class="why">${esc(w)}</div>`)
     .join('');
   const note = r.note ? `<div class="facts">note: ${esc(r.note)}</div>` : '';
+  const varies = r.variesAcrossRepeats
+    ? `<div class="facts">varied over ${r.repetitions} runs (the timeline is the first): <b>${esc(distributionText(r))}</b></div>`
+    : '';
+  const violations = r.violations.length
+    ? `<div class="why">not what this crash point must show: ${esc(r.violations.join('; '))}</div>`
+    : '';
   const timeline = obs
     ? renderTimeline({ obs, repeatSeqs: r.repeatSeqs })
     : '<p class="empty">no observation recorded</p>';
-  return `<section class="cell" id="${esc(anchor(r.cellId))}" data-cell="${esc(r.cellId)}" data-status="${esc(r.status)}"><header><h3>${esc(rowLabel(r))}</h3><span class="badge ${esc(r.status)}">${esc(r.status)}</span>${r.finalMatchesBaseline ? '' : '<span class="badge error">review differs from baseline</span>'}</header><div class="facts">${facts.join(' · ')}</div>${whys}${note}${timeline}</section>`;
+  return `<section class="cell" id="${esc(anchor(r.cellId))}" data-cell="${esc(r.cellId)}" data-status="${esc(r.status)}"><header><h3>${esc(rowLabel(r))}</h3><span class="badge ${esc(r.status)}">${esc(r.status)}</span>${r.finalMatchesBaseline ? '' : '<span class="badge error">review differs from baseline</span>'}</header><div class="facts">${facts.join(' · ')}</div>${varies}${whys}${violations}${note}${timeline}</section>`;
 }
 
 export function renderHtml(results: Results, observations: CellObservation[]): string {
@@ -117,7 +127,14 @@ export function renderHtml(results: Results, observations: CellObservation[]): s
     const block = rows.filter((r) => r.crashPoint === p);
     if (!block.length) continue;
     sections.push(
-      `<h2 id="${esc(p)}">${esc(p)} <small style="font-weight:400;color:#64748b">— ${esc(CRASH_POINTS[p].where)}</small></h2><div class="lesson">${esc(CRASH_POINTS[p].lesson)}</div><p class="seen">${esc(observedLine(block))}</p>${block.map((r) => cellCard(r, obsByCell.get(r.cellId))).join('')}`,
+      `<h2 id="${esc(p)}">${esc(p)} <small style="font-weight:400;color:#64748b">— ${esc(CRASH_POINTS[p].where)}</small></h2><div class="lesson">${lessonLines(
+        p,
+        block,
+      )
+        .map((l) => `<div>${esc(l)}</div>`)
+        .join(
+          '',
+        )}</div><p class="seen">${esc(observedLine(block))}</p>${block.map((r) => cellCard(r, obsByCell.get(r.cellId))).join('')}`,
     );
   }
   const legend = `<div class="legend"><span><i style="background:#3b82f6"></i>web GET</span><span><i style="background:#8b5cf6"></i>model call</span><span><i style="background:#0d9488"></i>tracker note</span><span><i style="background:#ea580c"></i>mail</span><span><i style="background:#fff;border:2px solid #dc2626"></i>re-executed beyond the baseline</span><span>◆ durable write</span><span style="color:#dc2626">┆ crash (SIGKILL)</span></div>`;
@@ -127,7 +144,8 @@ export function renderHtml(results: Results, observations: CellObservation[]): s
 <body>
 <h1>What re-executes when a worker dies: LangGraph vs Temporal</h1>
 <p class="meta">${rows.length} crash cells · ${production.length} production hazard rows · wall time ${esc(seconds(meta.wallTimeMs))} · ${esc(meta.startedAt)} · LangGraph <code>${esc(meta.versions.langgraph ?? '?')}</code> · Temporal SDK <code>${esc(meta.versions.temporalSdk ?? '?')}</code> · Temporal server <code>${esc(meta.versions.temporalServer ?? '?')}</code> · Node <code>${esc(meta.versions.node)}</code><br>
-PostgreSQL: ${esc(meta.infrastructure.postgres)} · Temporal: ${esc(meta.infrastructure.temporal)} · world: ${esc(meta.infrastructure.world)}</p>
+PostgreSQL: ${esc(meta.infrastructure.postgres)} · Temporal: ${esc(meta.infrastructure.temporal)} · world: ${esc(meta.infrastructure.world)} · model: ${esc(meta.infrastructure.model)}<br>
+Outside settings in force: <span class="env-in-force">${esc(meta.environment.inForce.join(', ') || 'none')}</span> · set in the harness's environment but deliberately not passed to the workers: <span class="env-withheld">${esc(meta.environment.notPassedToWorkers.join(', ') || 'none')}</span></p>
 <p>Each cell ran one review on a fresh business run. Worker A (a real process) was killed with SIGKILL at the named crash point, worker B (a new process) resumed the run. Every number comes from outside the workers: the simulated world's ledger (what was called, how often, at what cost) and the runtime's durable record (LangGraph checkpoints, Temporal history). "Repeated" means executed more often than in the uncrashed baseline of the same runtime and variant.</p>
 <h2 id="summary">Summary</h2>
 ${summaryTable(rows)}

@@ -1,5 +1,5 @@
 import { CRASH_POINTS, CRASH_POINT_NAMES } from '@vendor-review/domain/pure';
-import { money, repeatedSummary, rowLabel, seconds } from '../table.ts';
+import { distributionText, lessonLines, money, observedLine, repeatedSummary, rowLabel, seconds } from '../table.ts';
 import { HAZARD_SECTIONS } from '@vendor-review/domain';
 import { figureText, productionLabel } from './production-table.ts';
 import { crashRows, productionRows, type ProductionRow, type ResultRow, type Results } from './results.ts';
@@ -52,7 +52,10 @@ export function renderMarkdown(results: Results): string {
     '',
     `Versions: LangGraph ${meta.versions.langgraph ?? '?'} (checkpoint-postgres ${meta.versions.langgraphCheckpointPostgres ?? '?'}), Temporal SDK ${meta.versions.temporalSdk ?? '?'}, Temporal server ${meta.versions.temporalServer ?? '?'}, Node ${meta.versions.node}.`,
     '',
-    `Infrastructure: world ${meta.infrastructure.world}; PostgreSQL ${meta.infrastructure.postgres}; Temporal ${meta.infrastructure.temporal}.`,
+    `Infrastructure: world ${meta.infrastructure.world}; model ${meta.infrastructure.model}; PostgreSQL ${meta.infrastructure.postgres}; Temporal ${meta.infrastructure.temporal}.`,
+    '',
+    `Outside settings in force: ${meta.environment.inForce.length ? meta.environment.inForce.map((s) => `\`${s}\``).join(', ') : 'none'}. ` +
+      `Set in the harness's environment but deliberately not passed to the workers: ${meta.environment.notPassedToWorkers.length ? meta.environment.notPassedToWorkers.map((s) => `\`${s}\``).join(', ') : 'none'}.`,
     '',
     'LG = LangGraph, TM = Temporal. "repeated" counts executions beyond the uncrashed baseline of the same runtime and variant, per kind of operation, as the world\'s ledger recorded them.',
     '',
@@ -62,9 +65,22 @@ export function renderMarkdown(results: Results): string {
   for (const p of CRASH_POINT_NAMES) {
     const block = rows.filter((r) => r.crashPoint === p);
     if (!block.length) continue;
-    out.push(`## ${p}`, '', `*${CRASH_POINTS[p].where}.* ${CRASH_POINTS[p].lesson}`, '', ...tableRows(block), '');
-    const notes = block.filter((r) => r.note || r.link);
-    for (const r of notes) out.push(`- ${rowLabel(r)}: ${[r.note, r.link].filter(Boolean).join(' — ')}`);
+    out.push(`## ${p}`, '', `*${CRASH_POINTS[p].where}.*`, '', ...lessonLines(p, block).map((l) => `- ${l}`), '');
+    out.push(...tableRows(block), '');
+    const seen = observedLine(block);
+    if (seen) out.push(seen, '');
+    const notes = block.filter((r) => r.note || r.link || r.variesAcrossRepeats || r.violations.length);
+    for (const r of notes)
+      out.push(
+        `- ${rowLabel(r)}: ${[
+          r.variesAcrossRepeats && `varied over ${r.repetitions} runs: ${distributionText(r)}`,
+          r.violations.length && `**not what this crash point must show**: ${r.violations.join('; ')}`,
+          r.note,
+          r.link,
+        ]
+          .filter(Boolean)
+          .join(' — ')}`,
+      );
     if (notes.length) out.push('');
   }
   if (production.length) out.push('# Production hazards', '', ...productionMarkdown(production));

@@ -1,6 +1,7 @@
 import { baselineObservation, crashedObservation, FIXTURE_RUNTIMES } from '@vendor-review/domain/conformance/fixtures';
 import type { CellObservation } from '@vendor-review/domain/conformance';
 import { describe, expect, it } from 'vitest';
+import { distributionText, observedLine } from '../table.ts';
 import { buildRows } from './results.ts';
 
 const label = (r: string) => FIXTURE_RUNTIMES[r as 'langgraph' | 'temporal'].label;
@@ -30,8 +31,13 @@ describe('the same outcome across repeats', () => {
     const row = rows.find((r) => r.crashPoint === 'after-deliver')!;
     expect(row.repetitions).toBe(3);
     expect(row.variesAcrossRepeats).toBe(false);
-    expect(row.outcomes).toEqual([
-      { outcome: 'completed · repeated mail review mail +1 · effect duplicated', count: 3 },
+    expect(row.outcomes).toMatchObject([
+      {
+        outcome: 'completed · repeated mail review mail +1 · effect duplicated',
+        count: 3,
+        repeatedByKind: { mail: 1 },
+        sideEffectDuplicated: true,
+      },
     ]);
     // The exact keys stay in the row as evidence.
     expect(row.repeatedOperations).toEqual(['mail:rev-acme-run1']);
@@ -52,5 +58,10 @@ describe('the same outcome across repeats', () => {
       'completed · repeated web GET /vendors/acme/legal +1, web GET /vendors/acme/security +1, web GET /vendors/acme/trust +1',
     );
     expect(row.outcomes[1]!.outcome).toBe('completed · repeated nothing');
+    // What the table, results.md and the report print for it: where each resume started, what repeated, how often.
+    expect(distributionText(row)).toBe('cp 6 VALIDATE → web+3 2/3 · cp 6 VALIDATE → none 1/3');
+    // The "seen" line names what repeated in some runs, not only what the first run did.
+    expect(observedLine([row])).toContain('page fetches repeated in LG naive/async (2/3)');
+    expect(observedLine([row])).toContain('nothing repeated in LG naive/async (1/3)');
   });
 });

@@ -1,3 +1,4 @@
+import type { EnvironmentReport } from '../environment.ts';
 import {
   HAZARDS,
   type CrashPointName,
@@ -34,7 +35,8 @@ export interface ResultRow {
   firstAfterResume: string;
   repeatedOperations: string[];
   extraModelCalls: number;
-  extraCostUsd: number;
+  /** Null when the model's price is unknown. */
+  extraCostUsd: number | null;
   stateDuplicated: boolean;
   sideEffectDuplicated: boolean;
   recoveryMs: number | null;
@@ -64,7 +66,7 @@ export interface ResultRow {
   /** True when repetitions disagreed on what repeated or on the status. */
   variesAcrossRepeats: boolean;
   /** Each distinct outcome over the repetitions, most frequent first, with how often it happened. */
-  outcomes: { outcome: string; count: number }[];
+  outcomes: Outcome[];
   /** Crashed cells: where what this cell showed departs from what its crash point must show (none: it conforms). */
   violations: string[];
   /** Crashed cells: why this runtime and configuration is documented to depart from the rule, or null. */
@@ -79,7 +81,16 @@ export interface ResultsMeta {
     temporalServer: string | null;
     node: string;
   };
-  infrastructure: { world: string; postgres: string; temporal: string; temporalUi: string | null; built: string[] };
+  infrastructure: {
+    world: string;
+    model: string;
+    postgres: string;
+    temporal: string;
+    temporalUi: string | null;
+    built: string[];
+  };
+  /** Outside settings in force (secrets masked), and those deliberately kept from the workers. */
+  environment: EnvironmentReport;
   /** The runtimes compared, with the labels the table uses. */
   runtimes: { name: string; label: string; title: string }[];
   wallTimeMs: number;
@@ -156,6 +167,20 @@ export function buildProductionRows(
   });
 }
 
+/** One distinct outcome of a cell over its repetitions, with the facts of the first run that had it. */
+export interface Outcome {
+  /** What makes two runs "the same outcome" (see outcomeOf). */
+  outcome: string;
+  count: number;
+  status: CellStatus;
+  /** The last durable mark before the crash, in the table's words ("cp 5 FETCH"). */
+  lastDurableShort: string;
+  /** Extra executions per kind of operation beyond the baseline. */
+  repeatedByKind: Partial<Record<RepeatedOperation['kind'], number>>;
+  extraModelCalls: number;
+  sideEffectDuplicated: boolean;
+}
+
 const STATUS_RANK: Record<CellStatus, number> = { completed: 0, stuck: 2, failed: 1, lost: 3, error: 4 };
 
 export function median(xs: number[]): number | null {
@@ -209,9 +234,27 @@ export function buildRows(
     const recoveries = judged.map((j) => j.e.recoveryMs).filter((x): x is number => x !== null);
     const walls = reps.map((o) => o.endedAt - o.startedAt);
     const worst = reps.reduce((w, o) => (STATUS_RANK[o.status] > STATUS_RANK[w] ? o.status : w), first.status);
-    const counts = new Map<string, number>();
-    for (const j of judged) counts.set(outcomeOf(j.e, j.o.status), (counts.get(outcomeOf(j.e, j.o.status)) ?? 0) + 1);
-    const outcomes = [...counts].map(([outcome, count]) => ({ outcome, count })).sort((a, b) => b.count - a.count);
+    const byOutcome = new Map<string, Outcome>();
+    for (const j of judged) {
+      const key = outcomeOf(j.e, j.o.status);
+      const seen = byOutcome.get(key);
+      if (seen) seen.count++;
+      else {
+        const repeatedByKind: Outcome['repeatedByKind'] = {};
+        for (const r of j.e.repeated)
+          repeatedByKind[r.kind] = (repeatedByKind[r.kind] ?? 0) + r.count - r.baselineCount;
+        byOutcome.set(key, {
+          outcome: key,
+          count: 1,
+          status: j.o.status,
+          lastDurableShort: j.e.lastDurableShort,
+          repeatedByKind,
+          extraModelCalls: j.e.extraModelCalls,
+          sideEffectDuplicated: j.e.sideEffectDuplicated,
+        });
+      }
+    }
+    const outcomes = [...byOutcome.values()].sort((a, b) => b.count - a.count);
     const verdicts = s.crashPoint === null ? [] : reps.map((o) => checkCrashCell(o, baselineOf(o)));
     const violations = verdicts.flatMap((v, i) =>
       v.violations.map((text) => (reps.length > 1 ? `#${i + 1}: ${text}` : text)),

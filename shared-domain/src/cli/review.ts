@@ -69,7 +69,7 @@ runCli('review', async () => {
   );
   console.log(
     `world ledger: ${entries.length} calls (web ${usage.calls.web}, model ${usage.calls.model}, tracker ${usage.calls.tracker}, mail ${usage.calls.mail}) · ` +
-      `${usage.promptTokens}+${usage.completionTokens} tokens · $${usage.costUsd.toFixed(6)}`,
+      `${usage.promptTokens}+${usage.completionTokens} tokens · ${usage.costUsd === null ? 'price unknown' : `$${usage.costUsd.toFixed(6)}`}`,
   );
   return 0;
 });

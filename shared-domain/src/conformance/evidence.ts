@@ -3,6 +3,7 @@ import type { DurableMark, DurableRecord } from '../domain/runtime.ts';
 import type { ReviewState } from '../domain/state.ts';
 import type { WorkerLife } from '../infra/worker-process.ts';
 import type { LedgerEntry } from '../world/ledger.ts';
+import { sumCosts } from '../world/pricing.ts';
 import type { CellObservation } from './observation.ts';
 
 /**
@@ -29,7 +30,8 @@ export interface Evidence {
   repeated: RepeatedOperation[];
   extraModelCalls: number;
   extraTokens: number;
-  extraCostUsd: number;
+  /** Null when a model's price is unknown. */
+  extraCostUsd: number | null;
   stateDuplicated: boolean;
   stateDuplicatedWhy: string[];
   sideEffectDuplicated: boolean;
@@ -120,7 +122,7 @@ function sums(entries: readonly LedgerEntry[]) {
   return {
     modelCalls: model.length,
     tokens: model.reduce((s, e) => s + e.promptTokens + e.completionTokens, 0),
-    cost: ran.reduce((s, e) => s + e.costUsd, 0),
+    cost: sumCosts(ran.map((e) => e.costUsd)),
   };
 }
 
@@ -319,7 +321,7 @@ export function computeEvidence(obs: CellObservation, baseline: CellObservation 
     repeated,
     extraModelCalls: mine.modelCalls - base.modelCalls,
     extraTokens: mine.tokens - base.tokens,
-    extraCostUsd: round6(mine.cost - base.cost),
+    extraCostUsd: mine.cost === null || base.cost === null ? null : round6(mine.cost - base.cost),
     stateDuplicated: stateWhy.length > 0,
     stateDuplicatedWhy: stateWhy,
     sideEffectDuplicated: sideWhy.length > 0,

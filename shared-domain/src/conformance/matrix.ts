@@ -19,9 +19,12 @@ export interface MatrixOptions {
   exclusiveGroup?: (s: Scenario) => string | null;
 }
 
-export function jobsFor(scenarios: Scenario[], repeat: number): MatrixJob[] {
+/** `repeat`: how often every cell runs, or how often each one does. */
+export function jobsFor(scenarios: Scenario[], repeat: number | ((s: Scenario) => number)): MatrixJob[] {
+  const times = typeof repeat === 'number' ? () => repeat : repeat;
+  const most = Math.max(0, ...scenarios.map(times));
   const jobs: MatrixJob[] = [];
-  for (let r = 0; r < repeat; r++) for (const s of scenarios) jobs.push({ scenario: s, repetition: r });
+  for (let r = 0; r < most; r++) for (const s of scenarios) if (r < times(s)) jobs.push({ scenario: s, repetition: r });
   // Baselines of every repetition first, then crashed cells; stable within each part.
   return [...jobs.filter((j) => j.scenario.crashPoint === null), ...jobs.filter((j) => j.scenario.crashPoint !== null)];
 }

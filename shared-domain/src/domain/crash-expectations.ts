@@ -101,6 +101,20 @@ export const CRASH_DEVIATIONS: readonly Deviation[] = [
   },
 ];
 
+/** How often a cell whose outcome `varies` runs by default: enough to show a distribution, not an anecdote. */
+export const VARYING_REPEATS = 3;
+
+/** Default runs of a cell: VARYING_REPEATS where the outcome depends on timing, else once. */
+export function defaultRepeats(cell: {
+  crashPoint: CrashPointName | null;
+  runtime: string;
+  variant: Variant;
+  durability: Durability | null;
+}): number {
+  if (cell.crashPoint === null) return 1;
+  return expectationFor(cell.crashPoint, cell).expected.kind === 'varies' ? VARYING_REPEATS : 1;
+}
+
 export interface Expectation {
   expected: Expected;
   /** Why the cell departs from the rule; null when the rule applies. */

@@ -10,6 +10,8 @@ export interface Answer {
   model?: string;
   promptTokens?: number;
   completionTokens?: number;
+  /** A real provider answered: it billed the whole call even if our client left before the answer. */
+  billedInFull?: boolean;
   /** How long the real service would take to answer this. */
   latencyMs: number;
 }

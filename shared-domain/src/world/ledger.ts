@@ -32,7 +32,8 @@ export const LedgerEntrySchema = z.object({
   model: z.string().optional(),
   promptTokens: z.number(),
   completionTokens: z.number(),
-  costUsd: z.number(),
+  /** Dollars, or null when the model's price is unknown (a provider model missing from the price table). */
+  costUsd: z.number().nullable(),
   durationMs: z.number(),
 });
 

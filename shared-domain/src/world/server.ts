@@ -6,6 +6,7 @@ import { DeliveryStore } from './deliveries.ts';
 import { FaultBook, type FaultRule } from './faults.ts';
 import { Ledger, type LedgerEntry, type LedgerKind } from './ledger.ts';
 import { opKeyOf, operationSubject } from './op-key.ts';
+import { forwardModelCall, type ModelUpstream } from './model-upstream.ts';
 import { costUsd } from './pricing.ts';
 import { mailRoute, trackerRoute } from './routes-deliveries.ts';
 import { modelRoute } from './routes-model.ts';
@@ -17,6 +18,8 @@ export interface WorldOptions {
   host?: string;
   modelLatencyMs?: number;
   pageLatencyMs?: number;
+  /** Forward model calls to a real OpenAI-compatible provider (still counted and priced here). */
+  modelUpstream?: ModelUpstream;
 }
 
 const MAX_BODY = 2 * 1024 * 1024;
@@ -59,7 +62,7 @@ function faultAnswer(fault: FaultRule, kind: LedgerKind): Answer {
   return { ...answer, ...(headers ? { headers } : {}) };
 }
 
-export function createWorldServer(parts: WorldParts): Server {
+export function createWorldServer(parts: WorldParts, modelUpstream?: ModelUpstream): Server {
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = Date.now();
     const url = new URL(req.url ?? '/', 'http://world.local');
@@ -126,7 +129,9 @@ export function createWorldServer(parts: WorldParts): Server {
 
     const answer =
       kind === 'model'
-        ? modelRoute(route, parts.config.modelLatencyMs)
+        ? modelUpstream
+          ? await forwardModelCall(route, modelUpstream)
+          : modelRoute(route, parts.config.modelLatencyMs)
         : kind === 'tracker'
           ? trackerRoute(route, parts.notes)
           : kind === 'mail'
@@ -136,15 +141,18 @@ export function createWorldServer(parts: WorldParts): Server {
     const slow = fault?.kind === 'slow' ? { fault: 'slow' as const } : {};
     const model = answer.model ? { model: answer.model } : {};
     if (clientGone || (delay > 0 && (await waitUnlessGone(delay, gone)))) {
-      // The provider has already read (and bills) the prompt; nobody will ever read the completion.
+      // The provider has already read (and bills) the prompt; nobody will ever read the completion
+      // (a real upstream has produced and billed it too).
       const promptTokens = answer.promptTokens ?? 0;
+      const completionTokens = answer.billedInFull ? (answer.completionTokens ?? 0) : 0;
       record({
         status: 0,
         outcome: 'aborted',
         ...slow,
         ...model,
         promptTokens,
-        costUsd: answer.model ? costUsd(answer.model, promptTokens, 0) : 0,
+        completionTokens,
+        costUsd: answer.model ? costUsd(answer.model, promptTokens, completionTokens) : 0,
       });
       return;
     }
@@ -196,7 +204,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
     outbox: new DeliveryStore('msg'),
     config: { modelLatencyMs: opts.modelLatencyMs ?? 150, pageLatencyMs: opts.pageLatencyMs ?? 0 },
   };
-  const server = createWorldServer(parts);
+  const server = createWorldServer(parts, opts.modelUpstream);
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -109,7 +109,7 @@ describe('model', () => {
       completionTokens: reply.usage.completion_tokens,
     });
     expect(entries[0]!.costUsd).toBeCloseTo(
-      costUsd('sim-4o-mini', reply.usage.prompt_tokens, reply.usage.completion_tokens),
+      costUsd('sim-4o-mini', reply.usage.prompt_tokens, reply.usage.completion_tokens)!,
       12,
     );
     expect(entries[0]!.costUsd).toBeGreaterThan(0);
@@ -134,7 +134,7 @@ describe('model', () => {
       const [entry] = await client.ledger({ runId: 'run-abort' });
       expect(entry).toMatchObject({ outcome: 'aborted', status: 0, completionTokens: 0 });
       expect(entry!.promptTokens).toBeGreaterThan(100);
-      expect(entry!.costUsd).toBeCloseTo(costUsd('sim-4o-mini', entry!.promptTokens, 0), 12);
+      expect(entry!.costUsd).toBeCloseTo(costUsd('sim-4o-mini', entry!.promptTokens, 0)!, 12);
       expect(entry!.durationMs).toBeLessThan(400);
     } finally {
       await client.configure({ modelLatencyMs: 40 });

@@ -90,9 +90,15 @@ describe('model port (official openai client against the world)', () => {
   it('takes base URL, key and model from options, then env, then the world', () => {
     expect(resolveModelOptions('http://w:1', {}, {})).toMatchObject({ baseURL: 'http://w:1/v1', model: 'sim-4o-mini' });
     expect(
-      resolveModelOptions('http://w:1', {}, { OPENAI_BASE_URL: 'http://p/v1', OPENAI_API_KEY: 'sk', MODEL: 'm' }),
+      resolveModelOptions(
+        'http://w:1',
+        {},
+        { OPENAI_BASE_URL: 'http://p/v1', OPENAI_API_KEY: 'sk', OPENAI_MODEL: 'm' },
+      ),
     ).toMatchObject({ baseURL: 'http://p/v1', apiKey: 'sk', model: 'm' });
-    expect(resolveModelOptions('http://w:1', { model: 'x' }, { MODEL: 'm' }).model).toBe('x');
+    expect(resolveModelOptions('http://w:1', { model: 'x' }, { OPENAI_MODEL: 'm' }).model).toBe('x');
+    // OPENAI_MODEL, as the provider SDKs name it; a bare MODEL in someone's shell is not ours to read.
+    expect(resolveModelOptions('http://w:1', {}, { MODEL: 'm' }).model).toBe('sim-4o-mini');
     expect(() => resolveModelOptions(undefined, {}, {})).toThrow(/OPENAI_BASE_URL/);
   });
 });

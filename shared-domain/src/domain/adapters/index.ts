@@ -12,7 +12,7 @@ export { httpWeb, httpTracker, httpMailer };
 export interface HttpPortsOptions {
   /** The world (or your own tracker/mailer) base URL; WORLD_URL when omitted. Vendor pages are fetched at whatever URL the request names. */
   worldUrl?: string;
-  /** Model endpoint; defaults per field to OPENAI_BASE_URL / OPENAI_API_KEY / MODEL, then to the world. */
+  /** Model endpoint; defaults per field to OPENAI_BASE_URL / OPENAI_API_KEY / OPENAI_MODEL, then to the world. */
   model?: ModelOptions;
   timeoutMs?: number;
 }

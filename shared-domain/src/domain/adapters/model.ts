@@ -10,7 +10,7 @@ export interface ModelOptions {
   baseURL?: string;
   /** Default: OPENAI_API_KEY, else a placeholder the world accepts. */
   apiKey?: string;
-  /** Default: MODEL, else the world's sim-4o-mini. */
+  /** Default: OPENAI_MODEL, else the world's sim-4o-mini. */
   model?: string;
   timeoutMs?: number;
 }
@@ -23,13 +23,13 @@ export function resolveModelOptions(
   const baseURL = opts.baseURL ?? env.OPENAI_BASE_URL ?? (worldUrl ? `${worldUrl.replace(/\/+$/, '')}/v1` : undefined);
   if (!baseURL)
     throw new PermanentError(
-      'no model endpoint: set OPENAI_BASE_URL (and OPENAI_API_KEY, MODEL) or pass a world URL',
+      'no model endpoint: set OPENAI_BASE_URL (and OPENAI_API_KEY, OPENAI_MODEL) or pass a world URL',
       'model-config',
     );
   return {
     baseURL,
     apiKey: opts.apiKey ?? env.OPENAI_API_KEY ?? 'sk-world-sim',
-    model: opts.model ?? env.MODEL ?? 'sim-4o-mini',
+    model: opts.model ?? env.OPENAI_MODEL ?? 'sim-4o-mini',
     timeoutMs: opts.timeoutMs ?? 60_000,
   };
 }

@@ -1,0 +1,14 @@
+import type { ReviewState } from '@vendor-review/domain';
+import type { NodeDeps } from './nodes.ts';
+import { transientRetryPolicy } from './retry.ts';
+
+/** A conditional edge that takes a failed run to DEAD_LETTER and any other to `next`. */
+export const failedOr =
+  <T extends string>(next: T) =>
+  (s: ReviewState) =>
+    s.failure ? 'DEAD_LETTER' : next;
+
+/** The options of a working node: naive is the graph as a tutorial writes it, with no retry policy at all. */
+export function nodePolicy(deps: Pick<NodeDeps, 'variant'>) {
+  return deps.variant === 'hardened' ? { retryPolicy: transientRetryPolicy() } : {};
+}
