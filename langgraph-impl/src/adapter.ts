@@ -1,4 +1,6 @@
 import {
+  DEFAULT_GRANULARITY,
+  granularityOf,
   newRunId,
   parseReviewRequest,
   type Decision,
@@ -34,6 +36,11 @@ export const LANGGRAPH: RuntimeInfo = {
     { variant: 'naive', durability: 'sync' },
     { variant: 'naive', durability: 'exit' },
     { variant: 'hardened', durability: null },
+    // The same pipeline with fewer boundaries (domain granularity.ts); the crash catalogue keeps to `fine`.
+    { variant: 'naive', durability: 'sync', granularity: 'per-requirement' },
+    { variant: 'naive', durability: 'sync', granularity: 'coarse' },
+    { variant: 'hardened', durability: null, granularity: 'per-requirement' },
+    { variant: 'hardened', durability: null, granularity: 'coarse' },
   ],
 };
 
@@ -60,11 +67,13 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
     async startRun(request: ReviewRequestInput, config: RunConfig, opts?: { runId?: string }): Promise<RunHandle> {
       parseReviewRequest(request); // a malformed request never becomes a run
       const durability = config.durability ?? defaultDurability(config.variant);
-      const prefix = config.variant === 'naive' ? `lg-${durability}` : 'lg-hard';
+      const granularity = granularityOf(config);
+      const prefix = `${config.variant === 'naive' ? `lg-${durability}` : 'lg-hard'}${granularity === DEFAULT_GRANULARITY ? '' : `-${granularity}`}`;
       const { runId, threadId } = await insertRun(pool, {
         request,
         variant: config.variant,
         durability,
+        granularity,
         runId: opts?.runId ?? newRunId(prefix),
       });
       return { runId, config, durability, runtimeIds: { threadId }, link: null };

@@ -15,6 +15,7 @@ function toMs(v: string | number | null | undefined): number | null {
 export function toDurableRecord(record: {
   checkpoints: DurableCheckpoint[];
   pendingWrites: DurablePendingWrite[];
+  bytes?: number;
 }): DurableRecord {
   const marks: DurableMark[] = [];
   for (const c of record.checkpoints) {
@@ -46,5 +47,5 @@ export function toDurableRecord(record: {
     });
   }
   marks.sort((a, b) => a.order - b.order);
-  return { runtime: 'langgraph', kind: 'checkpoints', marks };
+  return { runtime: 'langgraph', kind: 'checkpoints', marks, bytes: record.bytes ?? null };
 }

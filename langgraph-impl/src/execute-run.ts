@@ -115,6 +115,7 @@ async function drive(
         : {}),
     },
     checkpointer,
+    run.granularity,
   );
   const config = { configurable: { thread_id: run.threadId }, durability: run.durability, signal, recursionLimit: 500 };
 

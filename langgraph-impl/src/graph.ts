@@ -1,8 +1,10 @@
 import { END, START, Send, StateGraph, type BaseCheckpointSaver } from '@langchain/langgraph';
-import { hasMoreRequirements, type ReviewState } from '@vendor-review/domain';
+import { DEFAULT_GRANULARITY, hasMoreRequirements, type Granularity, type ReviewState } from '@vendor-review/domain';
 import { ReviewChannels } from './channels.ts';
+import { failedOr, nodePolicy } from './edges.ts';
+import { buildCoarseGraph } from './graph-coarse.ts';
+import { buildPerRequirementGraph } from './graph-per-requirement.ts';
 import { createNodes, type NodeDeps } from './nodes.ts';
-import { transientRetryPolicy } from './retry.ts';
 
 /**
  * VALIDATE → DISCOVER → SELECT_REQUIREMENT → SELECT_PAGE ⇉ FETCH (one task per candidate page,
@@ -15,12 +17,7 @@ import { transientRetryPolicy } from './retry.ts';
  */
 export function buildGraph(deps: NodeDeps) {
   const n = createNodes(deps);
-  // naive: the graph as a tutorial writes it, no retry policy at all.
-  const policy = deps.variant === 'hardened' ? { retryPolicy: transientRetryPolicy() } : {};
-  const failedOr =
-    <T extends string>(next: T) =>
-    (s: ReviewState) =>
-      s.failure ? 'DEAD_LETTER' : next;
+  const policy = nodePolicy(deps);
 
   return (
     new StateGraph(ReviewChannels)
@@ -69,8 +66,19 @@ export function buildGraph(deps: NodeDeps) {
   );
 }
 
-export function compileGraph(deps: NodeDeps, checkpointer: BaseCheckpointSaver) {
-  return buildGraph(deps).compile({ checkpointer });
+/**
+ * The graph of a run's granularity (domain granularity.ts): this file's fine graph, or one of the
+ * coarser ones built from the same nodes and the domain's stages. They differ in node names, not in
+ * state or channels, so every caller treats them as one type.
+ */
+export function compileGraph(
+  deps: NodeDeps,
+  checkpointer: BaseCheckpointSaver,
+  granularity: Granularity = DEFAULT_GRANULARITY,
+) {
+  const builders = { fine: buildGraph, coarse: buildCoarseGraph, 'per-requirement': buildPerRequirementGraph };
+  const builder = builders[granularity](deps) as unknown as ReturnType<typeof buildGraph>;
+  return builder.compile({ checkpointer });
 }
 
 export type ReviewGraph = ReturnType<typeof compileGraph>;

@@ -7,7 +7,7 @@ import { compileGraph } from './graph.ts';
 import { withPool } from './pool.ts';
 import { loadRun, type RunRow, type StoredStatus } from './runs.ts';
 import { LG_OUTBOX } from './outbox.ts';
-import { SELECT_CHECKPOINT_ROWS, SELECT_WRITE_ROWS } from './sql.ts';
+import { SELECT_CHECKPOINT_ROWS, SELECT_THREAD_BYTES, SELECT_WRITE_ROWS } from './sql.ts';
 
 /** Reading a run never executes a node; these ports make sure of it. */
 const NO_PORTS: Ports = new Proxy({} as Ports, {
@@ -17,8 +17,13 @@ const NO_PORTS: Ports = new Proxy({} as Ports, {
 });
 
 /** A graph over a read-only saver: getState / getStateHistory only, no migration blobs written. */
-function readerGraph(pool: pg.Pool, variant: Variant) {
-  return compileGraph({ variant, ports: NO_PORTS, worker: 'reader' }, new ReviewSaver(pool, { variant }));
+function readerGraph(pool: pg.Pool, run: Pick<RunRow, 'variant' | 'granularity'>) {
+  const { variant } = run;
+  return compileGraph(
+    { variant, ports: NO_PORTS, worker: 'reader' },
+    new ReviewSaver(pool, { variant }),
+    run.granularity,
+  );
 }
 
 /** Everything LangGraph's side knows about a run (the harness's RunView is the contract's, narrower). */
@@ -47,7 +52,7 @@ export async function getRun(o: { databaseUrl: string; runId: string }): Promise
     let stateError: string | undefined;
     if (run.checkpointer === 'postgres') {
       try {
-        const snapshot = await readerGraph(pool, run.variant).getState({ configurable: { thread_id: run.threadId } });
+        const snapshot = await readerGraph(pool, run).getState({ configurable: { thread_id: run.threadId } });
         if (snapshot.config.configurable?.checkpoint_id) {
           state = snapshot.values as ReviewState;
           const waiting = snapshot.tasks.some((t) => t.name === 'AWAIT_APPROVAL' && t.interrupts.length > 0);
@@ -109,6 +114,8 @@ export interface DurablePendingWrite {
 export interface DurableRecord {
   checkpoints: DurableCheckpoint[];
   pendingWrites: DurablePendingWrite[];
+  /** What the saver's tables hold for the thread (checkpoints, blobs, pending writes), in bytes. */
+  bytes: number;
 }
 
 /**
@@ -121,13 +128,14 @@ export async function readDurableRecord(o: { databaseUrl: string; runId: string 
   return withPool(o.databaseUrl, async (pool) => {
     const run = await loadRun(pool, o.runId);
     if (!run) throw new RunNotFoundError(o.runId);
-    const [cps, writes] = await Promise.all([
+    const [cps, writes, size] = await Promise.all([
       pool.query(SELECT_CHECKPOINT_ROWS, [run.threadId]),
       pool.query(SELECT_WRITE_ROWS, [run.threadId]),
+      pool.query(SELECT_THREAD_BYTES, [run.threadId]),
     ]);
     const tasksOf = new Map<string, Map<string, string>>();
     try {
-      for await (const snap of readerGraph(pool, run.variant).getStateHistory({
+      for await (const snap of readerGraph(pool, run).getStateHistory({
         configurable: { thread_id: run.threadId },
       })) {
         const id = snap.config.configurable?.checkpoint_id as string;
@@ -156,6 +164,6 @@ export async function readDurableRecord(o: { databaseUrl: string; runId: string 
       const node = tasksOf.get(r.checkpoint_id)?.get(r.task_id);
       return { checkpointId: r.checkpoint_id, taskId: r.task_id, channel: r.channel, ...(node ? { node } : {}) };
     });
-    return { checkpoints, pendingWrites };
+    return { checkpoints, pendingWrites, bytes: Number(size.rows[0]?.bytes ?? 0) };
   });
 }

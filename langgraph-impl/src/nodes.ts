@@ -54,7 +54,7 @@ export interface NodeDeps {
 }
 
 export type FetchInput = ReviewState & { target: FetchTarget };
-type Node<I = ReviewState> = (state: I, config: LangGraphRunnableConfig) => Promise<StateUpdate>;
+export type Node<I = ReviewState> = (state: I, config: LangGraphRunnableConfig) => Promise<StateUpdate>;
 
 function threadOf(config: LangGraphRunnableConfig): string {
   const id = config.configurable?.thread_id;
@@ -86,7 +86,7 @@ export function stepContext(
 }
 
 /** Never run a step on state this code does not understand: a half-read state fails three nodes later. */
-function assertCurrentVersion(state: ReviewState): void {
+export function assertCurrentVersion(state: ReviewState): void {
   if (state.schemaVersion !== STATE_SCHEMA_VERSION) throw new UnsupportedStateVersionError(state.schemaVersion);
 }
 
@@ -110,12 +110,25 @@ function wrap<I extends ReviewState>(
     try {
       return await run(state, ctx);
     } catch (err) {
-      if (deps.variant === 'naive' || isGraphBubbleUp(err) || err instanceof FencedOutError) throw err;
-      if (willBeRetried(err, ctx.attempt)) throw err;
-      const steps = deps.steps ?? DOMAIN_STEPS;
-      return steps.deadLetter({ step, error: err, attempts: ctx.attempt, input: describeInput(state) });
+      return deadLetterOrRethrow(deps, err, { step, attempts: ctx.attempt, input: describeInput(state) });
     }
   };
+}
+
+/**
+ * What a node does with an error: naive lets it propagate; hardened rethrows what LangGraph must
+ * see (an interrupt, a lost lease, a transient error below the cap) and turns the rest into the
+ * dead-letter record in state.
+ */
+export function deadLetterOrRethrow(
+  deps: NodeDeps,
+  err: unknown,
+  at: { step: string; attempts: number; input: unknown },
+): StateUpdate {
+  if (deps.variant === 'naive' || isGraphBubbleUp(err) || err instanceof FencedOutError) throw err;
+  if (willBeRetried(err, at.attempts)) throw err;
+  const steps = deps.steps ?? DOMAIN_STEPS;
+  return steps.deadLetter({ step: at.step, error: err, attempts: at.attempts, input: at.input });
 }
 
 export function createNodes(deps: NodeDeps) {

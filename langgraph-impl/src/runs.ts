@@ -1,6 +1,12 @@
 import { newRunId, type ReviewRequestInput } from '@vendor-review/domain';
 import type pg from 'pg';
-import type { Durability, RunStatus, Variant } from '@vendor-review/domain';
+import {
+  DEFAULT_GRANULARITY,
+  type Durability,
+  type Granularity,
+  type RunStatus,
+  type Variant,
+} from '@vendor-review/domain';
 import type { CheckpointerKind } from './checkpointer.ts';
 import { defaultDurability } from './durability.ts';
 import { withPool } from './pool.ts';
@@ -20,6 +26,8 @@ export interface RunRow {
   variant: Variant;
   durability: Durability;
   checkpointer: CheckpointerKind;
+  /** Which graph the run's checkpoints belong to. */
+  granularity: Granularity;
   status: StoredStatus;
   request: ReviewRequestInput;
   createdAt: Date;
@@ -37,6 +45,7 @@ export interface CreateRunOptions {
   variant: Variant;
   durability?: Durability;
   checkpointer?: CheckpointerKind;
+  granularity?: Granularity;
   runId?: string;
 }
 
@@ -64,6 +73,7 @@ export async function insertRun(
     o.durability ?? defaultDurability(o.variant),
     o.checkpointer ?? 'postgres',
     JSON.stringify(o.request),
+    o.granularity ?? DEFAULT_GRANULARITY,
   ]);
   return { runId, threadId };
 }
@@ -82,6 +92,7 @@ export async function loadRun(pool: pg.Pool, runId: string): Promise<RunRow | nu
     variant: r.variant,
     durability: r.durability,
     checkpointer: r.checkpointer,
+    granularity: r.granularity ?? DEFAULT_GRANULARITY,
     status: r.status,
     request: r.request,
     createdAt: r.created_at,

@@ -131,17 +131,27 @@ DROP TABLE lg_outbox_v1;
 `;
 
 /**
+ * Migration 4: where a run's durable boundaries are (domain granularity.ts). The graph is built
+ * from it, so a resuming worker must build the one that wrote the checkpoints; runs from before it
+ * had today's graph, `fine`.
+ */
+export const GRANULARITY_SQL = `
+ALTER TABLE lg_runs ADD COLUMN granularity TEXT NOT NULL DEFAULT 'fine'
+  CHECK (granularity IN ('coarse', 'per-requirement', 'fine'));
+`;
+
+/**
  * Our schema, in order (shared-domain's runMigrations, recorded in lg_migrations). Append only: a
  * database remembers the numbers it has run, not their text. Migration 1 is the schema from before
  * this list, all IF NOT EXISTS, so a database set up by that code takes it as a no-op and goes on.
  */
-export const LG_MIGRATIONS: readonly string[] = [SCHEMA_SQL, PROVENANCE_SQL, OUTBOX_SQL];
+export const LG_MIGRATIONS: readonly string[] = [SCHEMA_SQL, PROVENANCE_SQL, OUTBOX_SQL, GRANULARITY_SQL];
 
 // --- runs -------------------------------------------------------------------------------------
 
 export const INSERT_RUN = `
-INSERT INTO lg_runs (run_id, thread_id, variant, durability, checkpointer, request)
-VALUES ($1, $2, $3, $4, $5, $6)`;
+INSERT INTO lg_runs (run_id, thread_id, variant, durability, checkpointer, request, granularity)
+VALUES ($1, $2, $3, $4, $5, $6, $7)`;
 
 export const SELECT_RUN = `SELECT * FROM lg_runs WHERE run_id = $1`;
 
@@ -257,6 +267,12 @@ FROM checkpoints c
 LEFT JOIN lg_checkpoint_provenance p
   ON p.thread_id = c.thread_id AND p.checkpoint_ns = c.checkpoint_ns AND p.checkpoint_id = c.checkpoint_id
 WHERE c.thread_id = $1 AND c.checkpoint_ns = '' ORDER BY c.checkpoint_id`;
+
+/** What LangGraph's saver stores for one thread, in bytes as PostgreSQL keeps the rows (after compression). */
+export const SELECT_THREAD_BYTES = `
+SELECT (SELECT coalesce(sum(pg_column_size(c.*)), 0) FROM checkpoints c WHERE c.thread_id = $1)
+     + (SELECT coalesce(sum(pg_column_size(b.*)), 0) FROM checkpoint_blobs b WHERE b.thread_id = $1)
+     + (SELECT coalesce(sum(pg_column_size(w.*)), 0) FROM checkpoint_writes w WHERE w.thread_id = $1) AS bytes`;
 
 export const SELECT_WRITE_ROWS = `
 SELECT checkpoint_id, task_id, idx, channel FROM checkpoint_writes

@@ -8,7 +8,7 @@ import { ReviewSaver, SERIALIZER_VERSION, UnsupportedSerializerError } from '../
 import { claimLease, FencedOutError, fencedPool } from '../src/lease.ts';
 import { createPool } from '../src/pool.ts';
 import { runRetention } from '../src/retention.ts';
-import { createRun } from '../src/runs.ts';
+import { createRun, loadRun } from '../src/runs.ts';
 import { setupDatabase } from '../src/setup.ts';
 import { LG_MIGRATIONS, SCHEMA_SQL } from '../src/sql.ts';
 import { freshTestDatabase, SERVER_URL } from './db.ts';
@@ -150,7 +150,13 @@ describe('setupDatabase on a database from before the migrations list', () => {
       // The setup this package had before: PostgresSaver's tables, then SCHEMA_SQL, no migrations table.
       await new PostgresSaver(c).setup();
       await c.query(SCHEMA_SQL);
-      const { runId, threadId } = await createRun({ databaseUrl: old.url, request: sampleRequest(), variant: 'naive' });
+      // A run as that code registered it: the columns of SCHEMA_SQL, nothing a later migration added.
+      const runId = 'rev-premigrations-1';
+      const threadId = crypto.randomUUID();
+      await c.query(
+        `INSERT INTO lg_runs (run_id, thread_id, variant, durability, checkpointer, request) VALUES ($1, $2, 'naive', 'async', 'postgres', $3)`,
+        [runId, threadId, JSON.stringify(sampleRequest())],
+      );
       const stock = new PostgresSaver(c);
       const stampedMeta = {
         ...META,
@@ -169,6 +175,8 @@ describe('setupDatabase on a database from before the migrations list', () => {
         LG_MIGRATIONS.map((_, i) => i + 1),
       );
       expect((await c.query(`SELECT run_id FROM lg_runs`)).rows).toEqual([{ run_id: runId }]);
+      // It ran today's graph's predecessor: migration 4 gives it the fine granularity.
+      expect((await loadRun(c, runId))?.granularity).toBe('fine');
       const prov = (await c.query(`SELECT * FROM lg_checkpoint_provenance`)).rows;
       expect(prov).toMatchObject([
         {

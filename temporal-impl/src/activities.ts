@@ -12,9 +12,12 @@ import {
   deliver as deliverStep,
   discover as discoverStep,
   draft as draftStep,
+  draftAndDeliver,
   extract as extractStep,
   fetchPage as fetchPageStep,
   PermanentError,
+  researchAll,
+  researchRequirement,
   saveProgress as saveProgressStep,
   selectPage as selectPageStep,
   selectRequirement as selectRequirementStep,
@@ -23,11 +26,12 @@ import {
   type FetchTarget,
   type Ports,
   type ReviewState,
+  type StageOptions,
   type StateUpdate,
   type StepContext,
   type StepName,
 } from '@vendor-review/domain';
-import { stepContext } from './activities/context.ts';
+import { stageStepContext, stepContext } from './activities/context.ts';
 import { toActivityFailure } from './activities/failures.ts';
 import { withHeartbeats } from './activities/heartbeat.ts';
 import type { DeadLetterEntry, Store } from './postgres-store.ts';
@@ -64,6 +68,28 @@ export function createActivities(deps: ActivityDeps) {
       }
     });
 
+  /**
+   * A stage (several shared steps in one activity, for the coarser granularities): each step gets
+   * its own context and key; a failure says which step inside the stage it came from.
+   */
+  const stage = (
+    name: string,
+    a: StepArgs,
+    body: (state: ReviewState, ports: Ports, o: StageOptions) => Promise<StateUpdate>,
+  ): Promise<StateUpdate> =>
+    withHeartbeats(async () => {
+      let inner: StepName | null = null;
+      try {
+        return await body(a.state, ports, {
+          contextFor: (step, keyParts) => stageStepContext(step, a.variant, a.state.runId, worker, keyParts),
+          onStep: (step) => (inner = step),
+        });
+      } catch (err) {
+        if (err instanceof Error && inner) err.message = `${inner} (in ${name}): ${err.message}`;
+        throw toActivityFailure(err, a.variant, Context.current().info.attempt);
+      }
+    });
+
   const store = (): Store => {
     if (!deps.store)
       throw new PermanentError(
@@ -87,6 +113,13 @@ export function createActivities(deps: ActivityDeps) {
     saveProgress: (a: StepArgs): Promise<StateUpdate> =>
       run('SAVE_PROGRESS', a, (ctx) => saveProgressStep(a.state, ports, ctx)),
     draft: (a: StepArgs): Promise<StateUpdate> => run('DRAFT', a, (ctx) => draftStep(a.state, ports, ctx)),
+
+    /** coarse: VALIDATE, DISCOVER and every requirement to its tracker note, one activity. */
+    review: (a: StepArgs): Promise<StateUpdate> => stage('REVIEW', a, researchAll),
+    /** per-requirement: the next requirement, from choosing it to its tracker note, one activity. */
+    researchRequirement: (a: StepArgs): Promise<StateUpdate> => stage('REQUIREMENT', a, researchRequirement),
+    /** coarse: DRAFT and DELIVER in one activity; the mail goes out straight from it (with its key in hardened). */
+    send: (a: StepArgs): Promise<StateUpdate> => stage('SEND', a, draftAndDeliver),
 
     requestApproval: (a: StepArgs) =>
       run('AWAIT_APPROVAL', a, async (ctx) => {

@@ -1,6 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
 import type { TemporalHandle as TemporalServer } from '@vendor-review/domain/infra';
 import {
+  DEFAULT_GRANULARITY,
+  granularityOf,
   newRunId,
   parseReviewRequest,
   type Decision,
@@ -27,6 +29,11 @@ export const TEMPORAL: RuntimeInfo = {
   configurations: [
     { variant: 'naive', durability: null },
     { variant: 'hardened', durability: null },
+    // The same pipeline with fewer boundaries (domain granularity.ts); the crash catalogue keeps to `fine`.
+    { variant: 'naive', durability: null, granularity: 'per-requirement' },
+    { variant: 'naive', durability: null, granularity: 'coarse' },
+    { variant: 'hardened', durability: null, granularity: 'per-requirement' },
+    { variant: 'hardened', durability: null, granularity: 'coarse' },
   ],
 };
 
@@ -77,7 +84,9 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
 
     async startRun(request: ReviewRequestInput, config: RunConfig, opts?: { runId?: string }): Promise<TemporalHandle> {
       parseReviewRequest(request); // a malformed request never becomes a workflow
-      const runId = opts?.runId ?? newRunId(config.variant === 'naive' ? 'tm-naive' : 'tm-hard');
+      const granularity = granularityOf(config);
+      const suffix = granularity === DEFAULT_GRANULARITY ? '' : `-${granularity}`;
+      const runId = opts?.runId ?? newRunId(`${config.variant === 'naive' ? 'tm-naive' : 'tm-hard'}${suffix}`);
       const taskQueue = `compare-${runId}`;
       const started = await startRun({
         client,
@@ -85,6 +94,7 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
         request,
         variant: config.variant,
         runId,
+        granularity,
         ...(o.heartbeatTimeoutMs === undefined ? {} : { timeouts: { heartbeatMs: o.heartbeatTimeoutMs } }),
       });
       return {
@@ -121,12 +131,18 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
     },
 
     async durableRecord(h: TemporalHandle): Promise<DurableRecord> {
-      return toDurableRecord(await readHistory({ client, runId: h.runId }));
+      const [events, description] = await Promise.all([
+        readHistory({ client, runId: h.runId }),
+        client.workflow.getHandle(workflowIdFor(h.runId)).describe(),
+      ]);
+      // The server's own count of the history's bytes (servers from 1.20 on say it).
+      return { ...toDurableRecord(events), bytes: description.historySize ?? null };
     },
 
     async abandon(h: TemporalHandle, reason: string): Promise<void> {
       await client.workflow.getHandle(workflowIdFor(h.runId)).terminate(`abandoned: ${reason}`);
     },
+
 
     async close(): Promise<void> {
       await connection.close();

@@ -5,7 +5,9 @@
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import {
+  DEFAULT_GRANULARITY,
   newRunId,
+  type Granularity,
   type ReviewRequestInput,
   type ReviewState,
   type RunStatus,
@@ -55,6 +57,13 @@ function vendorSlug(request: ReviewRequestInput): string {
   return slug || 'vendor';
 }
 
+/** The workflow each granularity runs (workflows.ts): the same input, fewer or more activities. */
+export const WORKFLOW_TYPES: Record<Granularity, string> = {
+  fine: 'vendorReview',
+  'per-requirement': 'vendorReviewPerRequirement',
+  coarse: 'vendorReviewCoarse',
+};
+
 export async function startRun(o: {
   client: Client;
   taskQueue: string;
@@ -63,15 +72,18 @@ export async function startRun(o: {
   runId?: string;
   /** The run's own timing (part of its input); absent: the workflow's defaults. */
   timeouts?: RunTimeouts;
+  /** Where the durable boundaries are; default `fine`: today's workflow, an activity per step. */
+  granularity?: Granularity;
 }): Promise<{ runId: string; workflowId: string; runtimeRunId: string }> {
   const runId = o.runId ?? newRunId(vendorSlug(o.request));
   const workflowId = workflowIdFor(runId);
-  const handle = await o.client.workflow.start<typeof vendorReview>('vendorReview', {
+  const granularity = o.granularity ?? DEFAULT_GRANULARITY;
+  const handle = await o.client.workflow.start<typeof vendorReview>(WORKFLOW_TYPES[granularity], {
     taskQueue: o.taskQueue,
     workflowId,
     args: [{ runId, request: o.request, variant: o.variant, ...(o.timeouts ? { timeouts: o.timeouts } : {}) }],
     workflowTaskTimeout: WORKFLOW_TASK_TIMEOUT,
-    memo: { runId, variant: o.variant, [STATUS_MEMO_KEY]: 'running' },
+    memo: { runId, variant: o.variant, granularity, [STATUS_MEMO_KEY]: 'running' },
   });
   return { runId, workflowId, runtimeRunId: handle.firstExecutionRunId };
 }

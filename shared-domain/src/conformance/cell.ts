@@ -152,12 +152,15 @@ function startWorker(cell: Cell, name: string, crashPlan: string | null): Worker
 
 /** Phase 1: a fresh run, and its per-run world faults. */
 async function startPhase(cell: Cell): Promise<void> {
+  const { variant, durability, granularity } = cell.scenario;
   cell.handle = await cell.deps.adapter.startRun(cell.deps.request, {
-    variant: cell.scenario.variant,
-    durability: cell.scenario.durability,
+    variant,
+    durability,
+    ...(granularity ? { granularity } : {}),
   });
   const world = worldClient(cell.deps.worldUrl);
   for (const f of cell.scenario.faults) await world.addFault({ ...f, runId: cell.handle.runId });
+  if (cell.scenario.approveAtStart) await approve(cell, null);
 }
 
 /** The uncrashed baseline: worker A alone, to the end. */
@@ -172,11 +175,12 @@ async function baselinePhase(cell: Cell): Promise<void> {
 /** Phase 2: worker A runs until its crash point kills it. True when it died there. */
 async function crashPhase(cell: Cell): Promise<boolean> {
   const point = cell.scenario.crashPoint!;
-  const a = startWorker(cell, 'A', point);
+  const occurrence = cell.scenario.crashOccurrence ?? 1;
+  const a = startWorker(cell, 'A', occurrence > 1 ? `${point}@${occurrence}` : point);
   const end = await drive(cell, a, { approveNow: point !== 'awaiting-approval' });
   if (end.reason !== 'exit') await a.kill();
   const life = await a.exited;
-  if (life.crash?.point === point && life.signal === 'SIGKILL') return true;
+  if (life.crash?.point === point && life.crash.occurrence === occurrence && life.signal === 'SIGKILL') return true;
   cell.status = end.reason === 'timeout' ? 'stuck' : 'error';
   cell.note =
     end.reason === 'terminal'

@@ -16,6 +16,10 @@ export const FIXTURE_RUNTIMES: Record<'langgraph' | 'temporal', RuntimeInfo> = {
       { variant: 'naive', durability: 'sync' },
       { variant: 'naive', durability: 'exit' },
       { variant: 'hardened', durability: null },
+      { variant: 'naive', durability: 'sync', granularity: 'per-requirement' },
+      { variant: 'naive', durability: 'sync', granularity: 'coarse' },
+      { variant: 'hardened', durability: null, granularity: 'per-requirement' },
+      { variant: 'hardened', durability: null, granularity: 'coarse' },
     ],
   },
   temporal: {
@@ -25,6 +29,10 @@ export const FIXTURE_RUNTIMES: Record<'langgraph' | 'temporal', RuntimeInfo> = {
     configurations: [
       { variant: 'naive', durability: null },
       { variant: 'hardened', durability: null },
+      { variant: 'naive', durability: null, granularity: 'per-requirement' },
+      { variant: 'naive', durability: null, granularity: 'coarse' },
+      { variant: 'hardened', durability: null, granularity: 'per-requirement' },
+      { variant: 'hardened', durability: null, granularity: 'coarse' },
     ],
   },
 };

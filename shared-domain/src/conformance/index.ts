@@ -35,3 +35,4 @@ export {
 export { checkCrashCell, extraByKind, type CrashVerdict } from './crash-check.ts';
 export { crashSpec, runThroughAdapter, type CrashSpecOptions, type CrashSpecCells } from './crash-spec.ts';
 export * from './production/index.ts';
+export * from './granularity/index.ts';

@@ -1,4 +1,5 @@
 import { CRASH_POINT_NAMES, type CrashPointName } from '../domain/crashpoints.ts';
+import { DEFAULT_GRANULARITY, granularityOf, type Granularity } from '../domain/granularity.ts';
 import type { Durability, RuntimeInfo, Variant } from '../domain/runtime.ts';
 import type { FaultRuleInput } from '../world/faults.ts';
 
@@ -19,6 +20,12 @@ export interface Scenario {
   baselineId: string;
   /** World faults for this run only (none in the crash catalogue); the cell scopes them to its run id. */
   faults: readonly Omit<FaultRuleInput, 'runId'>[];
+  /** Where the run's durable boundaries are; `fine` when left out (the whole crash catalogue). */
+  granularity?: Granularity;
+  /** Die at the n-th time the crash point is reached (`name@n`); the first when left out. */
+  crashOccurrence?: number;
+  /** Record the approval before worker A starts, so the run never waits for a person (timings). */
+  approveAtStart?: boolean;
 }
 
 export function scenarioId(
@@ -32,7 +39,10 @@ export function scenarioId(
 
 /** The configuration a variant's baseline runs in: the first one the runtime lists for it. */
 function baselineDurability(runtime: RuntimeInfo, variant: Variant): Durability | null {
-  return runtime.configurations.find((c) => c.variant === variant)?.durability ?? null;
+  return (
+    runtime.configurations.find((c) => c.variant === variant && granularityOf(c) === DEFAULT_GRANULARITY)?.durability ??
+    null
+  );
 }
 
 export function baselineIdFor(runtime: RuntimeInfo, variant: Variant): string {
@@ -55,7 +65,8 @@ export function crashCatalogue(runtimes: readonly RuntimeInfo[]): Scenario[] {
   }
   for (const crashPoint of CRASH_POINT_NAMES) {
     for (const rt of runtimes) {
-      for (const { variant, durability } of rt.configurations) {
+      // The crash points are about one graph; the other granularities have a suite of their own.
+      for (const { variant, durability } of rt.configurations.filter((c) => granularityOf(c) === DEFAULT_GRANULARITY)) {
         const id = scenarioId(rt.name, variant, durability, crashPoint);
         out.push({
           id,

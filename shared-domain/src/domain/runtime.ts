@@ -1,3 +1,4 @@
+import type { Granularity } from './granularity.ts';
 import type { ReviewRequestInput } from './request.ts';
 import type { ReviewState } from './state.ts';
 
@@ -42,6 +43,8 @@ export interface RunConfig {
   variant: Variant;
   /** The durability asked for, or null: the runtime has none, or the variant chooses its own. */
   durability: Durability | null;
+  /** Where the durable boundaries are (granularity.ts); `fine` when left out. */
+  granularity?: Granularity;
 }
 
 export interface RunHandle {
@@ -124,8 +127,11 @@ export interface RuntimeInfo {
   readonly suites?: readonly Suite[];
 }
 
-/** crash: what a kill re-executes; production: the hazards a checkpoint alone does not handle. */
-export type Suite = 'crash' | 'production';
+/**
+ * crash: what a kill re-executes; production: the hazards a checkpoint alone does not handle;
+ * granularity: what a crash repeats against what the boundaries cost, per node size.
+ */
+export type Suite = 'crash' | 'production' | 'granularity';
 
 export interface RuntimeAdapter<H extends RunHandle = RunHandle> extends RuntimeInfo {
   /** True when a worker leaves once its run is finished; false when it serves until told to stop. */

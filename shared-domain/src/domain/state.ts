@@ -111,12 +111,24 @@ export function initialState(runId: string, request: ReviewRequest): ReviewState
 
 /** The one reducer both runtimes use: merge map keys, replace everything else. */
 export function applyUpdate(state: ReviewState, update: StateUpdate): ReviewState {
-  const next: ReviewState = { ...state };
+  return reduce(state, update);
+}
+
+/**
+ * Two updates as one, by the same rule: what a node that runs several steps returns, so that the
+ * runtime applying it ends where applying them one by one would have ended.
+ */
+export function combineUpdates(first: StateUpdate, then: StateUpdate): StateUpdate {
+  return reduce(first, then);
+}
+
+function reduce<T extends StateUpdate>(base: T, update: StateUpdate): T {
+  const next: T = { ...base };
   for (const [key, value] of Object.entries(update) as [keyof StateUpdate, unknown][]) {
     if (value === undefined) continue;
     if ((MERGED_KEYS as readonly string[]).includes(key)) {
       const k = key as MergedKey;
-      (next as unknown as Record<MergedKey, object>)[k] = { ...state[k], ...(value as object) };
+      (next as unknown as Record<MergedKey, object>)[k] = { ...base[k], ...(value as object) };
     } else {
       (next as unknown as Record<string, unknown>)[key] = value;
     }

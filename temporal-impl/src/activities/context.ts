@@ -20,3 +20,22 @@ export function stepContext(step: StepName, variant: Variant, runId: string, wor
     ...(variant === 'hardened' ? { idempotencyKey: deriveIdempotencyKey(runtimeRunId, info.activityId) } : {}),
   };
 }
+
+/**
+ * The context of one step inside a stage activity (several steps, one activity): the activity's
+ * own identity, and a key derived from the activity id plus the step and its parts, so every
+ * retry of the activity sends the same key for the same step, and two steps never share one.
+ */
+export function stageStepContext(
+  step: StepName,
+  variant: Variant,
+  runId: string,
+  worker: string,
+  keyParts: string[],
+): StepContext {
+  const ctx = stepContext(step, variant, runId, worker);
+  if (variant !== 'hardened') return ctx;
+  const info = Context.current().info;
+  const runtimeRunId = info.workflowExecution?.runId ?? 'unknown-run';
+  return { ...ctx, idempotencyKey: deriveIdempotencyKey(runtimeRunId, info.activityId, step, ...keyParts) };
+}

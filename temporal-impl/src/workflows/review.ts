@@ -48,14 +48,15 @@ export type VerifyChange = 'v1' | 'patched' | 'unpatched';
 export const VERIFY_LOCAL_PATCH = 'verify-as-local-activity';
 
 /** What the workflow knows about the step that failed for good; goes into the dead letter. */
-interface Attempted {
-  step: StepName;
+export interface Attempted {
+  /** A step's name, or a stage's (several steps in one activity, staged-review.ts). */
+  step: string;
   activityId: string;
   kind: StepKind;
   input: unknown;
 }
 
-class StepFailed extends Error {
+export class StepFailed extends Error {
   constructor(
     readonly attempted: Attempted,
     readonly failure: ActivityFailure,
@@ -233,11 +234,11 @@ async function runVerify(
 }
 
 /** The dead letter records what a person needs, not every fetched page. */
-function summarize(state: ReviewState) {
+export function summarize(state: ReviewState) {
   return { runId: state.runId, request: state.request, pending: state.pending, current: state.current };
 }
 
-function describeFailure(failure: ActivityFailure): string {
+export function describeFailure(failure: ActivityFailure): string {
   const cause = failure.cause;
   if (cause instanceof ApplicationFailure) return `${cause.type ?? 'Error'}: ${cause.message}`;
   if (cause instanceof TimeoutFailure) return `timeout (${cause.timeoutType}): ${cause.message}`;
@@ -245,7 +246,7 @@ function describeFailure(failure: ActivityFailure): string {
 }
 
 /** The last attempt reports its own number (see activities/failures.ts); a timeout reports none, so fall back to the cap. */
-function attemptsOf(failure: ActivityFailure, kind: StepKind): number {
+export function attemptsOf(failure: ActivityFailure, kind: StepKind): number {
   const cause = failure.cause;
   if (cause instanceof ApplicationFailure) {
     const detail = cause.details?.[0] as { attempt?: unknown } | undefined;

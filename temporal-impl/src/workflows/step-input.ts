@@ -23,7 +23,11 @@ export type StateStep =
   | 'requestApproval'
   | 'applyApproval'
   | 'deliver'
-  | 'enqueueDelivery';
+  | 'enqueueDelivery'
+  // The stages of the coarser granularities (staged-review.ts): several steps in one activity.
+  | 'review'
+  | 'researchRequirement'
+  | 'send';
 
 export type ArgPassing = 'whole' | 'slice';
 
@@ -89,5 +93,14 @@ export function stepInput(step: StateStep, state: ReviewState, passing: ArgPassi
     case 'deliver':
     case 'enqueueDelivery':
       return { ...empty, draft: state.draft };
+    case 'review':
+      // Everything before the approval, from the request alone: the state is the request still.
+      return state;
+    case 'researchRequirement':
+      // It chooses its requirement and pages itself, and skips pages the run already has: all of them go.
+      return { ...empty, pages: state.pages, fetched: state.fetched };
+    case 'send':
+      // DRAFT reads the verdicts, DELIVER the draft it has just written.
+      return { ...empty, verdicts: state.verdicts };
   }
 }
