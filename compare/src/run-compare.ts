@@ -26,6 +26,7 @@ import { environmentReport } from './environment.ts';
 import { startInfra, type Infra } from './infra.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { renderHtml } from './report/html.ts';
+import { SCHEMA_VERSION, validateResults } from './report/results-schema.ts';
 import { renderMarkdown } from './report/markdown.ts';
 import { renderProduction } from './report/production-table.ts';
 import {
@@ -229,6 +230,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
       ...buildProductionRows(hazardObservations, labelOf),
     ];
     const out: Results = {
+      schemaVersion: SCHEMA_VERSION,
       rows,
       meta: {
         versions: {
@@ -255,9 +257,10 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
       md: path.join(dir, 'results.md'),
       html: path.join(dir, 'report.html'),
     };
-    writeFileSync(files.json, `${JSON.stringify(out, null, 2)}\n`);
+    // The contract first: a results.json that breaks its schema is never written.
+    writeFileSync(files.json, `${JSON.stringify(validateResults(out), null, 2)}\n`);
     writeFileSync(files.md, renderMarkdown(out));
-    writeFileSync(files.html, renderHtml(out, results));
+    writeFileSync(files.html, renderHtml(out, results, hazardObservations));
     const crash = crashRows(out);
     const production = productionRows(out);
     const table = [

@@ -1,4 +1,5 @@
 import type { CellObservation, HazardObservation, HazardScenario } from '@vendor-review/domain/conformance';
+import { SCHEMA_VERSION } from '../src/report/results-schema.ts';
 import { baselineObservation, crashedObservation, FIXTURE_RUNTIMES } from '@vendor-review/domain/conformance/fixtures';
 import { buildProductionRows, buildRows, type Results } from '../src/report/results.ts';
 
@@ -63,6 +64,7 @@ const labelOf = (r: string) => FIXTURE_RUNTIMES[r as 'langgraph' | 'temporal'].l
 
 export function fixtureResults(observations = fixtureObservations(), hazards = fixtureHazards()): Results {
   return {
+    schemaVersion: SCHEMA_VERSION,
     rows: [...buildRows(observations, labelOf), ...buildProductionRows(hazards, labelOf)],
     meta: {
       versions: {

@@ -1,4 +1,4 @@
-import type { EnvironmentReport } from '../environment.ts';
+import type { Outcome, ProductionRow, ResultRow, Results, Row } from './results-schema.ts';
 import {
   HAZARDS,
   type CrashPointName,
@@ -20,118 +20,8 @@ import {
   type RepeatedOperation,
 } from '@vendor-review/domain/conformance';
 
-/**
- * results.json: the contract of issue 5 (`rows`, `meta`), plus a few fields the table and the report
- * need. Rows are one per cell; with --repeat the cell's evidence comes from its first repetition and
- * the timings are summarised over all of them.
- */
-export interface ResultRow {
-  suite: 'crash';
-  runtime: string;
-  variant: Variant | 'baseline';
-  durability: Durability | null;
-  crashPoint: CrashPointName | null;
-  lastDurable: string;
-  firstAfterResume: string;
-  repeatedOperations: string[];
-  extraModelCalls: number;
-  /** Null when the model's price is unknown. */
-  extraCostUsd: number | null;
-  stateDuplicated: boolean;
-  sideEffectDuplicated: boolean;
-  recoveryMs: number | null;
-  finalMatchesBaseline: boolean;
-  status: CellStatus;
-  // ---- beyond the contract ----
-  cellId: string;
-  /** The runtime's short label ("LG", "TM", "plain"). */
-  runtimeLabel: string;
-  /** For a baseline row: the variant it is the baseline of. */
-  baselineOf: Variant | null;
-  lastDurableShort: string;
-  firstAfterResumeShort: string;
-  repeated: RepeatedOperation[];
-  /** Ledger seqs of the re-executions, for timelines. */
-  repeatSeqs: number[];
-  extraTokens: number;
-  stateDuplicatedWhy: string[];
-  sideEffectDuplicatedWhy: string[];
-  note: string | null;
-  runId: string;
-  runtimeIds: CellObservation['runtimeIds'];
-  link: string | null;
-  repetitions: number;
-  recovery: { n: number; medianMs: number | null; minMs: number | null; maxMs: number | null };
-  cellWallMs: { median: number; min: number; max: number };
-  /** True when repetitions disagreed on what repeated or on the status. */
-  variesAcrossRepeats: boolean;
-  /** Each distinct outcome over the repetitions, most frequent first, with how often it happened. */
-  outcomes: Outcome[];
-  /** Crashed cells: where what this cell showed departs from what its crash point must show (none: it conforms). */
-  violations: string[];
-  /** Crashed cells: why this runtime and configuration is documented to depart from the rule, or null. */
-  deviation: string | null;
-}
-
-export interface ResultsMeta {
-  versions: {
-    langgraph: string | null;
-    langgraphCheckpointPostgres: string | null;
-    temporalSdk: string | null;
-    temporalServer: string | null;
-    node: string;
-  };
-  infrastructure: {
-    world: string;
-    model: string;
-    postgres: string;
-    temporal: string;
-    temporalUi: string | null;
-    built: string[];
-  };
-  /** Outside settings in force (secrets masked), and those deliberately kept from the workers. */
-  environment: EnvironmentReport;
-  /** The runtimes compared, with the labels the table uses. */
-  runtimes: { name: string; label: string; title: string }[];
-  wallTimeMs: number;
-  startedAt: string;
-  machine: { cpus: number; platform: string };
-  options: Record<string, unknown>;
-  cells: number;
-  notRun: number;
-}
-
-/** One hazard of the production suite, for one runtime and variant. */
-export interface ProductionRow {
-  suite: 'production';
-  /** The hazard's id ("retry-permanent"); its section groups it with its kind ("retries"). */
-  scenario: HazardId;
-  section: HazardSection;
-  /** What was done, in a few words. */
-  title: string;
-  runtime: string;
-  runtimeLabel: string;
-  variant: Variant;
-  /** How it ended, as a code and in words; null when the row could not run. */
-  verdict: string | null;
-  verdictText: string | null;
-  /** The verdict this variant must reach, and why this runtime is documented to differ, if it is. */
-  expected: string;
-  deviation: string | null;
-  violations: string[];
-  figures: Record<string, Figure>;
-  status: HazardObservation['status'];
-  note: string | null;
-  runId: string | null;
-  wallMs: number;
-}
-
-export type Row = ResultRow | ProductionRow;
-
-export interface Results {
-  rows: Row[];
-  meta: ResultsMeta;
-}
+// The shape of results.json is defined once, as a zod schema (results-schema.ts); these are its types.
+export type { Outcome, ProductionRow, ResultRow, Results, ResultsMeta, Row } from './results-schema.ts';
 
 export const crashRows = (r: Results): ResultRow[] => r.rows.filter((x): x is ResultRow => x.suite === 'crash');
 export const productionRows = (r: Results): ProductionRow[] =>
@@ -167,19 +57,6 @@ export function buildProductionRows(
   });
 }
 
-/** One distinct outcome of a cell over its repetitions, with the facts of the first run that had it. */
-export interface Outcome {
-  /** What makes two runs "the same outcome" (see outcomeOf). */
-  outcome: string;
-  count: number;
-  status: CellStatus;
-  /** The last durable mark before the crash, in the table's words ("cp 5 FETCH"). */
-  lastDurableShort: string;
-  /** Extra executions per kind of operation beyond the baseline. */
-  repeatedByKind: Partial<Record<RepeatedOperation['kind'], number>>;
-  extraModelCalls: number;
-  sideEffectDuplicated: boolean;
-}
 
 const STATUS_RANK: Record<CellStatus, number> = { completed: 0, stuck: 2, failed: 1, lost: 3, error: 4 };
 

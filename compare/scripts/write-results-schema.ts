@@ -1,0 +1,10 @@
+/**
+ * Writes the JSON Schema of results.json beside the zod schema it comes from
+ * (src/report/results.schema.json). `pnpm --dir compare schema`; a test fails when the committed
+ * file is not what this would write.
+ */
+import { writeFileSync } from 'node:fs';
+import { RESULTS_SCHEMA_FILE, resultsJsonSchemaText } from '../src/report/results-schema.ts';
+
+writeFileSync(RESULTS_SCHEMA_FILE, resultsJsonSchemaText());
+process.stdout.write(`wrote ${RESULTS_SCHEMA_FILE}\n`);

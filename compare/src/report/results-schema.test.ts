@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { fixtureResults } from '../../test/fixture-results.ts';
+import {
+  RESULTS_SCHEMA_FILE,
+  resultsJsonSchemaText,
+  ResultsSchema,
+  SCHEMA_VERSION,
+  validateResults,
+} from './results-schema.ts';
+
+describe('the contract of results.json', () => {
+  it('the committed JSON Schema is what the zod schema exports (regenerate: pnpm --dir compare schema)', () => {
+    expect(readFileSync(RESULTS_SCHEMA_FILE, 'utf8')).toBe(resultsJsonSchemaText());
+  });
+
+  it('covers crash rows and production rows, told apart by `suite`, under a schemaVersion', () => {
+    const results = fixtureResults();
+    expect(results.schemaVersion).toBe(SCHEMA_VERSION);
+    expect(new Set(results.rows.map((r) => r.suite))).toEqual(new Set(['crash', 'production']));
+    expect(() => validateResults(JSON.parse(JSON.stringify(results)))).not.toThrow();
+    const schema = JSON.parse(resultsJsonSchemaText()) as {
+      properties: { rows: { items: { oneOf: { properties: { suite: { const: string } } }[] } } };
+    };
+    expect(schema.properties.rows.items.oneOf.map((o) => o.properties.suite.const)).toEqual(['crash', 'production']);
+  });
+
+  it('the writer refuses a results.json that breaks it, naming the field', () => {
+    const results = fixtureResults();
+    const broken = { ...results, rows: [{ ...results.rows[0]!, extraModelCalls: 'two' }] };
+    expect(() => validateResults(broken)).toThrow(
+      /^results\.json would break its schema at rows\.0\.extraModelCalls: /,
+    );
+    expect(ResultsSchema.safeParse({ ...results, schemaVersion: 1 }).success).toBe(false);
+  });
+});

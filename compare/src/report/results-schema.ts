@@ -1,0 +1,192 @@
+import { CRASH_POINT_NAMES, DURABILITIES, VARIANTS, type HazardId, type HazardSection } from '@vendor-review/domain';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/**
+ * The contract of results.json, written once: the report writer validates against it before it
+ * writes, its types are what the harness builds, and `pnpm --dir compare schema` exports it as JSON
+ * Schema beside this file (results.schema.json, checked in tests to be up to date) for anyone who
+ * reads the file without TypeScript. A change that breaks a reader bumps SCHEMA_VERSION.
+ */
+export const SCHEMA_VERSION = 2;
+
+/** A zod enum that keeps the literal types of a readonly list. */
+const oneOf = <T extends string>(values: readonly T[]) => z.enum(values as unknown as [T, ...T[]]);
+
+const CELL_STATUSES = ['completed', 'stuck', 'failed', 'lost', 'error'] as const;
+const KINDS = ['web', 'model', 'tracker', 'mail'] as const;
+const variant = oneOf(VARIANTS);
+const durability = oneOf(DURABILITIES).nullable();
+const cellStatus = z.enum(CELL_STATUSES);
+const usd = z.number().nullable().describe('US dollars; null when a model price is unknown (never 0 for unknown)');
+
+const RepeatedOperationSchema = z.object({
+  opKey: z.string(),
+  subject: z.string().describe('the operation in words that do not name the run'),
+  kind: z.enum(KINDS),
+  step: z.string().nullable(),
+  count: z.number().int(),
+  baselineCount: z.number().int(),
+});
+
+export const OutcomeSchema = z
+  .object({
+    outcome: z.string().describe('what makes two repetitions "the same outcome"'),
+    count: z.number().int().positive(),
+    status: cellStatus,
+    lastDurableShort: z.string(),
+    repeatedByKind: z.object(Object.fromEntries(KINDS.map((k) => [k, z.number().int().optional()]))),
+    extraModelCalls: z.number().int(),
+    sideEffectDuplicated: z.boolean(),
+  })
+  .describe('one distinct outcome of a cell over its repetitions, with the facts of the first run that had it');
+
+const CrashRowSchema = z
+  .object({
+    suite: z.literal('crash'),
+    runtime: z.string(),
+    variant: z.union([variant, z.literal('baseline')]),
+    durability,
+    crashPoint: oneOf(CRASH_POINT_NAMES).nullable().describe('null: the uncrashed baseline'),
+    lastDurable: z.string(),
+    firstAfterResume: z.string(),
+    repeatedOperations: z.array(z.string()),
+    extraModelCalls: z.number().int(),
+    extraCostUsd: usd,
+    stateDuplicated: z.boolean(),
+    sideEffectDuplicated: z.boolean(),
+    recoveryMs: z.number().nullable(),
+    finalMatchesBaseline: z.boolean(),
+    status: cellStatus,
+    cellId: z.string(),
+    runtimeLabel: z.string(),
+    baselineOf: variant.nullable(),
+    lastDurableShort: z.string(),
+    firstAfterResumeShort: z.string(),
+    repeated: z.array(RepeatedOperationSchema),
+    repeatSeqs: z.array(z.number().int()).describe('ledger seqs of the re-executions'),
+    extraTokens: z.number().int(),
+    stateDuplicatedWhy: z.array(z.string()),
+    sideEffectDuplicatedWhy: z.array(z.string()),
+    note: z.string().nullable(),
+    runId: z.string(),
+    runtimeIds: z.object({
+      threadId: z.string().optional(),
+      workflowId: z.string().optional(),
+      runtimeRunId: z.string().optional(),
+    }),
+    link: z.string().nullable(),
+    repetitions: z.number().int().positive(),
+    recovery: z.object({
+      n: z.number().int(),
+      medianMs: z.number().nullable(),
+      minMs: z.number().nullable(),
+      maxMs: z.number().nullable(),
+    }),
+    cellWallMs: z.object({ median: z.number(), min: z.number(), max: z.number() }),
+    variesAcrossRepeats: z.boolean(),
+    outcomes: z.array(OutcomeSchema).describe('the distribution over repetitions, most frequent first'),
+    violations: z.array(z.string()).describe('where the cell departs from what its crash point must show'),
+    deviation: z.string().nullable().describe('why this runtime and configuration is documented to depart, or null'),
+  })
+  .describe(
+    'one cell of the crash suite: a runtime, variant and durability killed at one crash point (or the baseline)',
+  );
+
+const ProductionRowSchema = z
+  .object({
+    suite: z.literal('production'),
+    // Typed by the hazard catalogue, but a string in the contract: a new hazard is not a new schema.
+    scenario: z
+      .string()
+      .describe('the hazard id (shared-domain/src/domain/hazards.ts)') as unknown as z.ZodType<HazardId>,
+    section: z.string().describe('the hazard section') as unknown as z.ZodType<HazardSection>,
+    title: z.string(),
+    runtime: z.string(),
+    runtimeLabel: z.string(),
+    variant,
+    verdict: z.string().nullable(),
+    verdictText: z.string().nullable(),
+    expected: z.string(),
+    deviation: z.string().nullable(),
+    violations: z.array(z.string()),
+    figures: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])),
+    status: z.enum(['ran', 'skipped', 'error']),
+    note: z.string().nullable(),
+    runId: z.string().nullable(),
+    wallMs: z.number(),
+  })
+  .describe('one production hazard, for one runtime and variant');
+
+export const RowSchema = z.discriminatedUnion('suite', [CrashRowSchema, ProductionRowSchema]);
+
+export const ResultsMetaSchema = z.object({
+  versions: z.object({
+    langgraph: z.string().nullable(),
+    langgraphCheckpointPostgres: z.string().nullable(),
+    temporalSdk: z.string().nullable(),
+    temporalServer: z.string().nullable().describe("the server's own answer (GetSystemInfo), also for your own server"),
+    node: z.string(),
+  }),
+  infrastructure: z.object({
+    world: z.string(),
+    model: z.string().describe('the simulated model, or the --model-upstream provider and model with its price'),
+    postgres: z.string(),
+    temporal: z.string(),
+    temporalUi: z.string().nullable(),
+    built: z.array(z.string()),
+  }),
+  environment: z.object({
+    inForce: z.array(z.string()).describe('outside settings the harness used, NAME=value with secrets masked'),
+    notPassedToWorkers: z
+      .array(z.string())
+      .describe('variables set around the harness that workers deliberately did not get'),
+  }),
+  runtimes: z.array(z.object({ name: z.string(), label: z.string(), title: z.string() })),
+  wallTimeMs: z.number(),
+  startedAt: z.string(),
+  machine: z.object({ cpus: z.number().int(), platform: z.string() }),
+  options: z.record(z.string(), z.unknown()),
+  cells: z.number().int(),
+  notRun: z.number().int(),
+});
+
+export const ResultsSchema = z
+  .object({
+    $schema: z.string().optional(),
+    schemaVersion: z.literal(SCHEMA_VERSION),
+    rows: z.array(RowSchema),
+    meta: ResultsMetaSchema,
+  })
+  .describe(
+    'results.json of pnpm compare: what re-executed when a worker died, per runtime, and the production hazards',
+  );
+
+export type ResultRow = z.infer<typeof CrashRowSchema>;
+export type ProductionRow = z.infer<typeof ProductionRowSchema>;
+export type Row = z.infer<typeof RowSchema>;
+export type Outcome = z.infer<typeof OutcomeSchema>;
+export type ResultsMeta = z.infer<typeof ResultsMetaSchema>;
+export type Results = z.infer<typeof ResultsSchema>;
+
+/** Where the exported JSON Schema is committed: beside this file. */
+export const RESULTS_SCHEMA_FILE = fileURLToPath(new URL('./results.schema.json', import.meta.url));
+
+/** The JSON Schema of results.json (draft 2020-12), as committed in results.schema.json. */
+export function resultsJsonSchema(): Record<string, unknown> {
+  return { $id: 'results.schema.json', ...z.toJSONSchema(ResultsSchema, { target: 'draft-2020-12' }) };
+}
+
+export function resultsJsonSchemaText(): string {
+  return `${JSON.stringify(resultsJsonSchema(), null, 2)}\n`;
+}
+
+/** Throws one readable line naming the first field that breaks the contract. */
+export function validateResults(results: unknown): Results {
+  const parsed = ResultsSchema.safeParse(results);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`results.json would break its schema at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return parsed.data;
+}
