@@ -4,11 +4,12 @@
  * table as "error"), 2 a usage mistake. Options are checked before anything heavy is even loaded.
  */
 import { runCli } from '@vendor-review/domain/infra';
-import { parseCompareArgs } from './cli.ts';
+import { parseCompareArgs, UsageError } from './cli.ts';
 import { seconds } from './table.ts';
 
 async function main(argv: string[]): Promise<number> {
   const opts = parseCompareArgs(argv);
+  if (opts.clean) return clean();
   const color = !opts.json && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   const log = (line: string) => process.stderr.write(`${line}\n`);
   let interrupted = false;
@@ -28,6 +29,7 @@ async function main(argv: string[]): Promise<number> {
   const result = await runCompare(opts, {
     log,
     color,
+    command: ['pnpm compare', ...argv].join(' '),
     progress: {
       tty: Boolean(process.stderr.isTTY),
       ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
@@ -47,6 +49,22 @@ async function main(argv: string[]): Promise<number> {
     log(`compare: ${result.results.meta.notRun} cell(s) could not run; see the table and ${result.files.md}`);
   if (opts.keepInfra) await new Promise(() => {});
   return result.exitCode;
+}
+
+/** `--clean`: drop the databases earlier runs recorded in DATABASE_URL's database, and nothing else. */
+async function clean(): Promise<number> {
+  const url = process.env.DATABASE_URL?.trim();
+  if (!url)
+    throw new UsageError('--clean needs DATABASE_URL: runs on the embedded PostgreSQL leave nothing behind to clean');
+  const { cleanInvocations } = await import('./database-runs.ts');
+  const { maskDatabaseUrl } = await import('@vendor-review/domain/infra');
+  const dropped = await cleanInvocations(url);
+  process.stdout.write(
+    dropped.length
+      ? `compare --clean: removed ${dropped.length} database(s) earlier runs created beside ${maskDatabaseUrl(url)}: ${dropped.join(', ')}\n`
+      : `compare --clean: nothing to remove beside ${maskDatabaseUrl(url)}\n`,
+  );
+  return 0;
 }
 
 runCli('compare', () => main(process.argv.slice(2)));

@@ -7,6 +7,7 @@ import {
   type TemporalHandle,
 } from '@vendor-review/domain/infra';
 import { DEFAULT_MODEL, priceOf, startWorld, type World } from '@vendor-review/domain/world';
+import { openInvocationDatabase, type InvocationDatabase } from './database-runs.ts';
 import { needsTemporal, startRuntime, type StartedRuntime } from './runtimes.ts';
 
 /**
@@ -42,6 +43,8 @@ export interface InfraOptions {
   runtimes: readonly string[];
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
+  /** Recorded beside this invocation's database in a user's PostgreSQL (what ran). */
+  command?: string;
   /** Model calls go on to this provider (the key is read from OPENAI_API_KEY). */
   modelUpstream?: { baseUrl: string; model: string };
 }
@@ -101,6 +104,18 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
 
     const world = (worldR as PromiseFulfilledResult<World>).value;
     const pg = (pgR as PromiseFulfilledResult<PostgresHandle>).value;
+    // A user's PostgreSQL: everything this invocation creates goes into a database of its own,
+    // recorded so that `pnpm compare --clean` can remove it (and nothing else) later.
+    let invocation: InvocationDatabase | null = null;
+    if (pg.kind === 'external') {
+      invocation = await openInvocationDatabase(pg.url, o.command ?? 'pnpm compare');
+      const done = invocation;
+      stops.push(() => done.finish());
+      log(
+        `postgres: this run's tables go to database ${invocation.name} (kept for inspection; pnpm compare --clean removes it)`,
+      );
+    }
+    const databaseUrl = invocation?.url ?? pg.url;
     const t = (temporalR as PromiseFulfilledResult<TemporalHandle | null>).value;
 
     // A user's own Temporal keeps its runs, so link them; a dev server we started is gone afterwards.
@@ -119,7 +134,7 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
         }
       : null;
     const started = await Promise.allSettled(
-      o.runtimes.map((name) => startRuntime(name, { worldUrl: world.url, databaseUrl: pg.url, temporal })),
+      o.runtimes.map((name) => startRuntime(name, { worldUrl: world.url, databaseUrl, temporal })),
     );
     started.forEach((s, i) => s.status === 'fulfilled' && runtimes.set(o.runtimes[i]!, s.value));
     const broken = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
@@ -129,14 +144,14 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
 
     return {
       worldUrl: world.url,
-      databaseUrl: pg.url,
+      databaseUrl,
       postgresKind: pg.kind,
       temporal,
       runtimes,
       describe: () => ({
         world: `simulated world at ${world.url}`,
         model: describeModel(o.modelUpstream),
-        postgres: `${pg.kind === 'embedded' ? 'embedded PostgreSQL' : 'DATABASE_URL'} ${maskDatabaseUrl(pg.url)}`,
+        postgres: `${pg.kind === 'embedded' ? 'embedded PostgreSQL' : 'DATABASE_URL'} ${maskDatabaseUrl(pg.url)}${invocation ? `, this run's tables in database ${invocation.name}` : ''}`,
         temporal: t
           ? `${t.kind === 'cli' ? 'dev server (Temporal CLI)' : t.kind === 'external' ? t.source : 'SDK-downloaded dev server'} ${t.address}, namespace ${t.namespace}` +
             `${t.serverVersion ? `, server ${t.serverVersion}` : ''}${t.tls ? ', TLS' : ''}${t.apiKey ? ', API key' : ''}`

@@ -131,6 +131,8 @@ export interface CompareIo {
   width?: number;
   /** Where the settings were read (default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /** The command line, recorded beside the run's database in a user's PostgreSQL. */
+  command?: string;
 }
 
 /** The whole comparison, as a function (the end-to-end test calls this). */
@@ -163,6 +165,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
       runtimes: names,
       log: io.log,
       env,
+      ...(io.command ? { command: io.command } : {}),
       ...(opts.modelUpstream ? { modelUpstream: opts.modelUpstream } : {}),
     }));
   const progress = createProgress({

@@ -62,4 +62,15 @@ describe.concurrent('every command line', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/unknown crash point "after-modle" in CRASH_PLAN; known points: boundary, /);
   });
+
+  it.each([
+    [['--clean'], {}, /--clean needs DATABASE_URL/],
+    [['--model-upstream', 'http://127.0.0.1:1/v1'], {}, /--model-upstream needs OPENAI_MODEL/],
+    [['--model-upstream', 'nowhere'], { OPENAI_MODEL: 'm' }, /--model-upstream needs an http\(s\) URL/],
+  ] as const)('compare %j: one line and exit 2, before anything starts', async (args, env, message) => {
+    const r = await run(COMMANDS.compare!, [...args], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+  });
 });

@@ -9,6 +9,7 @@ import { crashRows, type ResultRow } from '../src/report/results.ts';
 import { RUNTIME_NAMES, runtimeInfos } from '../src/runtimes.ts';
 import { columnSlice, repeatedSummary, rowLabel } from '../src/table.ts';
 import { renderReport } from './browser.ts';
+import { userDatabase } from './user-database.ts';
 
 /**
  * `pnpm compare` on a reduced matrix, for real: the world server, PostgreSQL, a Temporal dev
@@ -26,6 +27,7 @@ crashSpec({
   name: 'pnpm compare',
   scenarios,
   run: async () => {
+    const user = await userDatabase();
     run = await runCompare(
       {
         suites: ['crash'],
@@ -38,8 +40,8 @@ crashSpec({
         concurrency: 4,
         boundSeconds: 120,
       },
-      { log: (l) => process.stderr.write(`${l}\n`), color: false },
-    );
+      { log: (l) => process.stderr.write(`${l}\n`), color: false, env: user.env },
+    ).finally(() => user.cleanup());
     process.stderr.write(`${run.table}\n`);
     return run.observations;
   },

@@ -13,6 +13,7 @@ import { startWorld, costUsd, type World } from '@vendor-review/domain/world';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCompare, type RunCompareResult } from '../src/run-compare.ts';
 import { crashRows } from '../src/report/results.ts';
+import { userDatabase } from './user-database.ts';
 
 const HOSTILE = {
   OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
@@ -24,10 +25,12 @@ const HOSTILE = {
 const saved = Object.fromEntries(Object.keys(HOSTILE).map((k) => [k, process.env[k]]));
 let provider: World;
 let run: RunCompareResult;
+let user: Awaited<ReturnType<typeof userDatabase>>;
 
 beforeAll(async () => {
   provider = await startWorld({ modelLatencyMs: 0 });
   Object.assign(process.env, HOSTILE, { OPENAI_MODEL: 'sim-4o' });
+  user = await userDatabase();
   run = await runCompare(
     {
       suites: ['crash'],
@@ -43,7 +46,7 @@ beforeAll(async () => {
       boundSeconds: 120,
       modelUpstream: { baseUrl: `${provider.url}/v1`, model: 'sim-4o' },
     },
-    { log: (l) => process.stderr.write(`${l}\n`), color: false },
+    { log: (l) => process.stderr.write(`${l}\n`), color: false, env: user.env },
   );
 }, 240_000);
 
@@ -53,6 +56,7 @@ afterAll(async () => {
     else process.env[k] = v;
   delete process.env.OPENAI_MODEL;
   await provider?.stop();
+  await user?.cleanup();
 });
 
 describe('outside settings', () => {

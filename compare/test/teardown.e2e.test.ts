@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { userDatabase } from './user-database.ts';
 
 /**
  * Ctrl-C in the middle of the matrix: every process the harness started (workers, the Temporal dev
@@ -37,6 +38,9 @@ function alive(pid: number): boolean {
 describe('Ctrl-C', () => {
   it('stops every process the harness started', async () => {
     const entry = fileURLToPath(new URL('../src/compare.ts', import.meta.url));
+    // Under a DATABASE_URL, what the invocation creates there is removed afterwards.
+    const user = await userDatabase();
+    onTestFinished(() => user.cleanup());
     const child = spawn(
       process.execPath,
       [
@@ -54,6 +58,7 @@ describe('Ctrl-C', () => {
       ],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
+        env: user.env,
       },
     );
     let stderr = '';
