@@ -1,7 +1,10 @@
 import { baselineObservation, crashedObservation, FIXTURE_RUNTIMES } from '@vendor-review/domain/conformance/fixtures';
 import type { CellObservation } from '@vendor-review/domain/conformance';
 import { describe, expect, it } from 'vitest';
-import { distributionText, observedLine } from '../table.ts';
+import { fixtureResults } from '../../test/fixture-results.ts';
+import { distributionText, observedLine, renderTable } from '../table.ts';
+import { renderHtml } from './html.ts';
+import { renderMarkdown } from './markdown.ts';
 import { buildRows } from './results.ts';
 
 const label = (r: string) => FIXTURE_RUNTIMES[r as 'langgraph' | 'temporal'].label;
@@ -63,5 +66,12 @@ describe('the same outcome across repeats', () => {
     // The "seen" line names what repeated in some runs, not only what the first run did.
     expect(observedLine([row])).toContain('page fetches repeated in LG naive/async (2/3)');
     expect(observedLine([row])).toContain('nothing repeated in LG naive/async (1/3)');
+    // …in the table, results.md and the report alike.
+    const results = { ...fixtureResults(), rows };
+    expect(renderTable({ rows, color: false })).toContain(
+      '↳ over 3 runs: cp 6 VALIDATE → web+3 2/3 · cp 6 VALIDATE → none 1/3',
+    );
+    expect(renderMarkdown(results)).toContain('- LG naive/async: varied over 3 runs: cp 6 VALIDATE → web+3 2/3');
+    expect(renderHtml(results, [])).toContain('↳ over 3 runs: cp 6 VALIDATE → web+3 2/3');
   });
 });
