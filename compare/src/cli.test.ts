@@ -29,6 +29,13 @@ describe('options', () => {
     expect(parseCompareArgs(['--clean']).clean).toBe(true);
   });
 
+  it('the granularity suite is opt-in, and takes its node sizes as a comma list', () => {
+    expect(parseCompareArgs([]).suites).toEqual(['crash', 'production']);
+    const o = parseCompareArgs(['--suite', 'granularity', '--granularity', 'coarse,fine']);
+    expect([o.suites, o.granularities]).toEqual([['granularity'], ['coarse', 'fine']]);
+    expect(() => parseCompareArgs(['--granularity', 'per-call'])).toThrow(/unknown granularity "per-call"/);
+  });
+
   it('parses filters as comma lists', () => {
     const o = parseCompareArgs([
       '--runtime',

@@ -2,9 +2,11 @@ import { z } from 'zod';
 import {
   CRASH_POINT_NAMES,
   DURABILITIES,
+  GRANULARITIES,
   VARIANTS,
   type CrashPointName,
   type Durability,
+  type Granularity,
   type Suite,
   type Variant,
 } from '@vendor-review/domain';
@@ -13,15 +15,22 @@ import { RUNTIME_NAMES } from './runtimes.ts';
 
 export { UsageError };
 
-const SUITES: readonly Suite[] = ['crash', 'production'];
+const SUITES: readonly Suite[] = ['crash', 'production', 'granularity'];
+/**
+ * What runs without --suite. The granularity sweep is opt-in: its 18 cells add about a minute on two
+ * cores (measured in compare/MEASUREMENTS.md), and the default run must stay under two minutes.
+ */
+export const DEFAULT_SUITES: readonly Suite[] = ['crash', 'production'];
 
 export interface CompareOptions {
-  /** Which suites (default both): crash points, production hazards. */
+  /** Which suites (default crash and production): crash points, production hazards, granularity. */
   suites: Suite[];
   runtimes?: string[];
   variants?: Variant[];
   crashPoints?: CrashPointName[];
   durabilities?: Durability[];
+  /** The granularity suite's granularities (default: every one a runtime offers). */
+  granularities?: Granularity[];
   /**
    * Times every cell runs. Unset: once, except cells whose outcome depends on timing (the
    * `varies` deviations of crash-expectations.ts: LangGraph `async`), which run VARYING_REPEATS times.
@@ -40,11 +49,15 @@ export interface CompareOptions {
 }
 
 export const USAGE = `usage: pnpm compare [options]
-  --suite    crash,production            which suites (default: both): crash points, production hazards
+  --suite    crash,production,granularity which suites (default: crash,production): crash points, production
+                                         hazards, node size (what a crash repeats against what boundaries cost)
   --runtime  langgraph,temporal,plain    which runtimes (default: all three)
   --variant  naive,hardened              which variants (default: both; baselines always run)
   --crash    <point>[,<point>…]          crash points (default: all): ${CRASH_POINT_NAMES.join(', ')}
   --durability sync,async,exit           LangGraph naive durability modes (default: all three)
+  --granularity ${GRANULARITIES.join(',')}
+                                         the granularity suite's node sizes (default: all three), in the hardened
+                                         variant unless --variant says otherwise
   --repeat N                             run every cell N times (default: once; LangGraph async cells,
                                          whose outcome depends on timing, 3 times) and show the distribution
   --model-upstream URL                   forward model calls to a real OpenAI-compatible provider (…/v1), still
@@ -104,6 +117,7 @@ const OptionsSchema = z.object({
   variant: commaList('variant', VARIANTS),
   crash: commaList('crash', CRASH_POINT_NAMES),
   durability: commaList('durability', DURABILITIES),
+  granularity: commaList('granularity', GRANULARITIES),
   repeat: z
     .string()
     .optional()
@@ -141,6 +155,7 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
         variant: { type: 'string' },
         crash: { type: 'string' },
         durability: { type: 'string' },
+        granularity: { type: 'string' },
         repeat: { type: 'string' },
         concurrency: { type: 'string' },
         bound: { type: 'string' },
@@ -160,11 +175,12 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
   if (o['model-upstream'] && !upstreamModel)
     throw new UsageError('--model-upstream needs OPENAI_MODEL: the model name the provider serves (e.g. gpt-4o-mini)');
   return {
-    suites: o.suite ?? [...SUITES],
+    suites: o.suite ?? [...DEFAULT_SUITES],
     runtimes: o.runtime,
     variants: o.variant,
     crashPoints: o.crash,
     durabilities: o.durability,
+    granularities: o.granularity,
     repeat: o.repeat,
     json: o.json,
     reportDir: o['report-dir'],

@@ -23,17 +23,21 @@ import {
 } from '@vendor-review/domain/conformance';
 import type { CompareOptions } from './cli.ts';
 import { environmentReport } from './environment.ts';
+import { granularityScenarios, runGranularitySuite } from './granularity-suite.ts';
 import { startInfra, type Infra } from './infra.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { renderHtml } from './report/html.ts';
 import { SCHEMA_VERSION, validateResults } from './report/results-schema.ts';
 import { renderMarkdown } from './report/markdown.ts';
+import { buildGranularityRows } from './report/granularity-rows.ts';
+import { renderGranularity } from './report/granularity-table.ts';
 import { renderProduction } from './report/production-table.ts';
 import {
   buildProductionRows,
   buildRows,
   crashRows,
   exitCodeFor,
+  granularityRows,
   productionRows,
   type Results,
 } from './report/results.ts';
@@ -45,6 +49,8 @@ export interface RunCompareResult {
   results: Results;
   observations: CellObservation[];
   hazards: HazardObservation[];
+  /** The granularity suite's cells (uncrashed, early, late per runtime and granularity). */
+  granularity: CellObservation[];
   table: string;
   files: { json: string; md: string; html: string };
   exitCode: 0 | 1;
@@ -152,12 +158,21 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
   const hazards = opts.suites.includes('production')
     ? productionCatalogue(infos).filter((h) => !opts.variants || opts.variants.includes(h.variant))
     : [];
+  const granular = opts.suites.includes('granularity')
+    ? granularityScenarios(infos, { variants: opts.variants, granularities: opts.granularities })
+    : [];
+  const granularRuns =
+    granular.filter((s) => s.crash === null).length * (opts.repeat ?? 1) + granular.filter((s) => s.crash).length;
   // Cells whose outcome depends on timing run several times unless --repeat says otherwise.
   const jobs = jobsFor(scenarios, opts.repeat ?? defaultRepeats);
   const varying = scenarios.filter((s) => defaultRepeats(s) > 1).length;
   io.log(
     `compare: ${jobs.length} crash cell runs (${scenarios.length} cells${opts.repeat ? ` × ${opts.repeat}` : varying ? `, ${varying} of them whose outcome depends on timing × ${defaultRepeats(scenarios.find((s) => defaultRepeats(s) > 1)!)}` : ''}) and ${hazards.length} production hazards (${names.join(', ')}), concurrency ${opts.concurrency}; starting infrastructure…`,
   );
+  if (granular.length)
+    io.log(
+      `compare: and ${granularRuns} granularity cell runs (${granular.length} cells), the uncrashed ones first, alone`,
+    );
   const ownInfra = !io.infra;
   const infra =
     io.infra ??
@@ -177,7 +192,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
           .filter(Boolean)
           .forEach((l) => io.log(l))),
     tty: io.progress?.tty ?? false,
-    total: jobs.length + hazards.length,
+    total: jobs.length + hazards.length + granularRuns,
     ...(io.progress?.columns ? { columns: io.progress.columns } : {}),
     ...(io.progress?.heartbeatMs ? { heartbeatMs: io.progress.heartbeatMs } : {}),
   });
@@ -185,6 +200,19 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
     const request = cellRequest(infra.worldUrl);
     const observations: CellObservation[] = [];
     progress.log(`compare: infrastructure ready after ${seconds(Date.now() - started)}; running ${jobs.length} cells`);
+    // Before anything else starts: the uncrashed granularity runs are timed, and want the machine to themselves.
+    const granularity = granular.length
+      ? await runGranularitySuite({
+          scenarios: granular,
+          infra,
+          request,
+          repeat: opts.repeat ?? 1,
+          concurrency: opts.concurrency,
+          boundMs: opts.boundSeconds * 1000,
+          progress,
+          labelOf,
+        })
+      : [];
     // The hazards mostly wait (a retry's backoff, a run watched while it retries): they run beside the cells.
     const hazardRows = runHazards(hazards, infra, request, opts, progress, labelOf);
     const jobLabel = (s: (typeof scenarios)[number], repetition: number) =>
@@ -231,6 +259,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
         labelOf,
       ),
       ...buildProductionRows(hazardObservations, labelOf),
+      ...buildGranularityRows(granularity, labelOf),
     ];
     const out: Results = {
       schemaVersion: SCHEMA_VERSION,
@@ -266,11 +295,13 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
     writeFileSync(files.html, renderHtml(out, results, hazardObservations));
     const crash = crashRows(out);
     const production = productionRows(out);
+    const granularTable = granularityRows(out);
     const table = [
       crash.length ? renderTable({ rows: crash, wallTimeMs, color: io.color, width: io.width ?? TABLE_WIDTH }) : '',
       production.length
         ? renderProduction(production, { color: io.color, width: Math.max(TABLE_WIDTH, io.width ?? TABLE_WIDTH) })
         : '',
+      granularTable.length ? renderGranularity(granularTable, { color: io.color, width: io.width ?? TABLE_WIDTH }) : '',
     ]
       .filter(Boolean)
       .join('\n\n');
@@ -278,6 +309,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
       results: out,
       observations: results,
       hazards: hazardObservations,
+      granularity,
       table,
       files,
       exitCode: exitCodeFor(rows),

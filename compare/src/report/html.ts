@@ -2,8 +2,9 @@ import { CRASH_POINTS, CRASH_POINT_NAMES } from '@vendor-review/domain/pure';
 import type { CellObservation } from '@vendor-review/domain/conformance';
 import { distributionText, lessonLines, money, observedLine, repeatedSummary, rowLabel, seconds } from '../table.ts';
 import { renderCostChart } from './chart.ts';
+import { GRANULARITY_CSS, renderGranularitySection } from './granularity-html.ts';
 import { renderProductionSections, PRODUCTION_CSS } from './production-html.ts';
-import { crashRows, productionRows, type ResultRow, type Results } from './results.ts';
+import { crashRows, granularityRows, productionRows, type ResultRow, type Results } from './results.ts';
 import { esc } from './svg.ts';
 import { renderTimeline } from './timeline.ts';
 
@@ -113,6 +114,7 @@ export function renderHtml(results: Results, observations: CellObservation[]): s
   const { meta } = results;
   const rows = crashRows(results);
   const production = productionRows(results);
+  const granular = granularityRows(results);
   const obsByCell = new Map<string, CellObservation>();
   for (const o of observations)
     if (!obsByCell.has(o.scenario.id) || o.repetition === 0) obsByCell.set(o.scenario.id, o);
@@ -140,7 +142,7 @@ export function renderHtml(results: Results, observations: CellObservation[]): s
   const legend = `<div class="legend"><span><i style="background:#3b82f6"></i>web GET</span><span><i style="background:#8b5cf6"></i>model call</span><span><i style="background:#0d9488"></i>tracker note</span><span><i style="background:#ea580c"></i>mail</span><span><i style="background:#fff;border:2px solid #dc2626"></i>re-executed beyond the baseline</span><span>◆ durable write</span><span style="color:#dc2626">┆ crash (SIGKILL)</span></div>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Crash comparison: LangGraph vs Temporal</title><style>${CSS}${PRODUCTION_CSS}</style></head>
+<title>Crash comparison: LangGraph vs Temporal</title><style>${CSS}${PRODUCTION_CSS}${GRANULARITY_CSS}</style></head>
 <body>
 <h1>What re-executes when a worker dies: LangGraph vs Temporal</h1>
 <p class="meta">${rows.length} crash cells · ${production.length} production hazard rows · wall time ${esc(seconds(meta.wallTimeMs))} · ${esc(meta.startedAt)} · LangGraph <code>${esc(meta.versions.langgraph ?? '?')}</code> · Temporal SDK <code>${esc(meta.versions.temporalSdk ?? '?')}</code> · Temporal server <code>${esc(meta.versions.temporalServer ?? '?')}</code> · Node <code>${esc(meta.versions.node)}</code><br>
@@ -155,6 +157,7 @@ ${renderCostChart(rows)}
 ${legend}
 ${sections.join('\n')}
 ${production.length ? `<h2 id="production">Production hazards: resumable is not correct</h2><p>Each row put one runtime, in one variant, through one hazard, with real worker processes and the simulated world; the verdict is judged from the world's ledger and the durable records.</p>${renderProductionSections(production)}` : ''}
+${granular.length ? renderGranularitySection(granular) : ''}
 </body></html>
 `;
 }

@@ -2,7 +2,8 @@ import { CRASH_POINTS, CRASH_POINT_NAMES } from '@vendor-review/domain/pure';
 import { distributionText, lessonLines, money, observedLine, repeatedSummary, rowLabel, seconds } from '../table.ts';
 import { HAZARD_SECTIONS } from '@vendor-review/domain';
 import { figureText, productionLabel } from './production-table.ts';
-import { crashRows, productionRows, type ProductionRow, type ResultRow, type Results } from './results.ts';
+import { granularityMarkdown } from './granularity-table.ts';
+import { crashRows, granularityRows, productionRows, type ProductionRow, type ResultRow, type Results } from './results.ts';
 
 /** results.md: the same table as the terminal, for a pull request or a wiki page. */
 function cell(text: string): string {
@@ -84,6 +85,8 @@ export function renderMarkdown(results: Results): string {
     if (notes.length) out.push('');
   }
   if (production.length) out.push('# Production hazards', '', ...productionMarkdown(production));
+  const granular = granularityRows(results);
+  if (granular.length) out.push('', ...granularityMarkdown(granular));
   return out.join('\n');
 }
 

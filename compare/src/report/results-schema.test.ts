@@ -14,7 +14,7 @@ describe('the contract of results.json', () => {
     expect(readFileSync(RESULTS_SCHEMA_FILE, 'utf8')).toBe(resultsJsonSchemaText());
   });
 
-  it('covers crash rows and production rows, told apart by `suite`, under a schemaVersion', () => {
+  it('covers crash, production and granularity rows, told apart by `suite`, under a schemaVersion', () => {
     const results = fixtureResults();
     expect(results.schemaVersion).toBe(SCHEMA_VERSION);
     expect(new Set(results.rows.map((r) => r.suite))).toEqual(new Set(['crash', 'production']));
@@ -22,7 +22,11 @@ describe('the contract of results.json', () => {
     const schema = JSON.parse(resultsJsonSchemaText()) as {
       properties: { rows: { items: { oneOf: { properties: { suite: { const: string } } }[] } } };
     };
-    expect(schema.properties.rows.items.oneOf.map((o) => o.properties.suite.const)).toEqual(['crash', 'production']);
+    expect(schema.properties.rows.items.oneOf.map((o) => o.properties.suite.const)).toEqual([
+      'crash',
+      'production',
+      'granularity',
+    ]);
   });
 
   it('the writer refuses a results.json that breaks it, naming the field', () => {

@@ -1,6 +1,7 @@
 import { CRASH_POINT_NAMES, DURABILITIES, VARIANTS, type HazardId, type HazardSection } from '@vendor-review/domain';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { GranularityRowSchema } from './granularity-schema.ts';
 
 /**
  * The contract of results.json, written once: the report writer validates against it before it
@@ -118,7 +119,7 @@ const ProductionRowSchema = z
   })
   .describe('one production hazard, for one runtime and variant');
 
-export const RowSchema = z.discriminatedUnion('suite', [CrashRowSchema, ProductionRowSchema]);
+export const RowSchema = z.discriminatedUnion('suite', [CrashRowSchema, ProductionRowSchema, GranularityRowSchema]);
 
 export const ResultsMetaSchema = z.object({
   versions: z.object({

@@ -1,4 +1,5 @@
 import type { Outcome, ProductionRow, ResultRow, Results, Row } from './results-schema.ts';
+import type { GranularityRow } from './granularity-schema.ts';
 import {
   HAZARDS,
   type CrashPointName,
@@ -24,6 +25,8 @@ import {
 export type { Outcome, ProductionRow, ResultRow, Results, ResultsMeta, Row } from './results-schema.ts';
 
 export const crashRows = (r: Results): ResultRow[] => r.rows.filter((x): x is ResultRow => x.suite === 'crash');
+export const granularityRows = (r: Results): GranularityRow[] =>
+  r.rows.filter((x): x is GranularityRow => x.suite === 'granularity');
 export const productionRows = (r: Results): ProductionRow[] =>
   r.rows.filter((x): x is ProductionRow => x.suite === 'production');
 

@@ -1,0 +1,81 @@
+import type { Granularity, RuntimeInfo, Variant } from '@vendor-review/domain';
+import {
+  CELL_REQUIREMENTS,
+  errorObservation,
+  granularityCatalogue,
+  jobsFor,
+  measureGranularityCell,
+  runCell,
+  runMatrix,
+  type CellObservation,
+  type GranularityScenario,
+  type MatrixJob,
+} from '@vendor-review/domain/conformance';
+import type { ReviewRequestInput } from '@vendor-review/domain';
+import type { Infra } from './infra.ts';
+import type { Progress } from './progress.ts';
+import { ms, pointLabel, repeatedText } from './report/granularity-table.ts';
+import { seconds } from './table.ts';
+
+/**
+ * `--suite granularity`: every granularity each runtime offers, uncrashed and crashed early and
+ * late, through the same cell runner as the crash suite. The uncrashed runs are the cost of the
+ * boundaries, timed from the world's ledger, so they run one at a time before anything else shares
+ * the machine (`repeat` times each, the table shows the median); the crashed runs then go
+ * `concurrency` at a time, their figures do not depend on the load.
+ */
+export function granularityScenarios(
+  infos: readonly RuntimeInfo[],
+  sel: { variants?: readonly Variant[] | undefined; granularities?: readonly Granularity[] | undefined },
+): GranularityScenario[] {
+  return granularityCatalogue(infos, {
+    requirements: CELL_REQUIREMENTS,
+    ...(sel.variants ? { variants: sel.variants } : {}),
+    ...(sel.granularities ? { granularities: sel.granularities } : {}),
+  });
+}
+
+export async function runGranularitySuite(o: {
+  scenarios: GranularityScenario[];
+  infra: Infra;
+  request: ReviewRequestInput;
+  repeat: number;
+  concurrency: number;
+  boundMs: number;
+  progress: Progress;
+  labelOf: (runtime: string) => string;
+}): Promise<CellObservation[]> {
+  const label = (s: GranularityScenario, repetition: number) =>
+    `${pointLabel({ runtimeLabel: o.labelOf(s.runtime), granularity: s.granularity })} ${s.crash ?? 'uncrashed'}${repetition ? ` #${repetition + 1}` : ''}`;
+  const done: CellObservation[] = [];
+  const run = async ({ scenario, repetition }: MatrixJob): Promise<CellObservation> => {
+    const s = scenario as GranularityScenario;
+    const id = `granularity ${s.id}#${repetition}`;
+    o.progress.started(id, label(s, repetition));
+    const adapter = o.infra.runtimes.get(s.runtime)?.adapter;
+    const obs = adapter
+      ? await runCell(s, repetition, {
+          adapter,
+          worldUrl: o.infra.worldUrl,
+          request: o.request,
+          boundMs: o.boundMs,
+        }).catch((err: unknown) => errorObservation(s, repetition, `the cell could not run: ${(err as Error).message}`))
+      : errorObservation(s, repetition, `no ${s.runtime} runtime available`);
+    o.progress.finished(id);
+    done.push(obs);
+    const base = done.find((x) => x.scenario.id === s.baselineId && x.status === 'completed') ?? null;
+    const f = measureGranularityCell(obs, s.crash ? base : null);
+    const facts = s.crash
+      ? `repeated ${repeatedText({ status: obs.status, repeatedByKind: f.repeatedByKind })} · recovery ${seconds(f.recoveryMs)}`
+      : `${f.durableRecords ?? '?'} durable records · overhead ${ms(f.overheadMs)}`;
+    o.progress.log(
+      `[granularity] ${obs.status === 'completed' ? '✓' : '✗'} ${label(s, repetition).padEnd(34)} ${obs.status.padEnd(9)} ${seconds(obs.endedAt - obs.startedAt).padStart(7)} · ${facts}${obs.note && obs.status !== 'completed' ? ` · ${obs.note.slice(0, 160)}` : ''}`,
+    );
+    return obs;
+  };
+  const uncrashed = o.scenarios.filter((s) => s.crash === null);
+  const crashed = o.scenarios.filter((s) => s.crash !== null);
+  const quiet = await runMatrix(jobsFor(uncrashed, o.repeat), { concurrency: 1, run });
+  const busy = await runMatrix(jobsFor(crashed, 1), { concurrency: o.concurrency, run });
+  return [...quiet, ...busy];
+}
