@@ -4,7 +4,7 @@
  * file is not what this would write.
  */
 import { writeFileSync } from 'node:fs';
-import { RESULTS_SCHEMA_FILE, resultsJsonSchemaText } from '../src/report/results-schema.ts';
+import { RESULTS_SCHEMA_FILE, resultsJsonSchemaText } from '../report/results-schema.ts';
 
 writeFileSync(RESULTS_SCHEMA_FILE, resultsJsonSchemaText());
 process.stdout.write(`wrote ${RESULTS_SCHEMA_FILE}\n`);
