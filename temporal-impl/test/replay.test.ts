@@ -12,7 +12,7 @@ import { DefaultLogger, makeTelemetryFilterString, Runtime, Worker, type ReplayR
 import { DeterminismViolationError } from '@temporalio/workflow';
 
 const HISTORIES_DIR = fileURLToPath(new URL('./histories/', import.meta.url));
-const UNPATCHED = fileURLToPath(new URL('./versions/v2-unpatched.ts', import.meta.url));
+const UNPATCHED = fileURLToPath(new URL('../src/versions/v2-unpatched.ts', import.meta.url));
 const bundlePath = inject('workflowBundle');
 
 // The replayer reports each failure to us; core's own warning for the same event is noise here.

@@ -1,4 +1,4 @@
 /** The workflow as release v1 shipped it (VERIFY as a scheduled activity): the code the recorded histories came from. */
-import { makeVendorReview } from '../../src/workflows/review.ts';
+import { makeVendorReview } from '../workflows/review.ts';
 
 export const vendorReview = makeVendorReview('v1');

@@ -1,4 +1,7 @@
-/** The v2 change shipped WITHOUT patched(): replaying a v1 history through it must fail. Never deployed; kept to prove the point. */
-import { makeVendorReview } from '../../src/workflows/review.ts';
+/**
+ * The v2 change shipped WITHOUT patched(): replaying a v1 history through it must fail. Never
+ * shipped for real; the replay test and the deploy drill's naive row run it to show what it does.
+ */
+import { makeVendorReview } from '../workflows/review.ts';
 
 export const vendorReview = makeVendorReview('unpatched');
