@@ -6,7 +6,7 @@ export interface Answer {
   contentType: string;
   body: string;
   headers?: Record<string, string>;
-  outcome: Extract<LedgerOutcome, 'ok' | 'deduplicated' | 'error'>;
+  outcome: Extract<LedgerOutcome, 'ok' | 'deduplicated' | 'error' | 'conflict'>;
   model?: string;
   promptTokens?: number;
   completionTokens?: number;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { DeliveryStore, Delivery } from './deliveries.ts';
 import { FaultRuleInputSchema, type FaultBook } from './faults.ts';
 import type { Ledger, LedgerKind } from './ledger.ts';
+import type { ModelVariation } from './model-variation.ts';
 import { MODEL_PRICES } from './pricing.ts';
 import { VENDORS } from './vendors/index.ts';
 
@@ -11,6 +12,12 @@ export interface WorldConfig {
   modelLatencyMs: number;
   /** How long a vendor page takes. */
   pageLatencyMs: number;
+  /**
+   * Off (the default): the same request always gets the same answer. On: a request a run sends
+   * again is answered differently, as a real provider at temperature > 0 does (model-variation.ts).
+   * For one run only, a `vary` fault does the same.
+   */
+  modelVaries: boolean;
 }
 
 export interface WorldParts {
@@ -18,6 +25,7 @@ export interface WorldParts {
   faults: FaultBook;
   notes: DeliveryStore;
   outbox: DeliveryStore;
+  variation: ModelVariation;
   config: WorldConfig;
 }
 
@@ -25,20 +33,24 @@ export const ROUTES = [
   'GET  /vendors/<slug>/sitemap.json      the vendor sitemap: { vendor, pages: [{ url, title, kind }] }',
   'GET  /vendors/<slug>/<page>            vendor pages (HTML)',
   'POST /v1/chat/completions              OpenAI-compatible, deterministic, billed',
-  'POST /tracker/notes                    { runId, requirementId?, text }, honours Idempotency-Key',
-  'POST /mail/send                        { to, subject, body }, honours Idempotency-Key',
+  'POST /tracker/notes                    { runId, requirementId?, text }, honours Idempotency-Key (422 if reused with another body)',
+  'POST /mail/send                        { to, subject, body }, honours Idempotency-Key (422 if reused with another body)',
   'GET  /mail/outbox?runId=               { deliveries }',
   'GET  /tracker/notes?runId=             { notes }',
   'GET  /__ledger?runId=&kind=            { entries }        DELETE /__ledger resets it',
   'GET  /__faults                         { faults }         POST /__faults { route, kind, times?, runId?, step?, method?, delayMs? }',
   'DELETE /__faults[/<id>]                clear all or one fault',
-  'GET|POST /__config                     { modelLatencyMs, pageLatencyMs }',
+  'GET|POST /__config                     { modelLatencyMs, pageLatencyMs, modelVaries }',
   'POST /__reset                          ledger, faults, outbox and notes emptied',
   'GET  /__health                         { ok, vendors, models }',
 ];
 
 const ConfigSchema = z
-  .object({ modelLatencyMs: z.number().int().min(0).max(60_000), pageLatencyMs: z.number().int().min(0).max(60_000) })
+  .object({
+    modelLatencyMs: z.number().int().min(0).max(60_000),
+    pageLatencyMs: z.number().int().min(0).max(60_000),
+    modelVaries: z.boolean(),
+  })
   .partial();
 
 function send(res: ServerResponse, status: number, value: unknown): void {
@@ -106,6 +118,7 @@ export function handleControl(
       parts.faults.clear();
       parts.notes.reset();
       parts.outbox.reset();
+      parts.variation.reset();
       return send(res, 200, { ok: true });
     }
     if (method === 'GET' && path === '/mail/outbox')

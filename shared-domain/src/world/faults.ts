@@ -3,9 +3,16 @@ import { z } from 'zod';
 /**
  * Injected failures. A rule matches by path prefix (or a kind alias: web, model, tracker, mail),
  * optionally only for one run id or step, and fires for its next `times` matching requests or forever.
+ * Two kinds still serve the request: `slow` stalls it first, `vary` makes the model answer a request
+ * it has answered before differently (model-variation.ts), for this run only.
  */
-export const FAULT_KINDS = ['429', '503', '404', '422', 'slow', 'drop'] as const;
+export const FAULT_KINDS = ['429', '503', '404', '422', 'slow', 'drop', 'vary'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** The kinds after which the request is still answered by its route. */
+export function servesRequest(kind: FaultKind): boolean {
+  return kind === 'slow' || kind === 'vary';
+}
 
 const ROUTE_ALIASES: Record<string, string> = { web: '/vendors/', model: '/v1/', tracker: '/tracker/', mail: '/mail/' };
 

@@ -6,7 +6,8 @@ import { FAULT_KINDS } from './faults.ts';
  * is the contract of `GET /__ledger`, parsed by the world's own client on the other side.
  * Outcomes: ok: served; deduplicated: an Idempotency-Key replay, nothing new happened; fault:
  * injected; aborted: the client went away before the answer (a model call is still billed its
- * prompt); error: a genuine non-2xx answer the world gave on its own (unknown page, bad body).
+ * prompt); error: a genuine non-2xx answer the world gave on its own (unknown page, bad body);
+ * conflict: an Idempotency-Key used before with a different body, refused with 422, nothing done.
  */
 export const LedgerEntrySchema = z.object({
   /** Monotonic for the life of the world, never reused, also across ledger resets. */
@@ -27,7 +28,7 @@ export const LedgerEntrySchema = z.object({
   subject: z.string(),
   /** HTTP status sent, 0 when the connection was dropped or the client left first. */
   status: z.number().int(),
-  outcome: z.enum(['ok', 'deduplicated', 'fault', 'aborted', 'error']),
+  outcome: z.enum(['ok', 'deduplicated', 'fault', 'aborted', 'error', 'conflict']),
   fault: z.enum(FAULT_KINDS).optional(),
   model: z.string().optional(),
   promptTokens: z.number(),

@@ -18,9 +18,13 @@ function parseJson(body: string): unknown {
 }
 
 function deliverWith(store: DeliveryStore, req: RouteRequest, payload: Record<string, unknown>): Answer {
-  const { response, replayed } = store.deliver({ runId: req.runId, idempotencyKey: req.idempotencyKey, payload });
+  const { response, replayed, conflict } = store.deliver({
+    runId: req.runId,
+    idempotencyKey: req.idempotencyKey,
+    payload,
+  });
   return json(response.status, response.body, {
-    outcome: replayed ? 'deduplicated' : 'ok',
+    outcome: conflict ? 'conflict' : replayed ? 'deduplicated' : 'ok',
     headers: replayed ? { 'Idempotent-Replayed': 'true' } : {},
     latencyMs: 5,
   });

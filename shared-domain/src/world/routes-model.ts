@@ -38,8 +38,11 @@ export function promptHash(messages: ChatMessage[]): string {
   return createHash('sha256').update(JSON.stringify(messages)).digest('hex').slice(0, 12);
 }
 
-/** POST /v1/chat/completions: deterministic answer, real token counts, billed at the model's price. */
-export function modelRoute(req: RouteRequest, modelLatencyMs: number): Answer {
+/**
+ * POST /v1/chat/completions: deterministic answer, real token counts, billed at the model's price.
+ * `rendition` > 0: the answer a sampled model gives when asked again (model-variation.ts).
+ */
+export function modelRoute(req: RouteRequest, modelLatencyMs: number, rendition = 0): Answer {
   if (req.method !== 'POST') return apiError(405, 'use POST', 'method_not_allowed');
   const chat = parseChatRequest(req.body);
   if (!chat) return apiError(400, 'body must be a chat completion request with model and messages', 'invalid_request');
@@ -52,7 +55,7 @@ export function modelRoute(req: RouteRequest, modelLatencyMs: number): Answer {
   }
   const promptTokens = countPromptTokens(chat.messages);
   const lastUser = [...chat.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-  let content = simulateCompletion(lastUser);
+  let content = simulateCompletion(lastUser, rendition);
   let finishReason = 'stop';
   if (chat.maxTokens && countTokens(content) > chat.maxTokens) {
     content = decode(encode(content).slice(0, chat.maxTokens));
@@ -60,7 +63,7 @@ export function modelRoute(req: RouteRequest, modelLatencyMs: number): Answer {
   }
   const completionTokens = countTokens(content);
   const response = {
-    id: `chatcmpl-${promptHash(chat.messages)}`,
+    id: `chatcmpl-${promptHash(chat.messages)}${rendition ? `-${rendition}` : ''}`,
     object: 'chat.completion',
     // Fixed, so that the same request gets a byte-identical answer.
     created: 1735689600,

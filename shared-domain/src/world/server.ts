@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { apiError, kindOf, type Answer, type RouteRequest } from './answer.ts';
 import { handleControl, isControlRoute, type WorldConfig, type WorldParts } from './control.ts';
 import { DeliveryStore } from './deliveries.ts';
-import { FaultBook, type FaultRule } from './faults.ts';
+import { FaultBook, servesRequest, type FaultRule } from './faults.ts';
 import { Ledger, type LedgerEntry, type LedgerKind } from './ledger.ts';
+import { ModelVariation } from './model-variation.ts';
 import { opKeyOf, operationSubject } from './op-key.ts';
 import { forwardModelCall, type ModelUpstream } from './model-upstream.ts';
 import { costUsd } from './pricing.ts';
@@ -18,6 +19,8 @@ export interface WorldOptions {
   host?: string;
   modelLatencyMs?: number;
   pageLatencyMs?: number;
+  /** The model answers a repeated request differently (WorldConfig.modelVaries); default off. */
+  modelVaries?: boolean;
   /** Forward model calls to a real OpenAI-compatible provider (still counted and priced here). */
   modelUpstream?: ModelUpstream;
 }
@@ -120,7 +123,7 @@ export function createWorldServer(parts: WorldParts, modelUpstream?: ModelUpstre
       req.socket.destroy();
       return;
     }
-    if (fault && fault.kind !== 'slow') {
+    if (fault && !servesRequest(fault.kind)) {
       const answer = faultAnswer(fault, kind);
       res.writeHead(answer.status, { 'Content-Type': answer.contentType, ...answer.headers }).end(answer.body);
       record({ status: answer.status, outcome: 'fault', fault: fault.kind });
@@ -131,14 +134,19 @@ export function createWorldServer(parts: WorldParts, modelUpstream?: ModelUpstre
       kind === 'model'
         ? modelUpstream
           ? await forwardModelCall(route, modelUpstream)
-          : modelRoute(route, parts.config.modelLatencyMs)
+          : modelRoute(
+              route,
+              parts.config.modelLatencyMs,
+              parts.config.modelVaries || fault?.kind === 'vary' ? parts.variation.next(route.runId, body) : 0,
+            )
         : kind === 'tracker'
           ? trackerRoute(route, parts.notes)
           : kind === 'mail'
             ? mailRoute(route, parts.outbox)
             : webRoute(route, parts.config.pageLatencyMs);
     const delay = answer.latencyMs + (fault?.kind === 'slow' ? fault.delayMs : 0);
-    const slow = fault?.kind === 'slow' ? { fault: 'slow' as const } : {};
+    // A fault that still serves the request is named on its entry.
+    const slow = fault && servesRequest(fault.kind) ? { fault: fault.kind } : {};
     const model = answer.model ? { model: answer.model } : {};
     if (clientGone || (delay > 0 && (await waitUnlessGone(delay, gone)))) {
       // The provider has already read (and bills) the prompt; nobody will ever read the completion
@@ -202,7 +210,12 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
     faults: new FaultBook(),
     notes: new DeliveryStore('note'),
     outbox: new DeliveryStore('msg'),
-    config: { modelLatencyMs: opts.modelLatencyMs ?? 150, pageLatencyMs: opts.pageLatencyMs ?? 0 },
+    variation: new ModelVariation(),
+    config: {
+      modelLatencyMs: opts.modelLatencyMs ?? 150,
+      pageLatencyMs: opts.pageLatencyMs ?? 0,
+      modelVaries: opts.modelVaries ?? false,
+    },
   };
   const server = createWorldServer(parts, opts.modelUpstream);
   const host = opts.host ?? '127.0.0.1';
@@ -236,6 +249,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
       parts.faults.clear();
       parts.notes.reset();
       parts.outbox.reset();
+      parts.variation.reset();
     },
   };
 }

@@ -102,7 +102,38 @@ const ADVICE: Record<string, (id: string) => string> = {
   missing: (id) => `**${id}**: nothing clear on the public pages; ask the vendor directly.`,
 };
 
-function answerDraft(prompt: string): string {
+/**
+ * The draft's renditions: the same facts in other words, as a model sampled at temperature > 0
+ * writes them. Rendition 0 is the deterministic answer.
+ */
+const DRAFT_RENDITIONS: {
+  summary: (vendor: string, n: number, counts: string) => string;
+  follow: (open: string) => string;
+  clear: string;
+}[] = [
+  {
+    summary: (vendor, n, counts) => `${vendor} was checked against ${n} requirement${n === 1 ? '' : 's'}: ${counts}.`,
+    follow: (open) => `Recommendation: follow up on ${open} before approval.`,
+    clear: 'Recommendation: no blockers found on the public pages.',
+  },
+  {
+    summary: (vendor, n, counts) => `Of the ${n} requirement${n === 1 ? '' : 's'} checked for ${vendor}: ${counts}.`,
+    follow: (open) => `Next step: ask ${open} in writing before anyone signs.`,
+    clear: 'Next step: none; the public pages raise no blocker.',
+  },
+  {
+    summary: (vendor, n, counts) => `Review of ${vendor} (${n} requirement${n === 1 ? '' : 's'}): ${counts}.`,
+    follow: (open) => `Before approval, settle: ${open}.`,
+    clear: 'Nothing to settle before approval.',
+  },
+];
+
+/** 0 stays 0; later renditions cycle through the others, never back to the deterministic one. */
+function renditionIndex(rendition: number, count: number): number {
+  return rendition <= 0 ? 0 : 1 + ((rendition - 1) % (count - 1));
+}
+
+function answerDraft(prompt: string, rendition: number): string {
   const vendor = labelled(prompt, VENDOR_LABEL) ?? 'The vendor';
   const verdicts = prompt
     .split('\n')
@@ -110,19 +141,30 @@ function answerDraft(prompt: string): string {
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => ({ id: m[1]!, status: m[2]! }));
   const count = (s: string) => verdicts.filter((v) => v.status === s).length;
-  const summary =
-    `${vendor} was checked against ${verdicts.length} requirement${verdicts.length === 1 ? '' : 's'}: ` +
-    `${count('confirmed')} confirmed, ${count('denied')} denied, ${count('contradictory')} contradictory and ${count('missing')} missing.`;
+  const words = DRAFT_RENDITIONS[renditionIndex(rendition, DRAFT_RENDITIONS.length)]!;
+  const summary = words.summary(
+    vendor,
+    verdicts.length,
+    `${count('confirmed')} confirmed, ${count('denied')} denied, ${count('contradictory')} contradictory and ${count('missing')} missing`,
+  );
   const open = verdicts.filter((v) => v.status !== 'confirmed').map((v) => v.id);
-  const recommendation = open.length
-    ? `Recommendation: follow up on ${open.join(', ')} before approval.`
-    : 'Recommendation: no blockers found on the public pages.';
+  const recommendation = open.length ? words.follow(open.join(', ')) : words.clear;
   return [summary, '', ...verdicts.map((v) => `- ${ADVICE[v.status]!(v.id)}`), '', recommendation].join('\n');
 }
 
-/** The whole model: extract prompts get JSON findings, draft prompts get Markdown, anything else a polite refusal. */
-export function simulateCompletion(userPrompt: string): string {
-  if (userPrompt.includes(PAGE_OPEN) && userPrompt.includes(KEYWORDS_LABEL)) return answerExtract(userPrompt);
-  if (userPrompt.includes(VERDICTS_LABEL) && userPrompt.includes(VENDOR_LABEL)) return answerDraft(userPrompt);
+/**
+ * The whole model: extract prompts get JSON findings, draft prompts get Markdown, anything else a
+ * polite refusal. `rendition` > 0 answers as a sampled model would the n-th time it is asked again
+ * (model-variation.ts): the draft in other words, the findings in another order; the facts stay.
+ */
+export function simulateCompletion(userPrompt: string, rendition = 0): string {
+  if (userPrompt.includes(PAGE_OPEN) && userPrompt.includes(KEYWORDS_LABEL)) {
+    const answer = answerExtract(userPrompt);
+    if (rendition % 2 === 0) return answer;
+    const { findings } = JSON.parse(answer) as { findings: unknown[] };
+    return JSON.stringify({ findings: [...findings].reverse() });
+  }
+  if (userPrompt.includes(VERDICTS_LABEL) && userPrompt.includes(VENDOR_LABEL))
+    return answerDraft(userPrompt, rendition);
   return 'I can only help with vendor reviews: send page excerpts with a question, or verdicts to summarise.';
 }

@@ -2,6 +2,7 @@ import { HAZARD_IDS, HAZARDS, expectedVerdict, type HazardId } from '../../domai
 import type { RuntimeInfo, Variant } from '../../domain/runtime.ts';
 import { worldClient } from '../../world/client.ts';
 import { badInputHazard } from './bad-input.ts';
+import { nondeterminismHazard } from './nondeterminism.ts';
 import { retryHazard } from './retries.ts';
 import {
   HazardSkipped,
@@ -17,6 +18,7 @@ export const HAZARD_RUNNERS: Record<HazardId, HazardRunner> = {
   'retry-exhausted': retryHazard,
   'retry-permanent': retryHazard,
   'bad-input': badInputHazard,
+  'nondeterministic-effect': nondeterminismHazard,
 };
 
 /** Every hazard for every runtime that takes part in the production suite, in both variants. */
