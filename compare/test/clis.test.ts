@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
 const COMMANDS: Record<string, string> = {
   compare: root('compare/src/compare.ts'),
-  bench: root('compare/src/bench.ts'),
+  bench: root('compare/src/bench/cli.ts'),
   review: root('shared-domain/src/cli/review.ts'),
   world: root('shared-domain/src/world/cli.ts'),
   'LangGraph worker': root('langgraph-impl/src/worker.ts'),
