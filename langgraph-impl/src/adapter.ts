@@ -2,9 +2,11 @@ import {
   DEFAULT_GRANULARITY,
   granularityOf,
   newRunId,
+  workerNameOf,
   parseReviewRequest,
   type Decision,
   type DurableRecord,
+  type InFlightTask,
   type ReviewRequestInput,
   type RunConfig,
   type RunHandle,
@@ -18,10 +20,11 @@ import { toDurableRecord } from './durable-record.ts';
 import { defaultDurability } from './durability.ts';
 import { EXIT } from './exit-codes.ts';
 import { getRun, readDurableRecord } from './inspect.ts';
+import { expireLeasesOf, leaseOwnerOf } from './lease.ts';
 import { WORKER_ENTRY } from './paths.ts';
 import { createPool } from './pool.ts';
 import { insertRun, markRunFailed } from './runs.ts';
-import { SELECT_RUN_STATUS } from './sql.ts';
+import { SELECT_LEASE, SELECT_RUN_STATUS } from './sql.ts';
 
 /**
  * LangGraph as the harness sees it. Its naive variant comes in all three durability modes
@@ -115,6 +118,18 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
 
     async abandon(h: RunHandle, reason: string): Promise<void> {
       await markRunFailed(pool, h.runId, 'operator', `abandoned: ${reason}`);
+    },
+
+    async workerGone(_h: RunHandle, worker: { name: string; pid: number }): Promise<void> {
+      await expireLeasesOf(pool, leaseOwnerOf(worker.name, worker.pid));
+    },
+
+    // A hardened run is handed out whole, to the worker holding its live lease.
+    async inFlight(h: RunHandle): Promise<InFlightTask[]> {
+      const lease = (await pool.query(SELECT_LEASE, [h.runtimeIds.threadId])).rows[0];
+      return lease?.live
+        ? [{ step: null, attempt: Number(lease.fencing_token), worker: workerNameOf(lease.owner) }]
+        : [];
     },
 
     async close(): Promise<void> {

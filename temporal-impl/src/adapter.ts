@@ -18,6 +18,7 @@ import {
 import { approveRun, getRun, runStatus, startRun } from './client.ts';
 import { toDurableRecord } from './durable-record.ts';
 import { readHistory } from './history.ts';
+import { pendingActivities } from './in-flight.ts';
 import { workflowIdFor } from './identity.ts';
 import { WORKER_ENTRY } from './paths.ts';
 
@@ -143,6 +144,7 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
       await client.workflow.getHandle(workflowIdFor(h.runId)).terminate(`abandoned: ${reason}`);
     },
 
+    inFlight: (h) => pendingActivities(client, h.runId),
 
     async close(): Promise<void> {
       await connection.close();

@@ -55,9 +55,12 @@ describe('a workflow history as a durable record', () => {
         time: t(9),
         activityId: 'EXTRACT:soc2',
         workerIdentity: 'B/4242',
+        startedEventId: 5,
       },
     ]);
     expect(rec.marks.map((m) => m.writer)).toEqual([null, 'B', 'B']);
+    // The close names the start of its attempt: who the server handed it to.
+    expect(rec.marks.map((m) => m.parentId)).toEqual([undefined, undefined, '5']);
     expect(lastDurableBefore(rec, T0 + 50).short).toBe('#1 workflow started');
   });
 });

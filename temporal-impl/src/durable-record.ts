@@ -16,7 +16,7 @@ const BOOKKEEPING =
   /^WorkflowTask|Scheduled$|Started$|^WorkflowPropertiesModified$|^UpsertWorkflowSearchAttributes$|^MarkerRecorded$/;
 
 /** The workflow names activities by step ("FETCH:soc2:1", "DELIVER:outbox"); the step is the head. */
-function stepOf(activityId: string | undefined, activityType: string | undefined): string | null {
+export function stepOf(activityId: string | undefined, activityType: string | undefined): string | null {
   const head = activityId?.split(/[:#]/)[0];
   if (head && /^[A-Z_]+$/.test(head)) return head;
   return activityType ?? null;
@@ -54,6 +54,8 @@ export function toDurableRecord(events: HistoryEventSummary[]): DurableRecord {
       short: `#${e.eventId} ${d.short}`,
       long: `history event ${e.eventId}: ${d.long}${e.attempt && e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}`,
       writer: workerNameOf(e.workerIdentity),
+      // A close names the start of the attempt it closes: who the server handed the attempt to.
+      ...(e.startedEventId ? { parentId: String(e.startedEventId) } : {}),
       order: e.eventId,
       bookkeeping: BOOKKEEPING.test(e.eventType) && e.eventType !== 'WorkflowExecutionStarted',
     };

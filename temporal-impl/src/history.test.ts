@@ -23,6 +23,17 @@ describe('summarizeHistory', () => {
     expect(started).toMatchObject({ activityType: 'validate', attempt: 1 });
   });
 
+  it('links each close to the start of the attempt it closes, which names the worker the attempt was handed to', () => {
+    const byId = new Map(events.map((e) => [e.eventId, e]));
+    const closes = events.filter((e) => e.eventType === 'ActivityTaskCompleted');
+    expect(closes.length).toBeGreaterThan(0);
+    for (const c of closes) {
+      const start = byId.get(c.startedEventId ?? -1);
+      expect(start).toMatchObject({ eventType: 'ActivityTaskStarted', activityId: c.activityId });
+      expect(start?.workerIdentity).toBeTruthy();
+    }
+  });
+
   it('shows the parallel FETCH: all siblings scheduled before any completes', () => {
     const fetches = events.filter((e) => e.activityId?.startsWith('FETCH:sso:'));
     const lastScheduled = Math.max(

@@ -11,6 +11,8 @@ export interface HistoryEventSummary {
   activityId?: string;
   attempt?: number;
   workerIdentity?: string;
+  /** On an activity's completion, failure or timeout: the start event of the attempt it closes. */
+  startedEventId?: number;
 }
 
 /** A history as proto JSON (the format `temporal workflow show --output json` writes, and the replayer reads). */
@@ -56,6 +58,8 @@ export function summarizeHistory(history: HistoryJson): HistoryEventSummary[] {
       Object.assign(summary, scheduled.get(String(attrs.scheduledEventId)));
     }
     if (typeof attrs.attempt === 'number') summary.attempt = attrs.attempt;
+    if (attrs.startedEventId !== undefined && Number(attrs.startedEventId) > 0)
+      summary.startedEventId = Number(attrs.startedEventId);
     if (typeof attrs.identity === 'string' && attrs.identity) summary.workerIdentity = attrs.identity;
     return summary;
   });

@@ -1,5 +1,5 @@
 import { CRASH_POINTS, CRASH_POINT_NAMES } from '@vendor-review/domain/pure';
-import type { CellObservation } from '@vendor-review/domain/conformance';
+import type { CellObservation, HazardObservation } from '@vendor-review/domain/conformance';
 import { distributionText, lessonLines, money, observedLine, repeatedSummary, rowLabel, seconds } from '../table.ts';
 import { renderCostChart } from './chart.ts';
 import { GRANULARITY_CSS, renderGranularitySection } from './granularity-html.ts';
@@ -110,7 +110,11 @@ function cellCard(r: ResultRow, obs: CellObservation | undefined): string {
   return `<section class="cell" id="${esc(anchor(r.cellId))}" data-cell="${esc(r.cellId)}" data-status="${esc(r.status)}"><header><h3>${esc(rowLabel(r))}</h3><span class="badge ${esc(r.status)}">${esc(r.status)}</span>${r.finalMatchesBaseline ? '' : '<span class="badge error">review differs from baseline</span>'}</header><div class="facts">${facts.join(' · ')}</div>${varies}${whys}${violations}${note}${timeline}</section>`;
 }
 
-export function renderHtml(results: Results, observations: CellObservation[]): string {
+export function renderHtml(
+  results: Results,
+  observations: CellObservation[],
+  hazards: readonly HazardObservation[] = [],
+): string {
   const { meta } = results;
   const rows = crashRows(results);
   const production = productionRows(results);
@@ -156,7 +160,7 @@ ${renderCostChart(rows)}
 <h2 id="timelines">Timelines</h2>
 ${legend}
 ${sections.join('\n')}
-${production.length ? `<h2 id="production">Production hazards: resumable is not correct</h2><p>Each row put one runtime, in one variant, through one hazard, with real worker processes and the simulated world; the verdict is judged from the world's ledger and the durable records.</p>${renderProductionSections(production)}` : ''}
+${production.length ? `<h2 id="production">Production hazards: resumable is not correct</h2><p>Each row put one runtime, in one variant, through one hazard, with real worker processes and the simulated world; the verdict is judged from the world's ledger and the durable records.</p>${renderProductionSections(production, hazards)}` : ''}
 ${granular.length ? renderGranularitySection(granular) : ''}
 </body></html>
 `;

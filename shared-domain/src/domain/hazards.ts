@@ -89,6 +89,12 @@ const RETRY_VERDICTS = {
 const NAIVE_TEMPORAL_RETRIES =
   'Temporal’s default retry policy retries every failure, forever, with a growing backoff: without a policy of your own there is no cap and no dead letter.';
 
+const TEMPORAL_ONE_TASK =
+  'Temporal hands each task (a workflow task, an activity attempt) to exactly one polling worker and lets one workflow task run at a time: a second worker on the queue gets the next task, never the one the first holds. The runtime owns this, not the variant.';
+
+const TEMPORAL_STALE_TOKEN =
+  'An activity completes with its task token, which names the attempt; once the heartbeat timeout has ended an attempt, the server answers its completion with NotFound and its result never reaches the history. The fence is the runtime’s, not the variant’s. Its catch: a stopped worker’s long polls stay open, so the server usually hands the retry back to the frozen worker rather than to the live one, and nobody runs the step until it wakes.';
+
 export const HAZARDS = {
   'retry-transient': {
     section: 'retries',
@@ -134,6 +140,30 @@ export const HAZARDS = {
     },
     // A key collapses a resend only if the payload is the same: hardened sends one, and meets the 422.
     expected: { naive: 'diverged', hardened: 'refused' },
+  },
+  'two-writers': {
+    section: 'two-writers',
+    title: 'a worker dies; two workers resume the run at the same moment',
+    verdicts: {
+      forked: 'both continued the run: every effect after the resume point happened twice',
+      'one-writer':
+        'one writer at a time: the other worker was refused, or got no task the first held; nothing ran twice',
+    },
+    expected: { naive: 'forked', hardened: 'one-writer' },
+    deviations: [{ runtime: 'temporal', variant: 'naive', expected: 'one-writer', why: TEMPORAL_ONE_TASK }],
+  },
+  zombie: {
+    section: 'zombie',
+    title:
+      'a worker frozen (SIGSTOP) in a model call past its lease or heartbeat timeout while a second worker stands by, then woken',
+    verdicts: {
+      fenced: 'the late writer was refused: nothing it wrote after waking was accepted',
+      'late-write-accepted': 'the woken worker went on from its stale state and its writes were accepted',
+      'refused-but-repeated':
+        'its writes were refused, but its calls to the world after waking repeated effects the takeover had made',
+    },
+    expected: { naive: 'late-write-accepted', hardened: 'fenced' },
+    deviations: [{ runtime: 'temporal', variant: 'naive', expected: 'fenced', why: TEMPORAL_STALE_TOKEN }],
   },
 } as const satisfies Record<string, HazardSpec>;
 

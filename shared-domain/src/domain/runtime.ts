@@ -92,7 +92,13 @@ export interface DurableMark {
   short: string;
   /** Sentence-ish label for the report. */
   long: string;
-  /** LangGraph: the parent checkpoint, to see a forked chain. */
+  /**
+   * The mark this one follows from. LangGraph: the parent checkpoint (two checkpoints with one
+   * parent: a forked chain), or the checkpoint a pending write hangs on. Temporal: for the close of
+   * a task (an activity or workflow task completed, failed, timed out), its start event, whose
+   * writer is the worker the server handed the attempt to (a close written by another worker
+   * would be a stale completion accepted).
+   */
   parentId?: string | null;
   /** The name of the worker process that wrote it ("A", "B"), when the record says. */
   writer?: string | null;
@@ -157,7 +163,33 @@ export interface RuntimeAdapter<H extends RunHandle = RunHandle> extends Runtime
   durableRecord(handle: H): Promise<DurableRecord>;
   /** Ends a run that would otherwise go on forever (one retrying without a cap), as an operator would. */
   abandon?(handle: H, reason: string): Promise<void>;
+  /**
+   * A supervisor's word that a worker process is gone (it saw the process exit): whatever the
+   * worker held for this run is given up now instead of when it times out (LangGraph hardened: its
+   * lease ends, so a successor is not refused for the rest of the TTL). Only for a process known to
+   * be dead: a live one would lose its run. Runtimes that notice dead workers by themselves
+   * (Temporal: the heartbeat timeout) leave it out.
+   */
+  workerGone?(handle: H, worker: { name: string; pid: number }): Promise<void>;
+  /**
+   * The work the runtime has handed out for this run and not yet seen finish, as its own records
+   * say. Temporal: the pending activities, each with its attempt and the worker the attempt went
+   * to. LangGraph hardened: the whole run, to the worker holding its live lease (attempt: the
+   * fencing token); naive, which hands out nothing, says nothing. Tells a harness who owns what
+   * now: "another worker took the step over" from "the runtime handed it back to the same one".
+   */
+  inFlight?(handle: H): Promise<InFlightTask[]>;
   close(): Promise<void>;
+}
+
+/** A task the runtime has handed out (or is about to) and not yet seen finish. */
+export interface InFlightTask {
+  /** The pipeline step it runs (node or activity), or null for the whole run. */
+  step: string | null;
+  /** 1 for the first try (a lease: its fencing token). */
+  attempt: number;
+  /** The worker the current attempt was handed to ("A"), or null while it waits for one. */
+  worker: string | null;
 }
 
 /** Which worker process a durable record says wrote a mark, from a label such as `B/4242` or `B#4242`. */

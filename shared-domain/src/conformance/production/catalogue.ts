@@ -4,6 +4,8 @@ import { worldClient } from '../../world/client.ts';
 import { badInputHazard } from './bad-input.ts';
 import { nondeterminismHazard } from './nondeterminism.ts';
 import { retryHazard } from './retries.ts';
+import { twoWritersHazard } from './two-writers.ts';
+import { zombieHazard } from './zombie.ts';
 import {
   HazardSkipped,
   type HazardEnv,
@@ -18,6 +20,8 @@ export const HAZARD_RUNNERS: Record<HazardId, HazardRunner> = {
   'retry-exhausted': retryHazard,
   'retry-permanent': retryHazard,
   'bad-input': badInputHazard,
+  'two-writers': twoWritersHazard,
+  zombie: zombieHazard,
   'nondeterministic-effect': nondeterminismHazard,
 };
 
