@@ -51,7 +51,9 @@ export function renderGranularityChart(rows: GranularityRow[], width = 900): str
     `<text class="axis" transform="rotate(-90)" x="${num(-(top + plotH / 2))}" y="16" text-anchor="middle">model calls repeated by a late crash →</text>`,
   );
   const runtimes = [...new Set(points.map((p) => p.runtime))];
-  for (const rt of runtimes) {
+  runtimes.forEach((rt, ri) => {
+    // Runtimes that land close together: one's names above its points, the next one's below.
+    const labelDy = ri % 2 === 0 ? -9 : 19;
     const colour = RUNTIME_COLOURS[rt] ?? '#64748b';
     const mine = points.filter((p) => p.runtime === rt);
     if (mine.length > 1) {
@@ -63,12 +65,14 @@ export function renderGranularityChart(rows: GranularityRow[], width = 900): str
     for (const p of mine) {
       const cx = x(p.uncrashed.overheadMs!);
       const cy = y(p.late.repeatedModelCalls!);
+      // Below a point on the floor is the axis's own numbers: there the name goes above.
+      const dy = labelDy > 0 && p.late.repeatedModelCalls === 0 ? -9 : labelDy;
       const title = `${pointLabel(p)} (${p.variant}): a late crash repeated ${repeatedText(p.late)}; uncrashed: ${p.uncrashed.durableRecords ?? '?'} durable records, ${bytes(p.uncrashed.bytesStored)}, ${ms(p.uncrashed.overheadMs)} between calls`;
       parts.push(
-        `<g class="point" data-runtime="${esc(p.runtime)}" data-granularity="${esc(p.granularity)}"><circle cx="${num(cx)}" cy="${num(cy)}" r="6" fill="${colour}"><title>${esc(title)}</title></circle><text x="${num(cx + 9)}" y="${num(cy - 8)}">${esc(pointLabel(p))}</text></g>`,
+        `<g class="point" data-runtime="${esc(p.runtime)}" data-granularity="${esc(p.granularity)}"><circle cx="${num(cx)}" cy="${num(cy)}" r="6" fill="${colour}"><title>${esc(title)}</title></circle><text x="${num(cx + 9)}" y="${num(cy + dy)}">${esc(pointLabel(p))}</text></g>`,
       );
     }
-  }
+  });
   runtimes.forEach((rt, i) => {
     const lx = left + i * 170;
     const ly = height - 14;

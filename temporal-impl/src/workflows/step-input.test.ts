@@ -8,10 +8,12 @@ import {
   deriveIdempotencyKey,
   discover,
   draft,
+  draftAndDeliver,
   extract,
   fetchPage,
   hasMoreRequirements,
   initialState,
+  researchRequirement,
   saveProgress,
   selectPage,
   selectRequirement,
@@ -99,6 +101,32 @@ describe('stepInput: each step computes from its slice what it computes from the
     // Late in the run the per-requirement steps carry a small part of the state.
     for (const step of ['fetchPage', 'extract', 'verify', 'saveProgress'])
       expect(shrunk[step]!.at(-1), step).toBeLessThan(0.5);
+  });
+
+  it('the stages of the coarser granularities too: a requirement, and the draft with its mail', async () => {
+    const runId = 'rev-slice-2';
+    let state = initialState(runId, vendorRequest('borealis-crm', world.url) as ReviewState['request']);
+    const o = {
+      contextFor: (step: StepName, keyParts: string[]): StepContext => ({
+        ...ctx(step),
+        run: { runId, runtime: 'temporal', runtimeId: 'wf-slice-2' },
+        idempotencyKey: deriveIdempotencyKey(runId, step, ...keyParts),
+      }),
+    };
+    const both = async (step: StateStep, run: (s: ReviewState) => Promise<StateUpdate>) => {
+      const fromSlice = await run(stepInput(step, state, 'slice'));
+      const fromWhole = await run(stepInput(step, state, 'whole'));
+      expect(sameReceipt(fromSlice), step).toEqual(sameReceipt(fromWhole));
+      state = applyUpdate(state, fromWhole);
+    };
+    expect(stepInput('review', state, 'slice')).toBe(state);
+    await both('validate', (s) => validate(s, ports, o.contextFor('VALIDATE', [])));
+    await both('discover', (s) => discover(s, ports, o.contextFor('DISCOVER', [])));
+    while (hasMoreRequirements(state)) await both('researchRequirement', (s) => researchRequirement(s, ports, o));
+    state = applyUpdate(state, applyApproval(state, { approved: true, by: 'test' }));
+    await both('send', (s) => draftAndDeliver(s, ports, o));
+    expect(state.delivery?.to).toBe(state.request.requester.email);
+    expect(Object.keys(state.verdicts)).toHaveLength(state.request.requirements.length);
   });
 
   it('whole passes the state itself, untouched', () => {
