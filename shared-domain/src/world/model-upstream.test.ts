@@ -9,7 +9,7 @@ import { costUsd, startWorld, summarizeLedger, type World } from './index.ts';
  * counts them. The provider here is a second world (a real OpenAI-compatible server with real token
  * counts); the unknown-price case needs a model no price table has, so a tiny provider plays it.
  */
-const meta = (runId: string) => ({ runId, step: 'EXTRACT', attempt: 1, worker: 'A' });
+const meta = (runId: string) => ({ runId, step: 'EXTRACT' as const, attempt: 1, worker: 'A' });
 const req = { system: 'You extract facts.', user: 'Vendor: Acme\nQuestion: SOC 2?', maxTokens: 200 };
 
 describe('the world in front of a real provider', () => {
