@@ -1,3 +1,7 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HazardInfra } from '@vendor-review/domain/conformance';
 import {
   killAllWorkers,
   maskDatabaseUrl,
@@ -28,6 +32,8 @@ export interface Infra {
       })
     | null;
   runtimes: Map<string, StartedRuntime>;
+  /** The servers as started, for the hazards that restart them: `restart` only on those started here. */
+  servers: HazardInfra;
   describe(): {
     world: string;
     model: string;
@@ -78,6 +84,10 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
 
   try {
     const withTemporal = needsTemporal(o.runtimes);
+    // A dev server we start keeps its state in a file, so the restart hazard can restart it and lose
+    // nothing; the file goes with the rest at teardown (pushed first: removed after the server stopped).
+    const temporalDir = withTemporal ? await mkdtemp(join(tmpdir(), 'vendor-review-temporal-')) : null;
+    if (temporalDir) stops.push(() => rm(temporalDir, { recursive: true, force: true }));
     // Collect every start, so whatever did start is stopped even when a sibling failed.
     const settled = await Promise.allSettled([
       startWorld(
@@ -90,6 +100,7 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
         ? startTemporal({
             env,
             log,
+            ...(temporalDir ? { dbFilename: join(temporalDir, 'temporal.db') } : {}),
             sdkFallback: async () => (await import('@vendor-review/temporal')).sdkDownloadedTemporal(),
           })
         : Promise.resolve(null),
@@ -148,6 +159,7 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
       postgresKind: pg.kind,
       temporal,
       runtimes,
+      servers: { postgres: pg, ...(t ? { temporal: t } : {}) },
       describe: () => ({
         world: `simulated world at ${world.url}`,
         model: describeModel(o.modelUpstream),

@@ -15,6 +15,7 @@ import {
   productionCatalogue,
   runCell,
   runHazard,
+  RUNS_ALONE,
   runMatrix,
   selectScenarios,
   type CellObservation,
@@ -89,41 +90,53 @@ async function runHazards(
   opts: CompareOptions,
   progress: Progress,
   labelOf: (runtime: string) => string,
+  quiet: Promise<unknown>,
 ): Promise<HazardObservation[]> {
   const log = (line: string) => progress.log(line);
   const out: HazardObservation[] = new Array(hazards.length);
-  let next = 0;
   let done = 0;
-  const lane = async () => {
-    while (next < hazards.length) {
-      const i = next++;
-      const h = hazards[i]!;
-      const id = `hazard ${i}`;
-      progress.started(id, `${labelOf(h.runtime)} ${h.variant} ${h.hazard}`);
-      const adapter = infra.runtimes.get(h.runtime)?.adapter;
-      const env = { adapter: adapter!, worldUrl: infra.worldUrl, request, boundMs: opts.boundSeconds * 1000 };
-      out[i] = adapter
-        ? await runHazard(h, env)
-        : {
-            scenario: h,
-            status: 'error',
-            verdict: null,
-            figures: {},
-            runId: null,
-            note: `no ${h.runtime} runtime available`,
-            startedAt: Date.now(),
-            endedAt: Date.now(),
-            ledger: [],
-            durable: null,
-          };
-      const o = out[i]!;
-      progress.finished(id);
-      log(
-        `[hazard ${++done}/${hazards.length}] ${labelOf(h.runtime)} ${h.variant} ${h.hazard}: ${o.verdict ?? o.status}${o.note ? ` · ${o.note.slice(0, 120)}` : ''}`,
-      );
-    }
+  const runOne = async (i: number) => {
+    const h = hazards[i]!;
+    const id = `hazard ${i}`;
+    progress.started(id, `${labelOf(h.runtime)} ${h.variant} ${h.hazard}`);
+    const adapter = infra.runtimes.get(h.runtime)?.adapter;
+    const env = {
+      adapter: adapter!,
+      worldUrl: infra.worldUrl,
+      request,
+      boundMs: opts.boundSeconds * 1000,
+      infra: infra.servers,
+    };
+    out[i] = adapter
+      ? await runHazard(h, env)
+      : {
+          scenario: h,
+          status: 'error',
+          verdict: null,
+          figures: {},
+          runId: null,
+          note: `no ${h.runtime} runtime available`,
+          startedAt: Date.now(),
+          endedAt: Date.now(),
+          ledger: [],
+          durable: null,
+        };
+    const o = out[i]!;
+    progress.finished(id);
+    log(
+      `[hazard ${++done}/${hazards.length}] ${labelOf(h.runtime)} ${h.variant} ${h.hazard}: ${o.verdict ?? o.status}${o.note ? ` · ${o.note.slice(0, 120)}` : ''}`,
+    );
   };
-  await Promise.all(Array.from({ length: Math.min(2, hazards.length) }, lane));
+  // Those that restart a shared server wait until nothing else runs (`quiet`: the cells are done), then go one by one.
+  const together = hazards.map((_, i) => i).filter((i) => !RUNS_ALONE.has(hazards[i]!.hazard));
+  const alone = hazards.map((_, i) => i).filter((i) => RUNS_ALONE.has(hazards[i]!.hazard));
+  let next = 0;
+  const lane = async () => {
+    while (next < together.length) await runOne(together[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(2, together.length) }, lane));
+  await quiet;
+  for (const i of alone) await runOne(i);
   return out;
 }
 
@@ -214,7 +227,9 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
         })
       : [];
     // The hazards mostly wait (a retry's backoff, a run watched while it retries): they run beside the cells.
-    const hazardRows = runHazards(hazards, infra, request, opts, progress, labelOf);
+    let cellsDone!: () => void;
+    const quiet = new Promise<void>((resolve) => (cellsDone = resolve));
+    const hazardRows = runHazards(hazards, infra, request, opts, progress, labelOf, quiet);
     const jobLabel = (s: (typeof scenarios)[number], repetition: number) =>
       `${rowLabel({
         runtimeLabel: labelOf(s.runtime),
@@ -249,6 +264,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
         progress.log(progressLine(obs, done, total, observations, labelOf));
       },
     });
+    cellsDone();
     const hazardObservations = await hazardRows;
     progress.stop();
     const wallTimeMs = Date.now() - started;

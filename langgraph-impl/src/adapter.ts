@@ -17,6 +17,7 @@ import {
 } from '@vendor-review/domain';
 import { approveRun } from './approvals.ts';
 import { toDurableRecord } from './durable-record.ts';
+import { langGraphDrills } from './drills.ts';
 import { defaultDurability } from './durability.ts';
 import { EXIT } from './exit-codes.ts';
 import { getRun, readDurableRecord } from './inspect.ts';
@@ -62,7 +63,7 @@ export interface LangGraphAdapterOptions {
 export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapter {
   const pool = createPool(o.databaseUrl, { max: 3 });
   const leaseTtlMs = o.leaseTtlMs ?? 3000;
-  return {
+  const adapter: RuntimeAdapter = {
     ...LANGGRAPH,
     workerExitsWhenDone: true,
     isRetryableExit: (code) => code === EXIT.leaseHeld,
@@ -136,4 +137,5 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
       await pool.end();
     },
   };
+  return { ...adapter, drills: langGraphDrills({ adapter, pool, databaseUrl: o.databaseUrl }) };
 }

@@ -10,13 +10,14 @@ import {
   type ReviewRequest,
   type ReviewState,
 } from '@vendor-review/domain';
+import { isConnectionLoss, waitForDatabase } from '@vendor-review/domain/infra';
 import type pg from 'pg';
 import { findApproval, markApprovalConsumed, waitForApproval } from './approvals.ts';
 import { createCheckpointer, isRuntimeChannel } from './checkpointer.ts';
 import { CheckpointUnreadableError, NothingToResumeError, RunNotFoundError } from './errors.ts';
 import { compileGraph } from './graph.ts';
 import {
-  type FencedOutError,
+  FencedOutError,
   claimLease,
   fencedPool,
   keepLeaseAlive,
@@ -26,7 +27,7 @@ import {
 } from './lease.ts';
 import type { DomainSteps } from './nodes.ts';
 import { LG_OUTBOX, outboxWriter } from './outbox.ts';
-import { LG_OUTBOX_SCOPE } from './sql.ts';
+import { LG_OUTBOX_SCOPE, SELECT_LEASE } from './sql.ts';
 import { loadRun, markRunFailed, markRunStarted, setRunStatus, type RunRow } from './runs.ts';
 
 export interface ExecuteOptions {
@@ -52,13 +53,47 @@ function isUnreadable(err: unknown): err is Error & { code: string } {
   return code === 'unsupported-state-version' || code === 'unsupported-serializer';
 }
 
+/** How long a hardened worker waits for a database that went away before it gives up the run. */
+const DATABASE_WAIT_MS = Number(process.env.DATABASE_WAIT_MS ?? 60_000);
+
+/** The database went away under the run: a connection error, or the lease lapsing because it could not be renewed. */
+function isDatabaseLoss(err: unknown): boolean {
+  return (err instanceof FencedOutError && err.unreachable) || isConnectionLoss(err);
+}
+
 /**
  * Executes or resumes one run until it completes or fails: claims the lease (hardened), loads the
  * latest checkpoint, starts from the request, continues with invoke(null), or resumes the approval
  * interrupt with Command({ resume }) once a decision is recorded, waiting for one if need be.
+ *
+ * Hardened: the database going away mid-run (a restart, a failover) does not end the run. The
+ * write that met the outage failed; the worker waits until the database answers and, if nobody
+ * else has taken the lease meanwhile, resumes from the last checkpoint with a new fencing token,
+ * so the step in flight runs again (its effects carry their keys) and nothing it wrote under the
+ * old token can land. Naive has no such loop: the worker dies and only a restart resumes it.
  */
 export async function executeRun(o: ExecuteOptions): Promise<ExecuteOutcome> {
   const log = o.log ?? (() => {});
+  for (let resumes = 1; ; resumes++) {
+    try {
+      return await executeOnce(o, log);
+    } catch (err) {
+      if (!isDatabaseLoss(err)) throw err;
+      const since = Date.now();
+      const run = await waitForDatabase(o.pool, since + DATABASE_WAIT_MS)
+        .then(() => loadRun(o.pool, o.runId))
+        .catch(() => null);
+      if (run?.variant !== 'hardened') throw err;
+      const holder = (await o.pool.query(SELECT_LEASE, [run.threadId])).rows[0]?.owner as string | undefined;
+      if (holder !== undefined && holder !== leaseOwner(o.worker)) throw err;
+      log(
+        `the database went away (${(err as Error).message}); it answers again after ${Date.now() - since} ms: resuming from the last checkpoint (resume ${resumes})`,
+      );
+    }
+  }
+}
+
+async function executeOnce(o: ExecuteOptions, log: (line: string) => void): Promise<ExecuteOutcome> {
   const run = await loadRun(o.pool, o.runId);
   if (!run) throw new RunNotFoundError(o.runId);
   const hardened = run.variant === 'hardened';

@@ -39,6 +39,8 @@ export class FencedOutError extends Error {
   constructor(
     readonly lease: Lease,
     readonly detail: string,
+    /** The lease ran out because the database could not be reached to renew it, not because anyone took it. */
+    readonly unreachable = false,
   ) {
     super(
       `worker ${lease.owner} lost the lease on thread ${lease.threadId} (token ${lease.token}): ${detail}; its writes are refused`,
@@ -163,7 +165,7 @@ export function keepLeaseAlive(pool: pg.Pool, lease: Lease, onLost: (err: Fenced
         // The database may be briefly unreachable; the lease is only gone once it has expired.
         if (Date.now() - lastOk > lease.ttlMs && !lost) {
           lost = true;
-          onLost(new FencedOutError(lease, 'could not renew before expiry'));
+          onLost(new FencedOutError(lease, 'could not renew before expiry', true));
         }
       }
     },

@@ -1,3 +1,4 @@
+import { survivesConnectionLoss } from '@vendor-review/domain/infra';
 import pg from 'pg';
 
 /**
@@ -11,9 +12,10 @@ export function createPool(databaseUrl: string, opts: { max?: number } = {}): pg
     max: opts.max ?? 5,
     options: '-c idle_in_transaction_session_timeout=3000 -c lock_timeout=10000',
   });
-  // An idle client dropped by the server (e.g. the timeout above) must not crash the process.
+  // An idle client dropped by the server (e.g. the timeout above) must not crash the process,
+  // nor a checked-out one cut off by a restart: its query fails instead, and a hardened worker resumes.
   pool.on('error', () => {});
-  return pool;
+  return survivesConnectionLoss(pool);
 }
 
 export async function withPool<T>(databaseUrl: string, fn: (pool: pg.Pool) => Promise<T>): Promise<T> {

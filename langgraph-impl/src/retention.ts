@@ -1,15 +1,23 @@
 import { withPool } from './pool.ts';
-import { DELETE_FINISHED_OUTBOX, DELETE_THREAD_CHECKPOINTS, MARK_RUNS_PURGED, SELECT_EXPIRED_RUNS } from './sql.ts';
+import {
+  DELETE_FINISHED_OUTBOX,
+  DELETE_RUN_APPROVALS,
+  DELETE_SPENT_LEASES,
+  DELETE_THREAD_CHECKPOINTS,
+  MARK_RUNS_PURGED,
+  SELECT_EXPIRED_RUNS,
+} from './sql.ts';
 
 /**
- * Deletes the checkpoints (and pending writes, blobs, provenance, delivered outbox rows) of runs that finished
- * more than `olderThanMs` ago. A run that is not finished, or whose thread has a live lease, is
+ * Deletes the checkpoints (and pending writes, blobs, provenance, delivered outbox rows, the approval
+ * and the spent lease row) of runs that finished more than `olderThanMs` ago; `runIds` limits it to those runs. A run that is not finished, or whose thread has a live lease, is
  * never touched: deleting a live run's checkpoints would turn its next resume into a restart.
  * The run row stays, marked purged, so a later resume can say why nothing is left.
  */
 export async function runRetention(o: {
   databaseUrl: string;
   olderThanMs: number;
+  runIds?: readonly string[];
 }): Promise<{ deletedThreads: number; runIds: string[] }> {
   if (!Number.isFinite(o.olderThanMs) || o.olderThanMs < 0)
     throw new Error(`olderThanMs must be a non-negative number, got ${o.olderThanMs}`);
@@ -17,12 +25,14 @@ export async function runRetention(o: {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      const { rows } = await client.query(SELECT_EXPIRED_RUNS, [o.olderThanMs]);
+      const { rows } = await client.query(SELECT_EXPIRED_RUNS, [o.olderThanMs, o.runIds ?? null]);
       const runIds = rows.map((r) => r.run_id as string);
       const threadIds = rows.map((r) => r.thread_id as string);
       if (rows.length > 0) {
         for (const sql of DELETE_THREAD_CHECKPOINTS) await client.query(sql, [threadIds]);
         await client.query(DELETE_FINISHED_OUTBOX, [runIds]);
+        await client.query(DELETE_RUN_APPROVALS, [runIds]);
+        await client.query(DELETE_SPENT_LEASES, [threadIds]);
         await client.query(MARK_RUNS_PURGED, [runIds]);
       }
       await client.query('COMMIT');

@@ -283,10 +283,12 @@ WHERE thread_id = $1 AND checkpoint_ns = '' ORDER BY checkpoint_id, task_id, idx
 /**
  * Finished long enough ago, and nobody holds a live lease on the thread (a worker finishing up the
  * outbox, say). Locked so a concurrent status change waits for us rather than racing the delete.
+ * $2: only these runs (null: all), for an operator purging one tenant or a harness sharing the database.
  */
 export const SELECT_EXPIRED_RUNS = `
 SELECT r.run_id, r.thread_id FROM lg_runs r
 WHERE r.status IN ('completed', 'failed') AND r.purged_at IS NULL
+  AND ($2::text[] IS NULL OR r.run_id = ANY($2))
   AND r.finished_at < now() - make_interval(secs => $1::double precision / 1000)
   AND NOT EXISTS (SELECT 1 FROM lg_leases l WHERE l.thread_id = r.thread_id AND l.expires_at > now())
   AND NOT EXISTS (SELECT 1 FROM lg_outbox o WHERE o.run_id = r.run_id AND o.status = 'pending')
@@ -299,10 +301,38 @@ export const DELETE_THREAD_CHECKPOINTS = [
   `DELETE FROM checkpoints WHERE thread_id = ANY($1)`,
 ];
 
+/** What else a purged run leaves: its approval (who decided, and the note) and its expired lease row. */
+export const DELETE_RUN_APPROVALS = `DELETE FROM lg_approvals WHERE run_id = ANY($1)`;
+export const DELETE_SPENT_LEASES = `DELETE FROM lg_leases WHERE thread_id = ANY($1) AND expires_at <= now()`;
+
+/**
+ * What is stored for one run ($1 run id, $2 thread id), per table: rows and bytes as PostgreSQL
+ * keeps them (pg_column_size of the row, after compression). The run's own row is left out: it
+ * stays, marked purged, so a later resume can say why nothing is left.
+ */
+export const SELECT_RUN_FOOTPRINT = `
+SELECT 'checkpoints' AS what, count(*)::int AS n, coalesce(sum(pg_column_size(t.*)), 0)::bigint AS bytes FROM checkpoints t WHERE thread_id = $2
+UNION ALL SELECT 'blobs', count(*)::int, coalesce(sum(pg_column_size(t.*)), 0)::bigint FROM checkpoint_blobs t WHERE thread_id = $2
+UNION ALL SELECT 'writes', count(*)::int, coalesce(sum(pg_column_size(t.*)), 0)::bigint FROM checkpoint_writes t WHERE thread_id = $2
+UNION ALL SELECT 'provenance rows', count(*)::int, coalesce(sum(pg_column_size(t.*)), 0)::bigint FROM lg_checkpoint_provenance t WHERE thread_id = $2
+UNION ALL SELECT 'outbox rows', count(*)::int, coalesce(sum(pg_column_size(t.*)), 0)::bigint FROM lg_outbox t WHERE run_id = $1
+UNION ALL SELECT 'approvals', count(*)::int, coalesce(sum(pg_column_size(t.*)), 0)::bigint FROM lg_approvals t WHERE run_id = $1
+UNION ALL SELECT 'leases', count(*)::int, coalesce(sum(pg_column_size(t.*)), 0)::bigint FROM lg_leases t WHERE thread_id = $2`;
+
 /** The mail bodies go too: a finished run's delivered review is the customer's, not an archive's. */
 export const DELETE_FINISHED_OUTBOX = `DELETE FROM lg_outbox WHERE run_id = ANY($1) AND status <> 'pending'`;
 
 export const MARK_RUNS_PURGED = `UPDATE lg_runs SET purged_at = now() WHERE run_id = ANY($1)`;
+
+/**
+ * A drill's stand-in for a checkpoint another serializer wrote (a later release, since rolled back):
+ * the provenance of the thread's latest checkpoint names `$2`. The bytes stay as they are.
+ */
+export const RELABEL_LATEST_SERIALIZER = `
+UPDATE lg_checkpoint_provenance SET serializer = $2
+WHERE thread_id = $1 AND checkpoint_ns = ''
+  AND checkpoint_id = (SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id = $1 AND checkpoint_ns = '')
+RETURNING checkpoint_id`;
 
 // --- checkpoint writes (ReviewSaver.put) --------------------------------------------------------
 

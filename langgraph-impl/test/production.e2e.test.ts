@@ -13,7 +13,8 @@ productionSpec({
   name: 'LangGraph',
   scenarios: productionCatalogue([LANGGRAPH]),
   run: async (scenarios) => {
-    lg = await langGraphUnderTest('hazards');
+    // Its own PostgreSQL: the restart hazard restarts it.
+    lg = await langGraphUnderTest('hazards', { ownPostgres: true });
     return runHazardsThroughAdapter(() => lg.env())(scenarios);
   },
   teardown: () => lg?.stop(),

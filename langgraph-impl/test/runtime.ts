@@ -1,8 +1,8 @@
 import type { RuntimeAdapter } from '@vendor-review/domain';
-import { cellRequest } from '@vendor-review/domain/conformance';
-import { workerBundle } from '@vendor-review/domain/infra';
+import { cellRequest, type HazardInfra } from '@vendor-review/domain/conformance';
+import { startPostgres, workerBundle } from '@vendor-review/domain/infra';
 import { startWorld, type World } from '@vendor-review/domain/world';
-import { createLangGraphAdapter, WORKER_ENTRY } from '../src/index.ts';
+import { createLangGraphAdapter, setupDatabase, WORKER_ENTRY } from '../src/index.ts';
 import { freshTestDatabase } from './db.ts';
 
 /**
@@ -13,18 +13,40 @@ export interface LangGraphUnderTest {
   adapter: RuntimeAdapter;
   world: World;
   databaseUrl: string;
-  env(): { adapter: RuntimeAdapter; worldUrl: string; request: ReturnType<typeof cellRequest>; boundMs: number };
+  env(): {
+    adapter: RuntimeAdapter;
+    worldUrl: string;
+    request: ReturnType<typeof cellRequest>;
+    boundMs: number;
+    infra?: HazardInfra;
+  };
   stop(): Promise<void>;
 }
 
-export async function langGraphUnderTest(name: string): Promise<LangGraphUnderTest> {
-  const [world, db, worker] = await Promise.all([startWorld({}), freshTestDatabase(name), workerBundle(WORKER_ENTRY)]);
+/**
+ * `ownPostgres`: an embedded PostgreSQL of the suite's own instead of a database on the shared
+ * server, so the restart hazard has a server it may restart (whatever DATABASE_URL says).
+ */
+export async function langGraphUnderTest(name: string, o: { ownPostgres?: boolean } = {}): Promise<LangGraphUnderTest> {
+  const own = o.ownPostgres ? await startPostgres({ env: {} }) : null;
+  const [world, db, worker] = await Promise.all([
+    startWorld({}),
+    own ? setupDatabase(own.url).then(() => ({ url: own.url, drop: () => own.stop() })) : freshTestDatabase(name),
+    workerBundle(WORKER_ENTRY),
+  ]);
+  const infra: HazardInfra | undefined = own ? { postgres: own } : undefined;
   const adapter = createLangGraphAdapter({ databaseUrl: db.url, worldUrl: world.url, workerEntry: worker.path });
   return {
     adapter,
     world,
     databaseUrl: db.url,
-    env: () => ({ adapter, worldUrl: world.url, request: cellRequest(world.url), boundMs: 120_000 }),
+    env: () => ({
+      adapter,
+      worldUrl: world.url,
+      request: cellRequest(world.url),
+      boundMs: 120_000,
+      ...(infra ? { infra } : {}),
+    }),
     async stop() {
       await adapter.close();
       await db.drop();

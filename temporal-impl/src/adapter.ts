@@ -16,6 +16,7 @@ import {
   type WorkerSpec,
 } from '@vendor-review/domain';
 import { approveRun, getRun, runStatus, startRun } from './client.ts';
+import { temporalDrills } from './drills.ts';
 import { toDurableRecord } from './durable-record.ts';
 import { readHistory } from './history.ts';
 import { pendingActivities } from './in-flight.ts';
@@ -78,7 +79,7 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
     state: v.state,
     ...(v.reason ? { reason: v.reason } : {}),
   });
-  return {
+  const adapter: RuntimeAdapter<TemporalHandle> = {
     ...TEMPORAL,
     workerExitsWhenDone: false,
     isRetryableExit: () => false,
@@ -150,4 +151,11 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
       await connection.close();
     },
   };
+  const drills = temporalDrills({
+    adapter,
+    client,
+    databaseUrl: o.databaseUrl,
+    onServer: (temporal) => createTemporalAdapter({ ...o, temporal }),
+  });
+  return { ...adapter, drills };
 }

@@ -9,6 +9,7 @@ import {
   createOutbox,
   outboxTableSql,
   runMigrations,
+  survivesConnectionLoss,
   type DrainResult,
   type OutboxRow,
 } from '@vendor-review/domain/infra';
@@ -124,8 +125,9 @@ export interface Store {
 }
 
 export function openStore(databaseUrl: string): Store {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
-  // An idle client that loses its server must not crash the worker process.
+  // A client that loses its server, idle or checked out (the outbox holds one across the send), must
+  // not crash the worker process: the drainer retries once PostgreSQL is back.
+  const pool = survivesConnectionLoss(new pg.Pool({ connectionString: databaseUrl, max: 4 }));
   pool.on('error', (err) => process.stderr.write(`postgres pool error: ${err.message}\n`));
 
   return {

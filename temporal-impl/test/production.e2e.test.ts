@@ -14,7 +14,8 @@ productionSpec({
   name: 'Temporal',
   scenarios: productionCatalogue([TEMPORAL]),
   run: async (scenarios) => {
-    tm = await temporalUnderTest(inject('workflowBundle'));
+    // Its own PostgreSQL and a dev server on a database file: the restart hazard restarts both.
+    tm = await temporalUnderTest(inject('workflowBundle'), { restartable: true });
     return runHazardsThroughAdapter(() => tm.env())(scenarios);
   },
   teardown: () => tm?.stop(),

@@ -95,6 +95,24 @@ const TEMPORAL_ONE_TASK =
 const TEMPORAL_STALE_TOKEN =
   'An activity completes with its task token, which names the attempt; once the heartbeat timeout has ended an attempt, the server answers its completion with NotFound and its result never reaches the history. The fence is the runtime’s, not the variant’s. Its catch: a stopped worker’s long polls stay open, so the server usually hands the retry back to the frozen worker rather than to the live one, and nobody runs the step until it wakes.';
 
+const DEPLOY_BROKE =
+  'the run failed or stopped with an error that does not say the record is from other code, or went on and did something else';
+
+const TEMPORAL_CHECKS_ENCODINGS =
+  'Every Temporal payload carries its encoding, and the data converter refuses one it has no converter or codec for, whatever the workflow code: the check is the SDK’s, not the variant’s.';
+
+const RESTART_VERDICTS = {
+  'rode-it-out':
+    'completed with the workers it had: what the outage cut off failed, was tried again once the server was back, and no external effect happened twice',
+  'restart-needed':
+    'completed with no external effect twice, but a worker died on the outage and a supervisor had to start another',
+  'duplicated-effects': 'an external effect (a tracker note, the mail) happened twice because of the outage',
+  'lost-the-run': 'after the outage the run failed, is gone, or made no progress',
+};
+
+const TEMPORAL_SERVER_KEEPS_IT =
+  'The workflow’s history is on the server’s database file and the worker’s pollers retry until the server is back; an activity that reports within its heartbeat timeout counts once. The runtime rides it out in both variants.';
+
 export const HAZARDS = {
   'retry-transient': {
     section: 'retries',
@@ -164,6 +182,77 @@ export const HAZARDS = {
     },
     expected: { naive: 'late-write-accepted', hardened: 'fenced' },
     deviations: [{ runtime: 'temporal', variant: 'naive', expected: 'fenced', why: TEMPORAL_STALE_TOKEN }],
+  },
+  'deploy-v1-state': {
+    section: 'deploy',
+    title:
+      'last release’s code (state key `sitemap`, VERIFY a scheduled activity) runs the review to its approval and is killed; today’s code resumes it',
+    verdicts: {
+      resumed:
+        'today’s code read the old run (LangGraph migrated the state, Temporal replayed the history through patched()) and completed with the review the vendor’s pages support',
+      'refused-clearly':
+        'today’s code refused the old run with an error saying where and why, before any step ran on a half-read state; the run waits for the right code',
+      'wrong-review': 'completed, but the review is not the one the vendor’s pages support',
+      broke: DEPLOY_BROKE,
+    },
+    expected: { naive: 'refused-clearly', hardened: 'resumed' },
+  },
+  'deploy-unknown-format': {
+    section: 'deploy',
+    title:
+      'while the run waits for approval, its record gets something in a format this code does not read (a serializer from a later release; an approval an encryption codec wrote)',
+    verdicts: {
+      'refused-clearly': 'refused, naming the format it does not read; nothing ran on bytes it could not vouch for',
+      'read-blindly':
+        'never looked at the format and went on: here the bytes happened to be readable, the next ones may not be',
+      broke: DEPLOY_BROKE,
+    },
+    expected: { naive: 'read-blindly', hardened: 'refused-clearly' },
+    deviations: [
+      { runtime: 'temporal', variant: 'naive', expected: 'refused-clearly', why: TEMPORAL_CHECKS_ENCODINGS },
+    ],
+  },
+  'memory-lost': {
+    section: 'memory',
+    title:
+      'the run lives in memory (LangGraph’s MemorySaver; a Temporal dev server without --db-filename) and what holds it is killed mid-run',
+    verdicts: {
+      'lost-and-said-so':
+        'the run is gone, and the runtime says so and why in plain words; nothing was started again behind anyone’s back',
+      'lost-silently': 'the run is gone, but nothing says so: it still looks running, or is unknown without a reason',
+      'restarted-silently':
+        'the run was started again from its request without anybody asking: every step and effect repeats',
+      survived: 'the run went on: its state was not in memory only after all',
+    },
+    expected: { naive: 'lost-and-said-so', hardened: 'lost-and-said-so' },
+  },
+  'restart-postgres': {
+    section: 'restarts',
+    title:
+      'PostgreSQL restarted twice mid-run: just after a tracker note and just after the mail, each before it is recorded',
+    verdicts: RESTART_VERDICTS,
+    expected: { naive: 'duplicated-effects', hardened: 'rode-it-out' },
+  },
+  'restart-temporal': {
+    section: 'restarts',
+    title:
+      'the Temporal server killed and restarted on its database file, twice mid-run: just after a tracker note and just after the mail',
+    verdicts: RESTART_VERDICTS,
+    expected: { naive: 'duplicated-effects', hardened: 'rode-it-out' },
+    deviations: [{ runtime: 'temporal', variant: 'naive', expected: 'rode-it-out', why: TEMPORAL_SERVER_KEEPS_IT }],
+  },
+  retention: {
+    section: 'retention',
+    title:
+      'four runs (finished before the window, finished within it, waiting for approval, live), then retention with that window',
+    verdicts: {
+      'removed-finished-only':
+        'removed everything stored for the run that finished before the window, and nothing of the other three',
+      'removed-live': 'removed something of a run that was live or waiting for a person',
+      'removed-young': 'removed a run that finished within the window',
+      'kept-expired': 'the run that finished before the window is still stored',
+    },
+    expected: { naive: 'removed-finished-only', hardened: 'removed-finished-only' },
   },
 } as const satisfies Record<string, HazardSpec>;
 

@@ -9,6 +9,7 @@ export * from './crashpoints.ts';
 export * from './crash-expectations.ts';
 export * from './hazards.ts';
 export * from './runtime.ts';
+export * from './drills.ts';
 export * from './granularity.ts';
 export * from './stages.ts';
 export * from './steps/index.ts';

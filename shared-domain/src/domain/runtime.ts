@@ -1,4 +1,5 @@
 import type { Granularity } from './granularity.ts';
+import type { RuntimeDrills } from './drills.ts';
 import type { ReviewRequestInput } from './request.ts';
 import type { ReviewState } from './state.ts';
 
@@ -179,6 +180,8 @@ export interface RuntimeAdapter<H extends RunHandle = RunHandle> extends Runtime
    * now: "another worker took the step over" from "the runtime handed it back to the same one".
    */
   inFlight?(handle: H): Promise<InFlightTask[]>;
+  /** What the production hazards need beyond running a run (drills.ts); absent parts skip their rows. */
+  readonly drills?: RuntimeDrills<H>;
   close(): Promise<void>;
 }
 

@@ -41,6 +41,7 @@ export type { InfraLog } from './infra-log.ts';
 export { freePort } from './net-probe.ts';
 export { isProcessAlive } from './process-cleanup.ts';
 export { inTransaction } from './transaction.ts';
+export { isConnectionLoss, survivesConnectionLoss, waitForDatabase } from './connection-loss.ts';
 export {
   WorkerProcess,
   killAllWorkers,

@@ -1,5 +1,15 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { freshDatabase, startTemporal, type FreshDatabase, type TemporalHandle } from '@vendor-review/domain/infra';
+import {
+  freshDatabase,
+  startPostgres,
+  startTemporal,
+  type FreshDatabase,
+  type PostgresHandle,
+  type TemporalHandle,
+} from '@vendor-review/domain/infra';
 import { startWorld, type World } from '@vendor-review/domain/world';
 import { sdkDownloadedTemporal, setupDatabase } from '../../src/index.ts';
 
@@ -11,19 +21,34 @@ export interface TestEnvironment {
   client: Client;
   world: World;
   db: FreshDatabase;
+  /** With `restartable`: the embedded PostgreSQL that holds `db`, ours to restart. */
+  postgres: PostgresHandle | null;
   stop(): Promise<void>;
 }
 
 /**
  * One real dev server (spawned from the CLI, never an external TEMPORAL_ADDRESS: some tests kill
- * it), one world and one fresh database per test file.
+ * it), one world and one fresh database per test file. `restartable`: the dev server keeps its
+ * state in a database file and the database is on an embedded PostgreSQL of its own, so the
+ * restart hazard can restart both and lose nothing (whatever DATABASE_URL says).
  */
-export async function startTestEnvironment(o: { modelLatencyMs?: number } = {}): Promise<TestEnvironment> {
+export async function startTestEnvironment(
+  o: { modelLatencyMs?: number; restartable?: boolean } = {},
+): Promise<TestEnvironment> {
   const { TEMPORAL_ADDRESS: _ignored, ...env } = process.env;
-  const [temporal, world, db] = await Promise.all([
-    startTemporal({ env, sdkFallback: sdkDownloadedTemporal }),
+  const dir = o.restartable ? await mkdtemp(join(tmpdir(), 'vendor-review-temporal-')) : null;
+  const ownDb = async (): Promise<[PostgresHandle, FreshDatabase]> => {
+    const server = await startPostgres({ env: {} });
+    return [server, { url: server.url, name: new URL(server.url).pathname.slice(1), drop: () => server.stop() }];
+  };
+  const [temporal, world, [postgres, db]] = await Promise.all([
+    startTemporal({
+      env,
+      sdkFallback: sdkDownloadedTemporal,
+      ...(dir ? { dbFilename: join(dir, 'temporal.db') } : {}),
+    }),
     startWorld({ modelLatencyMs: o.modelLatencyMs ?? 300 }),
-    freshDatabase(POSTGRES_SERVER_URL, 'tp_test'),
+    o.restartable ? ownDb() : freshDatabase(POSTGRES_SERVER_URL, 'tp_test').then((d) => [null, d] as const),
   ]);
   await setupDatabase(db.url);
   const connection = await Connection.connect({ address: temporal.address });
@@ -34,10 +59,12 @@ export async function startTestEnvironment(o: { modelLatencyMs?: number } = {}):
     client,
     world,
     db,
+    postgres,
     async stop() {
       await connection.close().catch(() => {});
       await Promise.allSettled([temporal.stop(), world.stop()]);
       await db.drop().catch(() => {});
+      if (dir) await rm(dir, { recursive: true, force: true });
     },
   };
 }

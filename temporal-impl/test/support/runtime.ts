@@ -1,5 +1,5 @@
 import type { RuntimeAdapter } from '@vendor-review/domain';
-import { cellRequest } from '@vendor-review/domain/conformance';
+import { cellRequest, type HazardInfra } from '@vendor-review/domain/conformance';
 import { workerBundle } from '@vendor-review/domain/infra';
 import { createTemporalAdapter, WORKER_ENTRY } from '../../src/index.ts';
 import { startTestEnvironment, type TestEnvironment } from './environment.ts';
@@ -11,14 +11,24 @@ import { startTestEnvironment, type TestEnvironment } from './environment.ts';
 export interface TemporalUnderTest {
   adapter: RuntimeAdapter;
   environment: TestEnvironment;
-  env(): { adapter: RuntimeAdapter; worldUrl: string; request: ReturnType<typeof cellRequest>; boundMs: number };
+  env(): {
+    adapter: RuntimeAdapter;
+    worldUrl: string;
+    request: ReturnType<typeof cellRequest>;
+    boundMs: number;
+    infra?: HazardInfra;
+  };
   stop(): Promise<void>;
 }
 
-export async function temporalUnderTest(workflowBundle: string): Promise<TemporalUnderTest> {
+/** `restartable`: a dev server on a database file and a PostgreSQL of its own, handed to the restart hazard. */
+export async function temporalUnderTest(
+  workflowBundle: string,
+  o: { restartable?: boolean } = {},
+): Promise<TemporalUnderTest> {
   // The SDK loads a native bridge and its own sandbox code from its package: left external.
   const [environment, worker] = await Promise.all([
-    startTestEnvironment(),
+    startTestEnvironment({ restartable: o.restartable ?? false }),
     workerBundle(WORKER_ENTRY, ['@temporalio/*']),
   ]);
   const adapter = await createTemporalAdapter({
@@ -37,6 +47,7 @@ export async function temporalUnderTest(workflowBundle: string): Promise<Tempora
       worldUrl: environment.world.url,
       request: cellRequest(environment.world.url),
       boundMs: 120_000,
+      ...(environment.postgres ? { infra: { postgres: environment.postgres, temporal: environment.temporal } } : {}),
     }),
     async stop() {
       await adapter.close();

@@ -1,7 +1,12 @@
 import { HAZARD_IDS, HAZARDS, expectedVerdict, type HazardId } from '../../domain/hazards.ts';
 import type { RuntimeInfo, Variant } from '../../domain/runtime.ts';
 import { worldClient } from '../../world/client.ts';
+import { DrillUnavailableError } from '../../domain/drills.ts';
 import { badInputHazard } from './bad-input.ts';
+import { deployHazard } from './deploy.ts';
+import { memoryHazard } from './memory.ts';
+import { restartHazard } from './restarts.ts';
+import { retentionHazard } from './retention.ts';
 import { nondeterminismHazard } from './nondeterminism.ts';
 import { retryHazard } from './retries.ts';
 import { twoWritersHazard } from './two-writers.ts';
@@ -20,10 +25,22 @@ export const HAZARD_RUNNERS: Record<HazardId, HazardRunner> = {
   'retry-exhausted': retryHazard,
   'retry-permanent': retryHazard,
   'bad-input': badInputHazard,
+  'deploy-v1-state': deployHazard,
+  'deploy-unknown-format': deployHazard,
+  'memory-lost': memoryHazard,
+  'restart-postgres': restartHazard,
+  'restart-temporal': restartHazard,
+  retention: retentionHazard,
   'two-writers': twoWritersHazard,
   zombie: zombieHazard,
   'nondeterministic-effect': nondeterminismHazard,
 };
+
+/**
+ * Hazards that restart a server every other row shares (PostgreSQL, the Temporal server): they run
+ * one at a time, once nothing else runs, so no other row meets an outage it did not ask for.
+ */
+export const RUNS_ALONE: ReadonlySet<HazardId> = new Set<HazardId>(['restart-postgres', 'restart-temporal']);
 
 /** Every hazard for every runtime that takes part in the production suite, in both variants. */
 export function productionCatalogue(
@@ -58,7 +75,7 @@ export async function runHazard(scenario: HazardScenario, env: HazardEnv): Promi
       endedAt: Date.now(),
     };
   } catch (err) {
-    const skipped = err instanceof HazardSkipped;
+    const skipped = err instanceof HazardSkipped || err instanceof DrillUnavailableError;
     return {
       ...base,
       status: skipped ? 'skipped' : 'error',
@@ -82,21 +99,27 @@ export function checkHazard(obs: HazardObservation): { expected: string; why: st
   return { expected, why, violations };
 }
 
-/** Runs hazard rows through one adapter, a few at a time: the usual `run` of a productionSpec. */
+/**
+ * Runs hazard rows through one adapter, a few at a time (those in RUNS_ALONE afterwards, one by
+ * one): the usual `run` of a productionSpec.
+ */
 export function runHazardsThroughAdapter(
   env: () => HazardEnv,
   opts: { concurrency?: number } = {},
 ): (scenarios: HazardScenario[]) => Promise<HazardObservation[]> {
   return async (scenarios) => {
     const out: HazardObservation[] = new Array(scenarios.length);
+    const together = scenarios.map((s, i) => i).filter((i) => !RUNS_ALONE.has(scenarios[i]!.hazard));
+    const alone = scenarios.map((s, i) => i).filter((i) => RUNS_ALONE.has(scenarios[i]!.hazard));
     let next = 0;
     const lane = async () => {
-      while (next < scenarios.length) {
-        const i = next++;
+      while (next < together.length) {
+        const i = together[next++]!;
         out[i] = await runHazard(scenarios[i]!, env());
       }
     };
-    await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 4, scenarios.length) }, lane));
+    await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 4, together.length) }, lane));
+    for (const i of alone) out[i] = await runHazard(scenarios[i]!, env());
     return out;
   };
 }

@@ -1,9 +1,18 @@
-export { productionCatalogue, runHazard, checkHazard, runHazardsThroughAdapter, HAZARD_RUNNERS } from './catalogue.ts';
+export {
+  productionCatalogue,
+  runHazard,
+  checkHazard,
+  runHazardsThroughAdapter,
+  HAZARD_RUNNERS,
+  RUNS_ALONE,
+} from './catalogue.ts';
 export { productionSpec } from './spec.ts';
 export { followRun, type Followed } from './follow.ts';
+export { supervise, type Supervised } from './supervisor.ts';
 export {
   HazardSkipped,
   type HazardEnv,
+  type HazardInfra,
   type HazardObservation,
   type HazardOutcome,
   type HazardRunner,

@@ -1,6 +1,8 @@
 import type { HazardId } from '../../domain/hazards.ts';
 import type { ReviewRequestInput } from '../../domain/request.ts';
 import type { DurableRecord, RuntimeAdapter, Variant } from '../../domain/runtime.ts';
+import type { PostgresHandle } from '../../infra/postgres.ts';
+import type { TemporalHandle } from '../../infra/temporal.ts';
 import type { LedgerEntry } from '../../world/ledger.ts';
 
 /** One hazard, one runtime, one variant: a row of the production suite. */
@@ -20,6 +22,16 @@ export interface HazardEnv {
   /** How long any one wait may take before the run is declared stuck. */
   boundMs: number;
   log?: (line: string) => void;
+  /**
+   * The servers the harness brought up, for the hazards that restart them: `restart` is there only
+   * on a server the harness owns (infra's handles). Absent: the row says it has nothing to restart.
+   */
+  infra?: HazardInfra;
+}
+
+export interface HazardInfra {
+  postgres?: Pick<PostgresHandle, 'kind' | 'restart'>;
+  temporal?: Pick<TemporalHandle, 'kind' | 'restart' | 'dbFilename'>;
 }
 
 export type Figure = number | string | boolean | null;

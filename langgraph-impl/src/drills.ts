@@ -1,0 +1,134 @@
+import {
+  newRunId,
+  parseReviewRequest,
+  type DeployDrill,
+  type Footprint,
+  type MemoryDrill,
+  type Refusal,
+  type RetentionDrill,
+  type RunHandle,
+  type RuntimeAdapter,
+  type RuntimeDrills,
+  type WorkerEnding,
+} from '@vendor-review/domain';
+import type pg from 'pg';
+import { defaultDurability } from './durability.ts';
+import { EXIT } from './exit-codes.ts';
+import { insertRun, loadRun } from './runs.ts';
+import { runRetention } from './retention.ts';
+import { RELABEL_LATEST_SERIALIZER, SELECT_RUN_FOOTPRINT } from './sql.ts';
+import { writeV1Checkpoint } from './v1-checkpoint.ts';
+
+/**
+ * What a later release would name its serializer; this code reads only langgraph-jsonplus/1. The
+ * drill relabels the latest checkpoint with it, as if that release had written it and been rolled back.
+ */
+export const FOREIGN_SERIALIZER = 'langgraph-msgpack/2';
+
+/** The line a worker printed that says why it stopped, without the log prefix. */
+function lineOf(output: string, pattern: RegExp): string {
+  const line = output.split('\n').find((l) => pattern.test(l)) ?? '';
+  return line.replace(/^\[worker [^\]]*\]\s*/, '').trim();
+}
+
+/** Why a LangGraph worker would not go on with a run: its exit code, which means one thing each (exit-codes.ts). */
+function explainExit(e: WorkerEnding): Refusal | null {
+  if (e.exitCode === EXIT.checkpointUnreadable)
+    return {
+      kind: 'checkpoint-unreadable',
+      where: `worker ${e.name}, loading the run's latest checkpoint, before any step (exit code ${EXIT.checkpointUnreadable})`,
+      error: lineOf(e.output, /cannot be resumed by this version/),
+    };
+  if (e.exitCode === EXIT.nothingToResume)
+    return {
+      kind: 'nothing-to-resume',
+      where: `worker ${e.name}, at start: no checkpoint to resume from (exit code ${EXIT.nothingToResume})`,
+      error: lineOf(e.output, /cannot be resumed/),
+    };
+  return null;
+}
+
+export function langGraphDrills(o: { adapter: RuntimeAdapter; pool: pg.Pool; databaseUrl: string }): RuntimeDrills {
+  const { adapter, pool } = o;
+  const threadOf = async (h: RunHandle) => {
+    const run = await loadRun(pool, h.runId);
+    if (!run) throw new Error(`no run ${h.runId}`);
+    return run.threadId;
+  };
+
+  // LangGraph cannot run last release's code here (there is one worker build); the drill kills
+  // today's worker and rewrites its latest checkpoint as state schema 1 wrote it (v1-checkpoint.ts).
+  const deploy: DeployDrill = {
+    previous: 'today’s worker, whose latest checkpoint is then rewritten as release v1 wrote it',
+    previousWorker: async (h, opts) => adapter.workerSpec(h, opts),
+    async leftByPrevious(h) {
+      const { checkpointId } = await writeV1Checkpoint({ databaseUrl: o.databaseUrl, runId: h.runId });
+      return `latest checkpoint ${checkpointId} in state schema 1 (the pages under "sitemap")`;
+    },
+    nextWorker: async (h, { name }) => adapter.workerSpec(h, { name, crashPlan: null }),
+    async foreignFormat(h) {
+      const { rows } = await pool.query(RELABEL_LATEST_SERIALIZER, [await threadOf(h), FOREIGN_SERIALIZER]);
+      if (!rows[0]) throw new Error(`run ${h.runId} has no checkpoint to relabel`);
+      return `latest checkpoint ${rows[0].checkpoint_id} labelled serializer ${FOREIGN_SERIALIZER} (a later release's, rolled back)`;
+    },
+  };
+
+  const memory: MemoryDrill = {
+    holder: 'the worker process (MemorySaver)',
+    open: async () => ({
+      adapter: {
+        ...adapter,
+        async startRun(request, config, opts) {
+          parseReviewRequest(request);
+          const durability = config.durability ?? defaultDurability(config.variant);
+          const { runId, threadId } = await insertRun(pool, {
+            request,
+            variant: config.variant,
+            durability,
+            checkpointer: 'memory',
+            runId: opts?.runId ?? newRunId('lg-memory'),
+          });
+          return { runId, config, durability, runtimeIds: { threadId }, link: null };
+        },
+      },
+      async lose(worker) {
+        await worker.kill();
+        return 'the worker process, and with it the MemorySaver (SIGKILL)';
+      },
+      close: async () => undefined,
+    }),
+  };
+
+  const retention: RetentionDrill = {
+    how: 'runRetention: checkpoints, blobs, writes, provenance, outbox, approval and spent lease of runs finished before the window; the run’s row stays, marked purged',
+    async footprint(h): Promise<Footprint> {
+      const { rows } = await pool.query(SELECT_RUN_FOOTPRINT, [h.runId, await threadOf(h)]);
+      return {
+        items: Object.fromEntries(rows.map((r) => [r.what as string, Number(r.n)])),
+        bytes: rows.reduce((s, r) => s + Number(r.bytes), 0),
+      };
+    },
+    async purge({ olderThanMs, handles }) {
+      const { runIds } = await runRetention({
+        databaseUrl: o.databaseUrl,
+        olderThanMs,
+        runIds: handles.map((h) => h.runId),
+      });
+      return { removed: runIds };
+    },
+  };
+
+  return {
+    servers: () => ['postgres'],
+    async explain(_h, endings) {
+      for (const e of [...endings].reverse()) {
+        const why = explainExit(e);
+        if (why) return why;
+      }
+      return null;
+    },
+    deploy,
+    memory,
+    retention,
+  };
+}

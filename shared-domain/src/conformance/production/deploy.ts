@@ -1,0 +1,103 @@
+import { newRunId } from '../../domain/identity.ts';
+import { isTerminal } from '../../domain/runtime.ts';
+import { WorkerProcess } from '../../infra/worker-process.ts';
+import { worldClient } from '../../world/client.ts';
+import { followRun } from './follow.ts';
+import { reviewAgainstWorld } from './review-check.ts';
+import { endingOf, stopAll, supervise } from './supervisor.ts';
+import { HazardSkipped, type HazardOutcome, type HazardRunner } from './types.ts';
+
+/**
+ * Where last release's worker dies: once the run is durably waiting for its approval. Every
+ * requirement went through VERIFY under the old code, so the changed step is in the record, and
+ * the state holds the pages under their old key. (Any durability mode has written the state by
+ * then, so what is tested is the deploy, not what a crash between checkpoints loses.)
+ */
+const CRASH = 'awaiting-approval';
+
+/**
+ * A deploy between a crash and the resume. `deploy-v1-state`: last release's worker runs the
+ * review and is killed; the record is what that release left; today's worker (as the variant ships
+ * it: hardened with the change guarded, naive without) resumes. `deploy-unknown-format`: today's
+ * worker is killed, something in a format this code does not read lands in the run's record, and
+ * today's worker resumes. Judged from the run's end, the world's answer key, and the runtime's own
+ * words on why it would not go on.
+ */
+export const deployHazard: HazardRunner = async (env, scenario) => {
+  const { adapter } = env;
+  const drills = adapter.drills;
+  const drill = drills?.deploy;
+  if (!drills || !drill)
+    throw new HazardSkipped(`${adapter.title} has no deploy drill: it cannot run last release's code`);
+  const lastRelease = scenario.hazard === 'deploy-v1-state';
+  const world = worldClient(env.worldUrl);
+  const config = { variant: scenario.variant, durability: null };
+  const handle = await adapter.startRun(env.request, config, {
+    runId: newRunId(`${scenario.runtime.slice(0, 2)}-${lastRelease ? 'deploy' : 'format'}`),
+  });
+
+  const aSpec = lastRelease
+    ? await drill.previousWorker(handle, { name: 'A', crashPlan: CRASH })
+    : adapter.workerSpec(handle, { name: 'A', crashPlan: CRASH });
+  const a = new WorkerProcess('A', aSpec);
+  // No approval yet: the decision comes after the deploy, to today's code.
+  await followRun({ adapter, handle, workers: () => [a], boundMs: env.boundMs, approve: false });
+  if (a.alive) await a.kill();
+  const died = await a.exited;
+  if (died.crash?.point !== CRASH)
+    throw new Error(
+      `worker A (${lastRelease ? drill.previous : 'today’s code'}) did not die at ${CRASH}: ${died.signal ?? `exit ${died.exitCode}`}; ${died.logTail.slice(-300)}`,
+    );
+  const left = lastRelease ? await drill.leftByPrevious(handle) : await drill.foreignFormat(handle);
+  const seqAtResume = Math.max(0, ...(await world.ledger({ runId: handle.runId })).map((e) => e.seq));
+
+  const resumed = Date.now();
+  let refusal: Awaited<ReturnType<typeof drills.explain>> = null;
+  const started: WorkerProcess[] = [];
+  const run = await supervise({
+    adapter,
+    handle,
+    spec: (name) =>
+      lastRelease ? drill.nextWorker(handle, { name }) : adapter.workerSpec(handle, { name, crashPlan: null }),
+    restarts: 0,
+    boundMs: env.boundMs,
+    // A runtime whose run waits on code it cannot replay never ends by itself: its word ends the watch.
+    stopWhen: async () => (refusal = await drills.explain(handle, started.map(endingOf))) !== null,
+    onWorker: (w) => started.push(w),
+  });
+  await stopAll(run.workers);
+  refusal ??= await drills.explain(handle, run.workers.map(endingOf));
+  const view = await adapter.inspect(handle).catch(() => run.end.view);
+  if (view && !isTerminal(view.status) && view.status !== 'not-found')
+    await adapter.abandon?.(handle, 'the deploy drill is over').catch(() => {});
+  const ledger = await world.ledger({ runId: handle.runId });
+  const review = view?.status === 'completed' ? reviewAgainstWorld(env.request, view.state) : null;
+  const callsAfter = ledger.filter((e) => e.seq > seqAtResume).length;
+
+  const verdict =
+    view?.status === 'completed'
+      ? review && !review.right
+        ? 'wrong-review'
+        : lastRelease
+          ? 'resumed'
+          : 'read-blindly'
+      : refusal
+        ? 'refused-clearly'
+        : 'broke';
+  const outcome: HazardOutcome = {
+    verdict,
+    runId: handle.runId,
+    ledger,
+    durable: await adapter.durableRecord(handle).catch(() => null),
+    figures: {
+      'killed at': `${CRASH} (${lastRelease ? drill.previous : 'today’s code'})`,
+      'the record': left,
+      'final status': view?.status ?? 'unknown',
+      ...(refusal ? { where: refusal.where, error: refusal.error.slice(0, 200) } : {}),
+      ...(review ? { 'review as the pages say': review.right ? 'yes' : review.wrong.join('; ') } : {}),
+      'calls to the world after the resume': callsAfter,
+      'seconds from resume to the end': Math.round((run.end.at - resumed) / 100) / 10,
+    },
+  };
+  return outcome;
+};

@@ -1,0 +1,23 @@
+import type { ReviewRequestInput } from '../../domain/request.ts';
+import type { ReviewState } from '../../domain/state.ts';
+import { EXPECTED_VERDICTS } from '../../world/vendors/index.ts';
+
+/**
+ * Whether a finished run holds the review the vendor's pages support: each requested
+ * requirement's verdict against the world's answer key (EXPECTED_VERDICTS), which no worker can
+ * influence. Null when the request names a vendor the world has no key for.
+ */
+export function reviewAgainstWorld(
+  request: ReviewRequestInput,
+  state: ReviewState | null,
+): { right: boolean; wrong: string[] } | null {
+  const slug = /\/vendors\/([^/]+)\/?$/.exec(request.vendor?.baseUrl ?? '')?.[1];
+  const key = slug ? EXPECTED_VERDICTS[slug] : undefined;
+  if (!key) return null;
+  const wrong: string[] = [];
+  for (const { id } of request.requirements ?? []) {
+    const got = state?.verdicts?.[id]?.status ?? 'none';
+    if (got !== key[id]) wrong.push(`${id}: ${got}, the pages say ${key[id]}`);
+  }
+  return { right: wrong.length === 0, wrong };
+}

@@ -1,0 +1,72 @@
+import type { WorkerEnding } from '../../domain/drills.ts';
+import type { RunHandle, RunView, RuntimeAdapter, WorkerSpec } from '../../domain/runtime.ts';
+import { isTerminal } from '../../domain/runtime.ts';
+import { WorkerProcess } from '../../infra/worker-process.ts';
+import { followRun, type Followed } from './follow.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const NAMES = ['B', 'C', 'D', 'E', 'F', 'G'];
+
+export interface Supervised {
+  end: Followed;
+  /** Every worker it started, in order (the first is `first`). */
+  workers: WorkerProcess[];
+  /** Workers it started because the one before had died without finishing the run. */
+  restarts: number;
+}
+
+/**
+ * A run's workers as a supervisor (systemd, Kubernetes) runs them: one at a time, and a new one
+ * when the last exited without finishing the run. A "not now" exit (the dead worker's lease not
+ * yet expired) is retried without counting; any other death counts against `restarts`, after
+ * which the run is left where it is.
+ */
+export async function supervise(o: {
+  adapter: RuntimeAdapter;
+  handle: RunHandle;
+  first?: WorkerProcess;
+  spec: (name: string) => WorkerSpec | Promise<WorkerSpec>;
+  restarts: number;
+  boundMs: number;
+  approve?: boolean;
+  stopWhen?: (view: RunView) => Promise<boolean> | boolean;
+  /** Called for every worker as it starts (e.g. to freeze-and-restart around it). */
+  onWorker?: (w: WorkerProcess) => void;
+}): Promise<Supervised> {
+  const deadline = Date.now() + o.boundMs;
+  const workers: WorkerProcess[] = [];
+  let restarts = 0;
+  let next = 0;
+  let w = o.first ?? new WorkerProcess(NAMES[next++]!, await o.spec(NAMES[0]!));
+  for (;;) {
+    workers.push(w);
+    o.onWorker?.(w);
+    const end = await followRun({
+      adapter: o.adapter,
+      handle: o.handle,
+      workers: () => [w],
+      boundMs: Math.max(1_000, deadline - Date.now()),
+      ...(o.approve === false ? { approve: false } : {}),
+      ...(o.stopWhen ? { stopWhen: o.stopWhen } : {}),
+    });
+    if (end.end !== 'exited' || (end.view && isTerminal(end.view.status))) return { end, workers, restarts };
+    const life = await w.exited;
+    const notNow = o.adapter.isRetryableExit(life.exitCode);
+    if ((!notNow && restarts >= o.restarts) || Date.now() > deadline || next >= NAMES.length)
+      return { end, workers, restarts };
+    if (notNow) await sleep(250);
+    else restarts++;
+    const name = NAMES[next++]!;
+    w = new WorkerProcess(name, await o.spec(name));
+  }
+}
+
+/** How a worker ended, as plain data for the runtime's explain(). */
+export function endingOf(w: WorkerProcess): WorkerEnding {
+  return { name: w.life.name, exitCode: w.life.exitCode, signal: w.life.signal, output: w.output() };
+}
+
+/** Stops every worker still running (a Temporal worker serves until told), gracefully. */
+export async function stopAll(workers: readonly WorkerProcess[]): Promise<void> {
+  await Promise.all(workers.map((w) => w.stop(10_000)));
+}

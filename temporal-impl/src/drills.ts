@@ -1,0 +1,243 @@
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import {
+  DrillUnavailableError,
+  type DeployDrill,
+  type Footprint,
+  type MemoryDrill,
+  type Refusal,
+  type RetentionDrill,
+  type RunHandle,
+  type RuntimeAdapter,
+  type RuntimeDrills,
+} from '@vendor-review/domain';
+import { startTemporal, type TemporalHandle as TemporalServer } from '@vendor-review/domain/infra';
+import pg from 'pg';
+import { cachedWorkflowBundle } from './bundle.ts';
+import { fetchHistoryJson } from './history.ts';
+import { workflowIdFor } from './identity.ts';
+import { DEAD_LETTER_TABLE, OUTBOX_TABLE } from './postgres-store.ts';
+import { approveSignal } from './workflows/definitions.ts';
+
+const VERSIONS = {
+  v1: fileURLToPath(new URL('./versions/v1.ts', import.meta.url)),
+  unpatched: fileURLToPath(new URL('./versions/v2-unpatched.ts', import.meta.url)),
+};
+const building = new Map<keyof typeof VERSIONS, Promise<string>>();
+
+/**
+ * Another release's workflow bundle, built once per process and cached on disk (cachedWorkflowBundle)
+ * under a name of its own: `<version>-workflow-bundle`, which no other cache entry's prefix covers.
+ */
+function versionBundle(version: keyof typeof VERSIONS): Promise<string> {
+  let built = building.get(version);
+  if (!built) {
+    built = cachedWorkflowBundle({ workflowsPath: VERSIONS[version], name: `${version}-workflow-bundle` }).then(
+      (b) => b.path,
+      (err: unknown) => {
+        building.delete(version); // the next caller tries again
+        throw err;
+      },
+    );
+    building.set(version, built);
+  }
+  return built;
+}
+
+/**
+ * The encoding an encryption codec writes on a payload. The drill sends an approval in it, as a
+ * client deployed with the codec before the workers got it would.
+ */
+export const FOREIGN_ENCODING = 'binary/encrypted';
+
+/** The last workflow task a worker failed, from the history: the server records the first failure of a task, with the worker's error. */
+async function failedWorkflowTask(client: Client, runId: string): Promise<Refusal | null> {
+  let events: Record<string, unknown>[];
+  try {
+    events = (await fetchHistoryJson(client, workflowIdFor(runId))).events;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return null;
+    throw err;
+  }
+  const failed = events.filter((e) => String(e.eventType).endsWith('WORKFLOW_TASK_FAILED')).at(-1);
+  if (!failed) return null;
+  const attrs = (failed.workflowTaskFailedEventAttributes ?? {}) as {
+    cause?: string;
+    failure?: { message?: string };
+    identity?: string;
+  };
+  const cause = String(attrs.cause ?? 'unknown').replace(/^WORKFLOW_TASK_FAILED_CAUSE_/, '');
+  const message = (attrs.failure?.message ?? '').split('\n')[0]!.trim();
+  return {
+    kind: /NON_DETERMINISTIC/.test(cause)
+      ? 'nondeterminism'
+      : /encoding/i.test(message)
+        ? 'unknown-encoding'
+        : cause.toLowerCase().replace(/_/g, '-'),
+    where: `history event ${String(failed.eventId)}: workflow task failed on worker ${attrs.identity ?? '?'} (cause ${cause}); the run waits, retried without end`,
+    error: message,
+  };
+}
+
+export interface TemporalDrillDeps<H extends RunHandle> {
+  adapter: RuntimeAdapter<H>;
+  client: Client;
+  databaseUrl: string;
+  /** An adapter of the same options on another server: the memory drill's throwaway one. */
+  onServer(server: TemporalServer): Promise<RuntimeAdapter<H>>;
+}
+
+export function temporalDrills<H extends RunHandle>(d: TemporalDrillDeps<H>): RuntimeDrills<H> {
+  const { adapter, client } = d;
+  const withBundle = (spec: ReturnType<RuntimeAdapter<H>['workerSpec']>, bundle: string) => ({
+    ...spec,
+    env: { ...spec.env, WORKFLOW_BUNDLE: bundle },
+  });
+
+  const deploy: DeployDrill<H> = {
+    previous: 'release v1’s workflow code (VERIFY a scheduled activity), its own bundle',
+    async previousWorker(h, opts) {
+      return withBundle(adapter.workerSpec(h, opts), await versionBundle('v1'));
+    },
+    async leftByPrevious(h) {
+      const events = (await fetchHistoryJson(client, workflowIdFor(h.runId))).events;
+      const verify = events.filter(
+        (e) =>
+          String(e.eventType).endsWith('ACTIVITY_TASK_SCHEDULED') &&
+          /^VERIFY/.test(String((e.activityTaskScheduledEventAttributes as { activityId?: string })?.activityId)),
+      ).length;
+      return `a history of ${events.length} events written by v1 code, VERIFY scheduled as an activity ${verify}×`;
+    },
+    async nextWorker(h, { name }) {
+      const spec = adapter.workerSpec(h, { name, crashPlan: null });
+      if (h.config.variant === 'hardened') return spec; // today's bundle: the change behind patched()
+      return withBundle(spec, await versionBundle('unpatched'));
+    },
+    async foreignFormat(h) {
+      await client.workflowService.signalWorkflowExecution({
+        namespace: client.options.namespace,
+        workflowExecution: { workflowId: workflowIdFor(h.runId) },
+        signalName: approveSignal.name,
+        input: {
+          payloads: [
+            {
+              metadata: { encoding: new TextEncoder().encode(FOREIGN_ENCODING) },
+              data: new Uint8Array(Buffer.from(randomUUID())),
+            },
+          ],
+        },
+        identity: 'deploy-drill',
+        requestId: randomUUID(),
+      });
+      return `an approval signal whose payload is encoded ${FOREIGN_ENCODING} (a client deployed with an encryption codec the workers do not have)`;
+    },
+  };
+
+  const memory: MemoryDrill<H> = {
+    holder: 'a Temporal dev server without --db-filename',
+    async open() {
+      // A dev server of its own from the CLI, whatever the harness uses: only PATH and the CLI's
+      // location are passed on, so no TEMPORAL_ADDRESS or profile turns it into someone else's server.
+      const env = { PATH: process.env.PATH, TEMPORAL_CLI_PATH: process.env.TEMPORAL_CLI_PATH };
+      let server: TemporalServer;
+      try {
+        server = await startTemporal({ env, namespace: 'default', log: () => undefined });
+      } catch (err) {
+        throw new DrillUnavailableError(
+          `cannot start a throwaway Temporal dev server to lose (${(err as Error).message.slice(0, 160)})`,
+        );
+      }
+      if (server.kind !== 'cli' || !server.restart) {
+        await server.stop();
+        throw new DrillUnavailableError('no Temporal CLI here: the harness cannot start a dev server it may kill');
+      }
+      const restart = server.restart.bind(server);
+      const onIt = await d.onServer(server);
+      return {
+        adapter: onIt,
+        async lose() {
+          await restart({ how: 'kill' });
+          return 'the dev server (SIGKILL), started again empty on the same port';
+        },
+        async close() {
+          await onIt.close();
+          await server.stop();
+        },
+      };
+    },
+  };
+
+  const queryDb = async <T extends pg.QueryResultRow>(sql: string, params: unknown[]) => {
+    const db = new pg.Client({ connectionString: d.databaseUrl });
+    await db.connect();
+    try {
+      return (await db.query<T>(sql, params)).rows;
+    } finally {
+      await db.end();
+    }
+  };
+  const describe = (runId: string) =>
+    client.workflow
+      .getHandle(workflowIdFor(runId))
+      .describe()
+      .catch((err: unknown) => {
+        if (err instanceof WorkflowNotFoundError) return null;
+        throw err;
+      });
+
+  const retention: RetentionDrill<H> = {
+    how: 'DeleteWorkflowExecution for each closed workflow past the window (a namespace’s retention cannot go below 1 h), with the run’s outbox and dead-letter rows',
+    async footprint(h): Promise<Footprint> {
+      const [description, rows] = await Promise.all([
+        describe(h.runId),
+        queryDb<{ what: string; n: number; bytes: string }>(
+          `SELECT 'outbox rows' AS what, count(*)::int AS n, coalesce(sum(pg_column_size(t.*)), 0)::bigint AS bytes FROM ${OUTBOX_TABLE} t WHERE run_id = $1
+           UNION ALL SELECT 'dead letters', count(*)::int, coalesce(sum(pg_column_size(t.*)), 0)::bigint FROM ${DEAD_LETTER_TABLE} t WHERE run_id = $1`,
+          [h.runId],
+        ),
+      ]);
+      return {
+        items: {
+          'history events': description?.historyLength ?? 0,
+          ...Object.fromEntries(rows.map((r) => [r.what, r.n])),
+        },
+        bytes: (description?.historySize ?? 0) + rows.reduce((s, r) => s + Number(r.bytes), 0),
+      };
+    },
+    async purge({ olderThanMs, handles }) {
+      const cutoff = Date.now() - olderThanMs;
+      const removed: string[] = [];
+      for (const h of handles) {
+        const description = await describe(h.runId);
+        // Closed and closed before the window; a running workflow (live, or waiting for a signal) is never deleted.
+        if (!description || description.status.name === 'RUNNING' || !description.closeTime) continue;
+        if (description.closeTime.getTime() >= cutoff) continue;
+        await client.workflowService.deleteWorkflowExecution({
+          namespace: client.options.namespace,
+          workflowExecution: { workflowId: description.workflowId, runId: description.runId },
+        });
+        await queryDb(`DELETE FROM ${OUTBOX_TABLE} WHERE run_id = $1 AND status <> 'pending'`, [h.runId]);
+        await queryDb(`DELETE FROM ${DEAD_LETTER_TABLE} WHERE run_id = $1`, [h.runId]);
+        removed.push(h.runId);
+      }
+      // The server deletes asynchronously: done once it no longer knows the workflows.
+      const deadline = Date.now() + 30_000;
+      for (const id of removed) {
+        while ((await describe(id)) !== null) {
+          if (Date.now() > deadline) throw new Error(`the server still has run ${id} 30 s after deleting it`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      return { removed };
+    },
+  };
+
+  return {
+    servers: (config) => (config.variant === 'hardened' ? ['temporal', 'postgres'] : ['temporal']),
+    explain: async (h) => failedWorkflowTask(client, h.runId),
+    deploy,
+    memory,
+    retention,
+  };
+}
