@@ -193,9 +193,12 @@ async function drive(
     );
   }
 
+  // The thread as last read from the saver, kept until the graph runs again: each read loads the
+  // whole state (and, hardened, its provenance), and nothing but the graph changes it meanwhile.
+  let snapshot: Awaited<ReturnType<typeof graph.getState>> | null = null;
   for (;;) {
     if (input === null) {
-      const snapshot = await graph.getState(config);
+      snapshot ??= await graph.getState(config);
       if (isAwaitingApproval(snapshot)) input = await decisionFor(o, run, signal, log);
       else if (hasEnded(snapshot)) break;
     }
@@ -213,14 +216,15 @@ async function drive(
       throw err;
     }
     input = null;
-    if (isAwaitingApproval(await graph.getState(config))) {
+    snapshot = await graph.getState(config);
+    if (isAwaitingApproval(snapshot)) {
       await setRunStatus(o.pool, run.runId, 'awaiting-approval', o.worker);
       log('waiting for approval (the interrupt is checkpointed)');
       await crashpoint('awaiting-approval');
     }
   }
 
-  const final = (await graph.getState(config)).values as ReviewState;
+  const final = (snapshot ?? (await graph.getState(config))).values as ReviewState;
   if (final.failure) {
     await markRunFailed(o.pool, run.runId, o.worker, `${final.failure.step}: ${final.failure.error}`, final.failure);
     log(

@@ -148,7 +148,7 @@ export function createActivities(deps: ActivityDeps) {
         return { key };
       }),
 
-    /** hardened DELIVER, part 2: wait (heartbeating) until a drainer has sent the row, and report its receipt. */
+    /** hardened DELIVER, part 2: send the row (or wait, heartbeating, until a drainer has), and report its receipt. */
     awaitDelivery: ({ key }: { key: string }): Promise<StateUpdate> =>
       withHeartbeats(async () => {
         const ctx = Context.current();
@@ -164,6 +164,10 @@ export function createActivities(deps: ActivityDeps) {
                 `delivery gave up after ${row.attempts} send(s): ${row.lastError}`,
                 'delivery-failed',
               );
+            // Send it now rather than wait for the drainer's next poll (the drainer still sends what
+            // this attempt leaves: a send that failed and waits out its backoff, a worker that died).
+            const target = { ports, worker, taskQueue: ctx.info.taskQueue, runId: row.run.runId };
+            if (await store().deliverRun(target)) continue;
             await ctx.sleep(DELIVERY_POLL_MS);
           }
         } catch (err) {

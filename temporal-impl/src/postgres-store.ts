@@ -119,6 +119,12 @@ export interface Store {
     signal: AbortSignal;
     log?: (line: string) => void;
   }): Promise<DrainResult>;
+  /**
+   * Delivers this run's due mail now, unless a drainer holds it (the row is claimed with SKIP
+   * LOCKED, so one of them sends): what the run's own activity does instead of waiting for the
+   * drainer's next poll. False when there was nothing this call could send.
+   */
+  deliverRun(o: { ports: Ports; worker: string; taskQueue: string; runId: string }): Promise<boolean>;
   recordDeadLetter(entry: DeadLetterEntry): Promise<void>;
   deadLetters(runId: string): Promise<DeadLetterRow[]>;
   close(): Promise<void>;
@@ -143,6 +149,8 @@ export function openStore(databaseUrl: string): Store {
     outbox: (runId) => TM_OUTBOX.forRun(pool, runId),
     drain: ({ ports, worker, taskQueue, signal, log }) =>
       TM_OUTBOX.drain({ pool, ports, worker, scope: taskQueue, signal, ...(log ? { log } : {}) }),
+    deliverRun: async ({ ports, worker, taskQueue, runId }) =>
+      (await TM_OUTBOX.drainOne({ pool, ports, worker, scope: taskQueue, runId })) !== null,
 
     async recordDeadLetter(e) {
       await pool.query(

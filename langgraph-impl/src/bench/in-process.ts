@@ -9,6 +9,7 @@ import type pg from 'pg';
 import { recordApproval } from '../approvals.ts';
 import type { CheckpointerKind } from '../checkpointer.ts';
 import { executeRun, type ExecuteOutcome } from '../execute-run.ts';
+import type { DomainSteps } from '../nodes.ts';
 import { insertRun } from '../runs.ts';
 
 export interface RunSpec {
@@ -26,7 +27,7 @@ export async function createApprovedRun(pool: pg.Pool, spec: RunSpec): Promise<{
 }
 
 export async function runReviewInProcess(
-  o: RunSpec & { pool: pg.Pool; ports: Ports; leaseTtlMs?: number; worker?: string },
+  o: RunSpec & { pool: pg.Pool; ports: Ports; leaseTtlMs?: number; worker?: string; steps?: DomainSteps },
 ): Promise<{ runId: string; threadId: string; outcome: ExecuteOutcome }> {
   const { runId, threadId } = await createApprovedRun(o.pool, o);
   const outcome = await executeRun({
@@ -37,6 +38,7 @@ export async function runReviewInProcess(
     leaseTtlMs: o.leaseTtlMs ?? 15_000,
     drainOutbox: true,
     approvalPollMs: 20,
+    ...(o.steps ? { steps: o.steps } : {}),
   });
   return { runId, threadId, outcome };
 }

@@ -174,7 +174,7 @@ export function makeVendorReview(change: VerifyChange) {
         if (variant === 'naive') {
           merge(await step('effect', 'DELIVER', 'DELIVER', (a) => a.deliver(args('deliver'))));
         } else {
-          // Outbox: the activity writes the mail once (keyed); the worker's drainer sends it.
+          // Outbox: the activity writes the mail once (keyed); the next sends it (or a drainer, after a crash).
           const { key } = await step('effect', 'DELIVER', 'DELIVER:outbox', (a) =>
             a.enqueueDelivery(args('enqueueDelivery')),
           );
