@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { replaceCached, sourcesHash, type Built } from '@vendor-review/domain/infra';
+import { publishCached, sourcesHash, type Built } from '@vendor-review/domain/infra';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows.ts', import.meta.url));
 
@@ -49,7 +49,6 @@ export async function cachedWorkflowBundle(o: { workflowsPath?: string; name?: s
   if (existsSync(cached)) return { path: cached, ms: 0, cached: true };
   const tmp = resolve(dir, `tmp-${process.pid}-${name}.js`);
   const built = await buildWorkflowBundle(tmp, o.workflowsPath);
-  replaceCached(dir, `${name}-`, built.path, cached);
-  await rm(tmp, { force: true });
+  publishCached(dir, `${name}-`, built.path, cached);
   return { path: cached, ms: built.ms, cached: false };
 }

@@ -1,24 +1,14 @@
 import type { Outcome, ProductionRow, ResultRow, Results, Row } from './results-schema.ts';
 import type { GranularityRow } from './granularity-schema.ts';
-import {
-  HAZARDS,
-  type CrashPointName,
-  type Durability,
-  type HazardId,
-  type HazardSection,
-  type HazardSpec,
-  type Variant,
-} from '@vendor-review/domain';
+import { HAZARDS, type HazardSpec } from '@vendor-review/domain';
 import {
   checkCrashCell,
   checkHazard,
-  type Figure,
-  type HazardObservation,
   computeEvidence,
   type CellObservation,
   type CellStatus,
   type Evidence,
-  type RepeatedOperation,
+  type HazardObservation,
 } from '@vendor-review/domain/conformance';
 
 // The shape of results.json is defined once, as a zod schema (results-schema.ts); these are its types.

@@ -63,4 +63,4 @@ export {
   type DrainResult,
 } from './outbox.ts';
 export { parseCli, runCli, exitFor, UsageError, HelpRequested, type CliSpec } from './cli.ts';
-export { workerBundle, sourcesHash, replaceCached, type Built } from './worker-bundle.ts';
+export { workerBundle, sourcesHash, publishCached, type Built } from './worker-bundle.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -41,12 +41,27 @@ export function sourcesHash(roots: string[], extra = ''): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** Keeps only the newest file of one kind in a cache folder. */
-export function replaceCached(dir: string, prefix: string, from: string, to: string): void {
+/** How long an older build of the same kind is kept: another invocation may still be running its workers from it. */
+const KEEP_OLDER_MS = 24 * 3_600_000;
+
+/**
+ * Puts a fresh build in place under its final name in one step (a rename: a worker never loads a
+ * half-written file), and removes builds of the same kind older than a day. Never a newer one: two
+ * invocations on different sources (a checkout switched mid-run) must not delete each other's.
+ */
+export function publishCached(dir: string, prefix: string, from: string, to: string): void {
   mkdirSync(dir, { recursive: true });
-  for (const old of readdirSync(dir))
-    if (old.startsWith(prefix) && path.join(dir, old) !== to) rmSync(path.join(dir, old), { force: true });
-  copyFileSync(from, to);
+  renameSync(from, to);
+  const now = Date.now();
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (!name.startsWith(prefix) || file === to) continue;
+    try {
+      if (now - statSync(file).mtimeMs > KEEP_OLDER_MS) rmSync(file, { force: true });
+    } catch {
+      // gone already: another invocation pruned it
+    }
+  }
 }
 
 export async function workerBundle(entry: string, external: string[] = []): Promise<Built> {
@@ -74,7 +89,6 @@ export async function workerBundle(entry: string, external: string[] = []): Prom
       js: "import { createRequire as __vrCreateRequire } from 'node:module'; const require = __vrCreateRequire(import.meta.url);",
     },
   });
-  replaceCached(dir, `${name}-bundle-`, tmp, out);
-  rmSync(tmp, { force: true });
+  publishCached(dir, `${name}-bundle-`, tmp, out);
   return { path: out, ms: Date.now() - started, cached: false };
 }
