@@ -1,4 +1,5 @@
 import { newRunId } from '../../domain/identity.ts';
+import { oneRequirement } from '../request.ts';
 import { isTerminal } from '../../domain/runtime.ts';
 import { WorkerProcess } from '../../infra/worker-process.ts';
 import { worldClient } from '../../world/client.ts';
@@ -32,7 +33,8 @@ export const deployHazard: HazardRunner = async (env, scenario) => {
   const lastRelease = scenario.hazard === 'deploy-v1-state';
   const world = worldClient(env.worldUrl);
   const config = { variant: scenario.variant, durability: null };
-  const handle = await adapter.startRun(env.request, config, {
+  const request = oneRequirement(env.request);
+  const handle = await adapter.startRun(request, config, {
     runId: newRunId(`${scenario.runtime.slice(0, 2)}-${lastRelease ? 'deploy' : 'format'}`),
   });
 
@@ -71,7 +73,7 @@ export const deployHazard: HazardRunner = async (env, scenario) => {
   if (view && !isTerminal(view.status) && view.status !== 'not-found')
     await adapter.abandon?.(handle, 'the deploy drill is over').catch(() => {});
   const ledger = await world.ledger({ runId: handle.runId });
-  const review = view?.status === 'completed' ? reviewAgainstWorld(env.request, view.state) : null;
+  const review = view?.status === 'completed' ? reviewAgainstWorld(request, view.state) : null;
   const callsAfter = ledger.filter((e) => e.seq > seqAtResume).length;
 
   const verdict =

@@ -1,4 +1,5 @@
 import { newRunId } from '../../domain/identity.ts';
+import { oneRequirement } from '../request.ts';
 import { isTerminal } from '../../domain/runtime.ts';
 import { WorkerProcess } from '../../infra/worker-process.ts';
 import { worldClient } from '../../world/client.ts';
@@ -26,7 +27,7 @@ export const memoryHazard: HazardRunner = async (env, scenario) => {
   try {
     const { adapter } = volatile;
     const handle = await adapter.startRun(
-      env.request,
+      oneRequirement(env.request),
       { variant: scenario.variant, durability: null },
       { runId: newRunId(`${scenario.runtime.slice(0, 2)}-memory`) },
     );

@@ -1,5 +1,6 @@
 import type { InfraServer } from '../../domain/drills.ts';
 import { newRunId } from '../../domain/identity.ts';
+import { oneRequirement } from '../request.ts';
 import type { DurableRecord } from '../../domain/runtime.ts';
 import { isTerminal } from '../../domain/runtime.ts';
 import type { WorkerProcess } from '../../infra/worker-process.ts';
@@ -76,7 +77,7 @@ export const restartHazard: HazardRunner = async (env, scenario) => {
     );
   const target = serverToRestart(env, server);
   const world = worldClient(env.worldUrl);
-  const handle = await adapter.startRun(env.request, config, {
+  const handle = await adapter.startRun(oneRequirement(env.request), config, {
     runId: newRunId(`${scenario.runtime.slice(0, 2)}-restart-${server.slice(0, 2)}`),
   });
 

@@ -66,7 +66,11 @@ export function endingOf(w: WorkerProcess): WorkerEnding {
   return { name: w.life.name, exitCode: w.life.exitCode, signal: w.life.signal, output: w.output() };
 }
 
-/** Stops every worker still running (a Temporal worker serves until told), gracefully. */
+/**
+ * Ends every worker still running once a drill has what it needs (a Temporal worker serves until
+ * told; a LangGraph worker waiting for an approval does not leave on SIGTERM): SIGKILL, as nothing
+ * they would still do is observed.
+ */
 export async function stopAll(workers: readonly WorkerProcess[]): Promise<void> {
-  await Promise.all(workers.map((w) => w.stop(10_000)));
+  await Promise.all(workers.map((w) => w.kill()));
 }
