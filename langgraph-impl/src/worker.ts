@@ -10,13 +10,22 @@
  * --no-outbox (with --run/--claim: leave delivery to a separate --outbox worker; by default a
  * hardened run's own worker delivers its outbox rows after DELIVER), --until-idle (with --claim or
  * --outbox: exit when there is nothing left to do), --worker <name>.
- * Environment: DATABASE_URL, WORLD_URL, CRASH_PLAN, WORKER_NAME, LEASE_TTL_MS, APPROVAL_POLL_MS.
+ * Environment: DATABASE_URL, WORLD_URL, CRASH_PLAN, WORKER_NAME, LEASE_TTL_MS, APPROVAL_POLL_MS, TRACE_STEPS
+ * (1: print each step as it starts and ends and each call it makes, for a person watching).
  * Exit codes: see exit-codes.ts.
  */
-import { createHttpPorts, CrashPlanError, parseCrashPlan } from '@vendor-review/domain';
+import {
+  createHttpPorts,
+  CrashPlanError,
+  parseCrashPlan,
+  stepTrace,
+  traceSteps,
+  traceWanted,
+} from '@vendor-review/domain';
 import { parseCli, runCli, UsageError } from '@vendor-review/domain/infra';
 import { CheckpointUnreadableError, NothingToResumeError, RunNotFoundError } from './errors.ts';
 import { executeRun } from './execute-run.ts';
+import { DOMAIN_STEPS } from './nodes.ts';
 import { EXIT } from './exit-codes.ts';
 import { FencedOutError, LeaseHeldError } from './lease.ts';
 import { LG_OUTBOX } from './outbox.ts';
@@ -32,7 +41,8 @@ const USAGE = `usage: worker.ts (--run <runId> [--run <runId>…] | --claim | --
   --no-outbox     leave delivery to a separate --outbox worker
   --until-idle    with --claim or --outbox: exit when there is nothing left to do
   --worker NAME   the label in the ledger and the checkpoints (default: WORKER_NAME, else A)
-Environment: DATABASE_URL, WORLD_URL, CRASH_PLAN, WORKER_NAME, LEASE_TTL_MS, APPROVAL_POLL_MS.`;
+Environment: DATABASE_URL, WORLD_URL, CRASH_PLAN, WORKER_NAME, LEASE_TTL_MS, APPROVAL_POLL_MS,
+TRACE_STEPS (1: print every step as it starts and ends, and every call it makes).`;
 
 async function main(): Promise<number> {
   const { values: args } = parseCli({
@@ -66,7 +76,10 @@ async function main(): Promise<number> {
   const leaseTtlMs = Number(process.env.LEASE_TTL_MS ?? 15_000);
   const approvalPollMs = Number(process.env.APPROVAL_POLL_MS ?? 250);
   const log = (line: string) => process.stdout.write(`[worker ${worker} pid ${process.pid}] ${line}\n`);
-  const ports = createHttpPorts();
+  // For a person watching (pnpm lab worker): every step and every call, the last line says where it died.
+  const trace = traceWanted(process.env) ? stepTrace((runId, text) => log(`run ${runId}: ${text}`)) : null;
+  const ports = trace ? trace.ports(createHttpPorts()) : createHttpPorts();
+  const steps = trace ? traceSteps(DOMAIN_STEPS, trace) : undefined;
   const pool = createPool(databaseUrl);
   const stop = new AbortController();
   process.once('SIGTERM', () => stop.abort(new Error('SIGTERM')));
@@ -88,6 +101,7 @@ async function main(): Promise<number> {
       restart,
       drainOutbox: !args['no-outbox'],
       log: rlog,
+      ...(steps ? { steps } : {}),
     });
     return outcome;
   };
@@ -103,8 +117,7 @@ async function main(): Promise<number> {
         process.stderr.write(`${message}\n`);
         if (code === EXIT.done) code = c;
       });
-      if (code === EXIT.done && args.outbox)
-        await deliverAll();
+      if (code === EXIT.done && args.outbox) await deliverAll();
       return code;
     }
     if (args.claim) {
@@ -122,8 +135,7 @@ async function main(): Promise<number> {
           }
           continue;
         }
-        if (args.outbox)
-          await deliverAll();
+        if (args.outbox) await deliverAll();
         if (args['until-idle']) break;
         await new Promise((r) => setTimeout(r, 500));
       }

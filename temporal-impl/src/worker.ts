@@ -7,7 +7,8 @@
  * TASK_QUEUE (default "vendor-review"), WORLD_URL (required), DATABASE_URL (hardened outbox and
  * dead letters; without it only naive runs work), WORKFLOW_BUNDLE (the prebuilt bundle; without
  * it the worker bundles at start, which is slow), CRASH_PLAN, WORKER_NAME (ledger label),
- * STICKY_SCHEDULE_TO_START_MS (default: worker-options.ts).
+ * STICKY_SCHEDULE_TO_START_MS (default: worker-options.ts), TRACE_STEPS (1: print each activity as it
+ * starts and ends and each call it makes, for a person watching).
  *
  * It prints one line when it is polling: `WORKER READY name=… pid=… startMs=…`, where startMs is
  * the time from process start, so the cost of a replacement worker is visible.
@@ -15,20 +16,22 @@
 import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, DefaultLogger } from '@temporalio/worker';
 import type { ConnectionOptions } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { createHttpPorts, CrashPlanError, parseCrashPlan } from '@vendor-review/domain';
+import { createHttpPorts, CrashPlanError, parseCrashPlan, stepTrace, traceWanted } from '@vendor-review/domain';
 import { parseCli, runCli, UsageError } from '@vendor-review/domain/infra';
 import { createActivities } from './activities.ts';
 import { approvalCrashWatcher } from './approval-watch.ts';
 import { WORKFLOWS_PATH } from './bundle.ts';
 import { startOutboxDrainer } from './outbox-drainer.ts';
 import { openStore, setupDatabase } from './postgres-store.ts';
+import { traceActivities } from './step-trace.ts';
 import { MAX_HEARTBEAT_THROTTLE, SHUTDOWN_GRACE_TIME, STICKY_SCHEDULE_TO_START_TIMEOUT } from './worker-options.ts';
 
 const USAGE = `usage: worker.ts   (no options; configured by its environment)
   TEMPORAL_ADDRESS (127.0.0.1:7233), TEMPORAL_NAMESPACE (default), TEMPORAL_API_KEY, TEMPORAL_TLS*,
   TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE (as for any Temporal client), TASK_QUEUE (vendor-review),
   WORLD_URL (required), DATABASE_URL (the hardened outbox and dead letters), WORKFLOW_BUNDLE
-  (a prebuilt workflow bundle), CRASH_PLAN, WORKER_NAME, STICKY_SCHEDULE_TO_START_MS. Prints WORKER READY once it polls.`;
+  (a prebuilt workflow bundle), CRASH_PLAN, WORKER_NAME, STICKY_SCHEDULE_TO_START_MS, TRACE_STEPS (1: print
+  every activity as it starts and ends, and every call it makes). Prints WORKER READY once it polls.`;
 
 function fail(message: string): never {
   throw new Error(message);
@@ -78,7 +81,11 @@ async function main(): Promise<number> {
     await setupDatabase(env.DATABASE_URL).catch((err) =>
       fail(`cannot prepare the outbox tables at DATABASE_URL: ${err.message}`),
     );
-  const ports = createHttpPorts({ worldUrl });
+  // For a person watching (pnpm lab worker): every activity and every call, the last line says where it died.
+  const trace = traceWanted(env)
+    ? stepTrace((runId, text) => process.stdout.write(`[worker ${name} pid ${process.pid}] run ${runId}: ${text}\n`))
+    : null;
+  const ports = trace ? trace.ports(createHttpPorts({ worldUrl })) : createHttpPorts({ worldUrl });
 
   const connection = await NativeConnection.connect(connectionOptions).catch((err) =>
     fail(
@@ -108,6 +115,7 @@ async function main(): Promise<number> {
     maxHeartbeatThrottleInterval: MAX_HEARTBEAT_THROTTLE,
     defaultHeartbeatThrottleInterval: MAX_HEARTBEAT_THROTTLE,
     shutdownGraceTime: SHUTDOWN_GRACE_TIME,
+    ...(trace ? { interceptors: { activity: [traceActivities(trace)] } } : {}),
   });
 
   const drainer = store ? startOutboxDrainer({ store, ports, worker: name, taskQueue }) : undefined;

@@ -1,0 +1,61 @@
+import { InfraError, startPostgres, startTemporal, UsageError } from '@vendor-review/domain/infra';
+import { worldClient } from '@vendor-review/domain/world';
+import { startRuntime, type StartedRuntime } from '../runtimes.ts';
+import { LAB_RUNTIMES, type LabRuntime, type LabState } from './state.ts';
+
+/**
+ * A runtime for one lab command, through the same registry `pnpm compare` uses (its tables, its
+ * prebuilt worker bundles, its adapter), pointed at the lab's servers. Each server is asked first,
+ * so a lab whose Temporal died says so in one line instead of failing somewhere inside a client.
+ */
+export const TITLES: Record<LabRuntime, string> = { langgraph: 'LangGraph', temporal: 'Temporal' };
+
+export function labRuntime(name: string | undefined): LabRuntime {
+  if (!name) throw new UsageError(`name a runtime: ${LAB_RUNTIMES.join(' or ')}`);
+  if (!(LAB_RUNTIMES as readonly string[]).includes(name))
+    throw new UsageError(`unknown runtime "${name}": the lab has ${LAB_RUNTIMES.join(' and ')}`);
+  return name as LabRuntime;
+}
+
+const reason = (err: unknown) => (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
+const RESTART = 'restart the lab: pnpm lab down, then pnpm lab up';
+
+async function checkServers(state: LabState, name: LabRuntime): Promise<void> {
+  await worldClient(state.worldUrl)
+    .health()
+    .catch((err: unknown) => {
+      throw new UsageError(`the lab's world at ${state.worldUrl} does not answer (${reason(err)}): ${RESTART}`, {
+        seeHelp: false,
+      });
+    });
+  await startPostgres({ env: { DATABASE_URL: state.databaseUrl }, log: () => {} }).catch((err: unknown) => {
+    throw new UsageError(`the lab's PostgreSQL does not answer (${reason(err)}): ${RESTART}`, { seeHelp: false });
+  });
+  if (name === 'temporal' && !state.temporal)
+    throw new UsageError(
+      `this lab was started without Temporal (pnpm lab up --runtime ${state.runtimes.join(',')}): ${RESTART}`,
+      { seeHelp: false },
+    );
+}
+
+export async function openRuntime(state: LabState, name: LabRuntime): Promise<StartedRuntime> {
+  await checkServers(state, name);
+  let temporal = null;
+  if (name === 'temporal' && state.temporal) {
+    const { address, namespace, uiUrl } = state.temporal;
+    // The lab's server, reached the way any user's Temporal is: this also proves it answers.
+    const server = await startTemporal({
+      env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace },
+      log: () => {},
+      connectTimeoutMs: 3000,
+      namespaceWaitMs: 0,
+    }).catch((err: unknown) => {
+      if (!(err instanceof InfraError)) throw err;
+      throw new UsageError(`the lab's Temporal server at ${address} does not answer (${reason(err)}): ${RESTART}`, {
+        seeHelp: false,
+      });
+    });
+    temporal = { ...server, uiUrl };
+  }
+  return startRuntime(name, { worldUrl: state.worldUrl, databaseUrl: state.databaseUrl, temporal });
+}

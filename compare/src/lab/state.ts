@@ -1,0 +1,85 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isProcessAlive, UsageError } from '@vendor-review/domain/infra';
+
+/**
+ * Where the lab keeps what outlives one command: `.lab/` at the repo root (LAB_DIR elsewhere, so a
+ * test never touches a person's lab). The supervisor writes `state.json` once everything answers;
+ * every other command reads it to find the servers, and trusts it only while the supervisor lives.
+ */
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export function labDir(env: NodeJS.ProcessEnv = process.env): string {
+  const configured = env.LAB_DIR?.trim();
+  return configured ? path.resolve(configured) : path.join(REPO_ROOT, '.lab');
+}
+
+/** The runtimes the lab can serve, in the order it lists them. */
+export const LAB_RUNTIMES = ['langgraph', 'temporal'] as const;
+export type LabRuntime = (typeof LAB_RUNTIMES)[number];
+
+export interface LabState {
+  supervisorPid: number;
+  startedAt: number;
+  /** The runtimes whose servers this lab started (Temporal only when asked for). */
+  runtimes: LabRuntime[];
+  worldUrl: string;
+  databaseUrl: string;
+  postgres: 'embedded' | 'external';
+  temporal: {
+    address: string;
+    namespace: string;
+    uiUrl: string | null;
+    /** The dev server's process, null when it was not started from the CLI. */
+    pid: number | null;
+    dbFile: string;
+  } | null;
+  modelLatencyMs: number;
+  pageLatencyMs: number;
+}
+
+export const files = (dir: string) => ({
+  state: path.join(dir, 'state.json'),
+  /** The supervisor's one-line reason when it could not start, for `lab up` to repeat. */
+  upError: path.join(dir, 'up-error.txt'),
+  supervisorLog: path.join(dir, 'supervisor.log'),
+  data: path.join(dir, 'data'),
+  runs: path.join(dir, 'runs'),
+  baselines: path.join(dir, 'baselines'),
+  workers: path.join(dir, 'workers'),
+});
+
+/** Written whole or not at all: a reader never sees half a file. */
+export function writeJson(file: string, value: unknown): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
+  renameSync(tmp, file);
+}
+
+export function readJson<T>(file: string): T | null {
+  if (!existsSync(file)) return null;
+  return JSON.parse(readFileSync(file, 'utf8')) as T;
+}
+
+export function readState(dir: string = labDir()): LabState | null {
+  return readJson<LabState>(files(dir).state);
+}
+
+/** The state of a lab whose supervisor still lives; a state left by a dead one is stale. */
+export function liveState(dir: string = labDir()): LabState | null {
+  const state = readState(dir);
+  return state && isProcessAlive(state.supervisorPid) ? state : null;
+}
+
+/** For every command that needs the servers: one line and exit 2 when the lab is not up. */
+export function requireUp(dir: string = labDir()): LabState {
+  const state = liveState(dir);
+  if (!state) throw new UsageError('the lab is not up: start it with `pnpm lab up`', { seeHelp: false });
+  return state;
+}
+
+export function removeState(dir: string): void {
+  rmSync(files(dir).state, { force: true });
+}

@@ -1,0 +1,113 @@
+/**
+ * The lab's background process, started detached by `pnpm lab up` (never by hand): it owns the
+ * world (in this process), PostgreSQL (embedded unless DATABASE_URL) and a Temporal dev server with
+ * a database file and its web UI, and writes `state.json` once they all answer. `pnpm lab down`
+ * asks it to stop them (SIGUSR2). If it dies any other way, the infra's own exit hooks and watchers
+ * take the servers down with it, so nothing is left behind.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { isProcessAlive, parseCli, runCli, startPostgres, startTemporal } from '@vendor-review/domain/infra';
+import { startWorld } from '@vendor-review/domain/world';
+import { files, labDir, removeState, writeJson, type LabRuntime, type LabState } from './state.ts';
+
+const USAGE = `usage: supervisor.ts --runtime langgraph,temporal --model-latency MS --page-latency MS [--world-port N]
+  started by \`pnpm lab up\`; LAB_OWNER_PID (tests): stop once that process is gone`;
+
+/** The dev server is always the lab's own: settings meant for a user's Temporal must not redirect it. */
+function devServerEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH };
+  if (process.env.TEMPORAL_CLI_PATH) env.TEMPORAL_CLI_PATH = process.env.TEMPORAL_CLI_PATH;
+  return env;
+}
+
+runCli('lab supervisor', async () => {
+  const { values } = parseCli({
+    usage: USAGE,
+    options: {
+      runtime: { type: 'string', default: 'langgraph,temporal' },
+      'model-latency': { type: 'string', default: '1500' },
+      'page-latency': { type: 'string', default: '200' },
+      'world-port': { type: 'string', default: '0' },
+    },
+  });
+  const dir = labDir();
+  const f = files(dir);
+  const runtimes = values.runtime.split(',') as LabRuntime[];
+  const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  const stops: { what: string; stop: () => Promise<void> }[] = [];
+  let stopping: Promise<void> | null = null;
+  const stopAll = () =>
+    (stopping ??= (async () => {
+      removeState(dir); // first: from now on no command takes this lab for up
+      for (const s of stops.reverse()) {
+        await s.stop().then(
+          () => log(`stopped ${s.what}`),
+          (err: unknown) => log(`${s.what} did not stop cleanly: ${err instanceof Error ? err.message : String(err)}`),
+        );
+      }
+    })());
+  // SIGUSR2 is `lab down`'s orderly stop. SIGTERM/SIGINT/SIGHUP are left to the infra's last-resort
+  // hooks, which kill the servers at once: a supervisor killed by someone else still leaves nothing.
+  process.on('SIGUSR2', () => void stopAll().then(() => process.exit(0)));
+  const owner = Number(process.env.LAB_OWNER_PID);
+  if (owner > 0) {
+    setInterval(() => {
+      if (isProcessAlive(owner)) return;
+      log(`owner process ${owner} is gone: stopping`);
+      void stopAll().then(() => process.exit(0));
+    }, 1000);
+  }
+
+  try {
+    const modelLatencyMs = Number(values['model-latency']);
+    const pageLatencyMs = Number(values['page-latency']);
+    const world = await startWorld({ port: Number(values['world-port']), modelLatencyMs, pageLatencyMs });
+    stops.push({ what: 'the world', stop: () => world.stop() });
+    log(`world: ${world.url} (model latency ${modelLatencyMs} ms, page latency ${pageLatencyMs} ms)`);
+    const pg = await startPostgres({ log });
+    stops.push({ what: 'PostgreSQL', stop: () => pg.stop() });
+    const dbFile = path.join(f.data, 'temporal.db');
+    const temporal = runtimes.includes('temporal')
+      ? await startTemporal({
+          ui: true,
+          dbFilename: dbFile,
+          env: devServerEnv(),
+          log,
+          // No CLI: the SDK's download, without a UI (the CLI is what serves one).
+          sdkFallback: async () => (await import('@vendor-review/temporal')).sdkDownloadedTemporal(),
+        })
+      : null;
+    if (temporal) stops.push({ what: 'the Temporal dev server', stop: () => temporal.stop() });
+    const state: LabState = {
+      supervisorPid: process.pid,
+      startedAt: Date.now(),
+      runtimes,
+      worldUrl: world.url,
+      databaseUrl: pg.url,
+      postgres: pg.kind,
+      temporal: temporal
+        ? {
+            address: temporal.address,
+            namespace: temporal.namespace,
+            uiUrl: temporal.uiUrl ?? null,
+            pid: temporal.pid ?? null,
+            dbFile,
+          }
+        : null,
+      modelLatencyMs,
+      pageLatencyMs,
+    };
+    writeJson(f.state, state);
+    log('servers ready');
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    writeFileSync(f.upError, message.replace(/\s*\n\s*/g, ' '));
+    log(`could not start: ${message}`);
+    await stopAll();
+    return 1;
+  }
+  // The world's server keeps this process alive until a stop.
+  await new Promise<never>(() => {});
+  return 0;
+});

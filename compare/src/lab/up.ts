@@ -1,0 +1,151 @@
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { isProcessAlive, maskDatabaseUrl } from '@vendor-review/domain/infra';
+import { openRuntime } from './runtimes.ts';
+import { files, liveState, readState, removeState, REPO_ROOT, type LabRuntime, type LabState } from './state.ts';
+import { killAllSessions } from './worker-session.ts';
+
+/**
+ * `pnpm lab up` starts the supervisor as a detached process (its own session: it outlives this
+ * command and the terminal) and waits until the servers answer, then prepares each runtime (tables,
+ * worker bundles) as `pnpm compare` does. `pnpm lab down` asks the supervisor to stop them and
+ * waits until every process of the lab is gone.
+ */
+const SUPERVISOR = fileURLToPath(new URL('./supervisor.ts', import.meta.url));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface UpOptions {
+  runtimes: LabRuntime[];
+  modelLatencyMs: number;
+  pageLatencyMs: number;
+  worldPort: number;
+}
+
+function where(dir: string, s: LabState): string[] {
+  const lines = [
+    `  world ledger   ${s.worldUrl}/__ledger   (model calls take ${s.modelLatencyMs} ms: time to kill a worker mid-call)`,
+    `  DATABASE_URL   ${s.postgres === 'embedded' ? `${s.databaseUrl}   (embedded PostgreSQL)` : maskDatabaseUrl(s.databaseUrl)}`,
+  ];
+  if (s.temporal) {
+    lines.push(
+      `  Temporal UI    ${s.temporal.uiUrl ?? '(none: no Temporal CLI here, the SDK’s dev server has no UI)'}`,
+    );
+    lines.push(
+      `  Temporal       ${s.temporal.address}, namespace ${s.temporal.namespace}, history in ${s.temporal.dbFile}`,
+    );
+  }
+  lines.push(`  lab state      ${dir} (supervisor pid ${s.supervisorPid}; its log: ${files(dir).supervisorLog})`);
+  return lines;
+}
+
+function lastLogLine(dir: string): string {
+  const log = files(dir).supervisorLog;
+  if (!existsSync(log)) return 'no output';
+  return readFileSync(log, 'utf8').trim().split('\n').slice(-3).join(' | ') || 'no output';
+}
+
+export async function labUp(dir: string, o: UpOptions): Promise<number> {
+  const f = files(dir);
+  const running = liveState(dir);
+  if (running) {
+    console.log('the lab is already up:');
+    for (const l of where(dir, running)) console.log(l);
+    return 0;
+  }
+  const stale = readState(dir);
+  if (stale) console.log(`the previous lab (supervisor pid ${stale.supervisorPid}) is gone; starting a new one`);
+  killAllSessions(dir);
+  // A new lab starts empty: runs, baselines and Temporal's history all refer to the servers of the last one.
+  for (const p of [f.state, f.upError, f.runs, f.baselines, f.data, f.workers])
+    rmSync(p, { recursive: true, force: true });
+  mkdirSync(f.data, { recursive: true });
+  const log = openSync(f.supervisorLog, 'w');
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      SUPERVISOR,
+      '--runtime',
+      o.runtimes.join(','),
+      '--model-latency',
+      String(o.modelLatencyMs),
+      '--page-latency',
+      String(o.pageLatencyMs),
+      '--world-port',
+      String(o.worldPort),
+    ],
+    { cwd: REPO_ROOT, detached: true, stdio: ['ignore', log, log], env: { ...process.env, LAB_DIR: dir } },
+  );
+  closeSync(log);
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  child.unref();
+  process.stderr.write(
+    `lab: starting the world, PostgreSQL${o.runtimes.includes('temporal') ? ' and a Temporal dev server' : ''} (supervisor pid ${child.pid})…\n`,
+  );
+
+  const deadline = Date.now() + 120_000;
+  let state: LabState | null = null;
+  while (!state) {
+    state = readState(dir);
+    if (state && state.supervisorPid !== child.pid) state = null;
+    if (state) break;
+    if (existsSync(f.upError)) throw new Error(readFileSync(f.upError, 'utf8'));
+    if (exited !== undefined)
+      throw new Error(`the lab's supervisor exited (${exited}) before it was ready: ${lastLogLine(dir)}`);
+    if (Date.now() > deadline) {
+      process.kill(child.pid!, 'SIGTERM');
+      throw new Error(`the lab was not ready within 120 s: ${lastLogLine(dir)}`);
+    }
+    await sleep(100);
+  }
+
+  // Tables and prebuilt worker bundles, once, so that the first `lab worker` starts at once.
+  process.stderr.write('lab: preparing each runtime (tables, worker bundles; the first time takes a while)…\n');
+  try {
+    for (const name of o.runtimes) {
+      const r = await openRuntime(state, name);
+      process.stderr.write(`lab: ${name}: ${r.built.join(' · ')}\n`);
+      await r.adapter.close();
+    }
+  } catch (err) {
+    await labDown(dir, { quiet: true });
+    throw err;
+  }
+  console.log('the lab is up:');
+  for (const l of where(dir, state)) console.log(l);
+  const rt = o.runtimes[0]!;
+  console.log(`next: pnpm lab worker ${rt}   (in another terminal: it prints every step; kill it mid-run)`);
+  console.log(`      pnpm lab start ${rt} --vendor acme-analytics`);
+  return 0;
+}
+
+export async function labDown(dir: string, o: { quiet?: boolean } = {}): Promise<number> {
+  const say = (l: string) => (o.quiet ? undefined : console.log(l));
+  const workers = killAllSessions(dir);
+  const state = readState(dir);
+  if (!state || !isProcessAlive(state.supervisorPid)) {
+    if (state) removeState(dir);
+    say(workers ? 'the lab was not up; killed the worker processes it had left' : 'the lab is not up: nothing to stop');
+    return 0;
+  }
+  const gone = async (pid: number, ms: number) => {
+    for (const end = Date.now() + ms; Date.now() < end; await sleep(100)) if (!isProcessAlive(pid)) return true;
+    return !isProcessAlive(pid);
+  };
+  // The orderly stop first; the supervisor's last-resort hooks (SIGTERM) and then SIGKILL if it hangs.
+  process.kill(state.supervisorPid, 'SIGUSR2');
+  if (!(await gone(state.supervisorPid, 30_000))) {
+    process.kill(state.supervisorPid, 'SIGTERM');
+    if (!(await gone(state.supervisorPid, 5_000))) process.kill(state.supervisorPid, 'SIGKILL');
+  }
+  const tpid = state.temporal?.pid;
+  if (tpid && !(await gone(tpid, 10_000))) process.kill(tpid, 'SIGKILL');
+  removeState(dir);
+  say(
+    `the lab is down (supervisor pid ${state.supervisorPid} and its servers stopped; its files stay in ${dir} until the next lab up)`,
+  );
+  return 0;
+}
