@@ -37,7 +37,10 @@ function explainExit(e: WorkerEnding): Refusal | null {
     return {
       kind: 'checkpoint-unreadable',
       where: `worker ${e.name}, loading the run's latest checkpoint, before any step (exit code ${EXIT.checkpointUnreadable})`,
-      error: lineOf(e.output, /cannot be resumed by this version/),
+      error: lineOf(e.output, /cannot be resumed by this version/).replace(
+        /^Run \S+ cannot be resumed by this version of the worker: /,
+        '',
+      ),
     };
   if (e.exitCode === EXIT.nothingToResume)
     return {
@@ -59,17 +62,17 @@ export function langGraphDrills(o: { adapter: RuntimeAdapter; pool: pg.Pool; dat
   // LangGraph cannot run last release's code here (there is one worker build); the drill kills
   // today's worker and rewrites its latest checkpoint as state schema 1 wrote it (v1-checkpoint.ts).
   const deploy: DeployDrill = {
-    previous: 'today’s worker, whose latest checkpoint is then rewritten as release v1 wrote it',
+    previous: 'today’s worker, its latest checkpoint then rewritten as v1 wrote it',
     previousWorker: async (h, opts) => adapter.workerSpec(h, opts),
     async leftByPrevious(h) {
-      const { checkpointId } = await writeV1Checkpoint({ databaseUrl: o.databaseUrl, runId: h.runId });
-      return `latest checkpoint ${checkpointId} in state schema 1 (the pages under "sitemap")`;
+      await writeV1Checkpoint({ databaseUrl: o.databaseUrl, runId: h.runId });
+      return 'latest checkpoint in state schema 1 (the pages under "sitemap")';
     },
     nextWorker: async (h, { name }) => adapter.workerSpec(h, { name, crashPlan: null }),
     async foreignFormat(h) {
       const { rows } = await pool.query(RELABEL_LATEST_SERIALIZER, [await threadOf(h), FOREIGN_SERIALIZER]);
       if (!rows[0]) throw new Error(`run ${h.runId} has no checkpoint to relabel`);
-      return `latest checkpoint ${rows[0].checkpoint_id} labelled serializer ${FOREIGN_SERIALIZER} (a later release's, rolled back)`;
+      return `latest checkpoint labelled serializer ${FOREIGN_SERIALIZER} (a later release’s, rolled back)`;
     },
   };
 

@@ -96,7 +96,7 @@ export function temporalDrills<H extends RunHandle>(d: TemporalDrillDeps<H>): Ru
   });
 
   const deploy: DeployDrill<H> = {
-    previous: 'release v1’s workflow code (VERIFY a scheduled activity), its own bundle',
+    previous: 'the v1 workflow bundle (VERIFY a scheduled activity)',
     async previousWorker(h, opts) {
       return withBundle(adapter.workerSpec(h, opts), await versionBundle('v1'));
     },

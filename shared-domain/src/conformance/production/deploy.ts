@@ -5,7 +5,7 @@ import { WorkerProcess } from '../../infra/worker-process.ts';
 import { worldClient } from '../../world/client.ts';
 import { followRun } from './follow.ts';
 import { reviewAgainstWorld } from './review-check.ts';
-import { endingOf, stopAll, supervise } from './supervisor.ts';
+import { clip, endingOf, stopAll, supervise } from './supervisor.ts';
 import { HazardSkipped, type HazardOutcome, type HazardRunner } from './types.ts';
 
 /**
@@ -95,7 +95,7 @@ export const deployHazard: HazardRunner = async (env, scenario) => {
       'killed at': `${CRASH} (${lastRelease ? drill.previous : 'today’s code'})`,
       'the record': left,
       'final status': view?.status ?? 'unknown',
-      ...(refusal ? { where: refusal.where, error: refusal.error.slice(0, 200) } : {}),
+      ...(refusal ? { where: refusal.where, error: clip(refusal.error) } : {}),
       ...(review ? { 'review as the pages say': review.right ? 'yes' : review.wrong.join('; ') } : {}),
       'calls to the world after the resume': callsAfter,
       'seconds from resume to the end': Math.round((run.end.at - resumed) / 100) / 10,

@@ -5,7 +5,7 @@ import { WorkerProcess } from '../../infra/worker-process.ts';
 import { worldClient } from '../../world/client.ts';
 import { executed } from '../evidence.ts';
 import { followRun } from './follow.ts';
-import { endingOf, stopAll, supervise } from './supervisor.ts';
+import { clip, endingOf, stopAll, supervise } from './supervisor.ts';
 import { HazardSkipped, type HazardOutcome, type HazardRunner } from './types.ts';
 
 /**
@@ -84,7 +84,7 @@ export const memoryHazard: HazardRunner = async (env, scenario) => {
         'calls before': before.length,
         'calls after': again.length,
         'status after': view?.status ?? 'unknown',
-        ...(refusal ? { where: refusal.where, 'in its words': refusal.error.slice(0, 240) } : {}),
+        ...(refusal ? { where: refusal.where, 'in its words': clip(refusal.error) } : {}),
         'seconds to the answer': Math.round((run.end.at - lostAt) / 100) / 10,
       },
     };

@@ -74,3 +74,8 @@ export function endingOf(w: WorkerProcess): WorkerEnding {
 export async function stopAll(workers: readonly WorkerProcess[]): Promise<void> {
   await Promise.all(workers.map((w) => w.kill()));
 }
+
+/** A runtime's words as a figure: whole up to a sentence's length, cut with an ellipsis beyond. */
+export function clip(text: string, max = 240): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}
