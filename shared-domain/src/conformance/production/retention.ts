@@ -19,8 +19,8 @@ const kept = (before: Footprint, after: Footprint) =>
   after.bytes >= before.bytes && Object.entries(before.items).every(([k, n]) => (after.items[k] ?? 0) >= n);
 
 /**
- * Four runs of one variant: `old` finishes; then `young` finishes, `waiting` stops at the approval
- * with no worker left, and `live` is frozen mid-step by its worker. The window is set between the
+ * Four runs of one variant: `old` finishes, `waiting` stops at the approval with no worker left,
+ * `live` is frozen mid-step by its worker; then `young` finishes. The window is set between the
  * two finishes, so only `old` is past it, and the runtime's own retention runs over the four.
  * What each run stores is measured from the runtime's stores before and after.
  */
@@ -37,19 +37,13 @@ export const retentionHazard: HazardRunner = async (env, scenario) => {
   const workers: WorkerProcess[] = [];
   const handles: RunHandle[] = [];
   try {
-    const old = await start('old');
-    handles.push(old);
-    const oldRun = await supervise({ adapter, handle: old, spec: spec(old), restarts: 0, boundMs: env.boundMs });
-    workers.push(...oldRun.workers);
-    await stopAll(oldRun.workers);
-    if (oldRun.end.view?.status !== 'completed') throw new Error(`the old run did not complete (${oldRun.end.end})`);
-
-    const [young, waiting, live] = await Promise.all([start('young'), start('waiting'), start('live')]);
-    handles.push(young, waiting, live);
+    const [old, waiting, live] = await Promise.all([start('old'), start('waiting'), start('live')]);
+    handles.push(old, waiting, live);
     const liveWorker = new WorkerProcess('A', adapter.workerSpec(live, { name: 'A', crashPlan: 'after-fetch:stop' }));
     workers.push(liveWorker);
-    const [youngRun, waitingRun] = await Promise.all([
-      supervise({ adapter, handle: young, spec: spec(young), restarts: 0, boundMs: env.boundMs }),
+    // The waiting and the live run get where they stay while `old` runs; `young` starts once `old` has finished.
+    const [oldRun, waitingRun] = await Promise.all([
+      supervise({ adapter, handle: old, spec: spec(old), restarts: 0, boundMs: env.boundMs }),
       supervise({
         adapter,
         handle: waiting,
@@ -61,9 +55,16 @@ export const retentionHazard: HazardRunner = async (env, scenario) => {
       }),
       liveWorker.waitForStop(1, env.boundMs),
     ]);
-    workers.push(...youngRun.workers, ...waitingRun.workers);
+    workers.push(...oldRun.workers, ...waitingRun.workers);
     // Nobody is waiting with the waiting run: it is only durable, the case a careless cleanup takes.
-    await stopAll([...youngRun.workers, ...waitingRun.workers]);
+    await stopAll([...oldRun.workers, ...waitingRun.workers]);
+    if (oldRun.end.view?.status !== 'completed') throw new Error(`the old run did not complete (${oldRun.end.end})`);
+
+    const young = await start('young');
+    handles.push(young);
+    const youngRun = await supervise({ adapter, handle: young, spec: spec(young), restarts: 0, boundMs: env.boundMs });
+    workers.push(...youngRun.workers);
+    await stopAll(youngRun.workers);
     if (youngRun.end.view?.status !== 'completed') throw new Error(`the young run did not complete`);
     if ((await adapter.status(waiting)).status !== 'awaiting-approval')
       throw new Error('the waiting run is not waiting for approval');
