@@ -39,7 +39,10 @@ export interface TemporalKit {
   adapter(o: { heartbeatTimeoutMs?: number; stickyScheduleToStartMs?: number }): Promise<RuntimeAdapter>;
 }
 
+/** The world answering at once: what the runtimes cost, not what the steps wait for. */
 export const WORLD_LATENCY = { modelLatencyMs: 0, pageLatencyMs: 0 };
+/** The world's own defaults (a model that takes a while): where an activity or a lease must outlast a step. */
+export const WORLD_DEFAULT_LATENCY = { modelLatencyMs: 150, pageLatencyMs: 0 };
 
 /**
  * A private copy of a built bundle beside the original (so its external packages still resolve),
@@ -53,11 +56,11 @@ function pin(file: string, closers: (() => Promise<unknown>)[]): string {
   return copy;
 }
 
-async function configureWorld(worldUrl: string): Promise<void> {
+export async function configureWorld(worldUrl: string, latency = WORLD_LATENCY): Promise<void> {
   const res = await fetch(`${worldUrl}/__config`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(WORLD_LATENCY),
+    body: JSON.stringify(latency),
   });
   if (!res.ok) throw new Error(`the world refused its latency settings: HTTP ${res.status}`);
 }

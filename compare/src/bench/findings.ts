@@ -128,10 +128,15 @@ export function recommendations(r: BenchReport): string[] {
     }
     const from = safeFrom;
     const safe = from === null ? undefined : points.find((p) => p.value >= from);
+    // A replacement must start before it can make progress, whatever the timeout says.
+    const start = r.throughput?.find((c) => c.runtime === runtime && c.processes === 1)?.workerStartMs?.median;
     const lostAt = loaded.filter((t) => t.lost > 0).map((t) => `${ms(t.value)} (${t.lost}/${t.runs} runs lost)`);
     const trade = points.map((p) => `${ms(p.value)} → ${p.recoveryMs ? ms(p.recoveryMs.median) : '—'}`).join(', ');
     out.push(
-      `${runtime}: crash → progress by ${KNOB_WORDS[knob].replace(/ of$/, '')}: ${trade}.` +
+      `${runtime}: crash → progress by ${KNOB_WORDS[knob].replace(/ of$/, '')}: ${trade}` +
+        (start !== undefined
+          ? ` (a replacement worker takes ${ms(start)} to start: no setting recovers faster).`
+          : '.') +
         (lostAt.length
           ? ` Under load a live worker lost runs at ${lostAt.join(', ')}.`
           : loaded.length

@@ -10,7 +10,7 @@ import {
   type Scenario,
 } from '@vendor-review/domain/conformance';
 import { WorkerProcess } from '@vendor-review/domain/infra';
-import type { BenchContext } from './context.ts';
+import { configureWorld, WORLD_DEFAULT_LATENCY, WORLD_LATENCY, type BenchContext } from './context.ts';
 import { roundSummary, summarize, type Summary } from './stats.ts';
 
 /**
@@ -49,6 +49,8 @@ export interface TakeoverPoint {
 export interface RecoverySection {
   crashRequirements: number;
   burners: number;
+  /** The world's latency during these runs (the other sections run with none). */
+  world: { modelLatencyMs: number; pageLatencyMs: number };
   points: RecoveryPoint[];
   takeovers: TakeoverPoint[];
 }
@@ -190,6 +192,17 @@ async function loadedTemporal(ctx: BenchContext, heartbeatMs: number): Promise<T
 }
 
 export async function measureRecovery(ctx: BenchContext): Promise<RecoverySection> {
+  // Steps that take as long as the world's model does by default: a lease or a heartbeat must
+  // outlast them, which a world answering at once would never test.
+  await configureWorld(ctx.infra.worldUrl, WORLD_DEFAULT_LATENCY);
+  try {
+    return await sweep(ctx);
+  } finally {
+    await configureWorld(ctx.infra.worldUrl, WORLD_LATENCY);
+  }
+}
+
+async function sweep(ctx: BenchContext): Promise<RecoverySection> {
   const r = ctx.plan.recovery;
   const points: RecoveryPoint[] = [];
   if (ctx.lg)
@@ -246,6 +259,7 @@ export async function measureRecovery(ctx: BenchContext): Promise<RecoverySectio
   return {
     crashRequirements: cellRequest(ctx.infra.worldUrl).requirements.length,
     burners: r.burners,
+    world: WORLD_DEFAULT_LATENCY,
     points,
     takeovers,
   };

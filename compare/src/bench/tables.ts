@@ -223,7 +223,7 @@ export function recoveryTable(r: BenchReport): Table | null {
   return {
     title: 'Recovery against the timeouts',
     note:
-      `crash → first progress of the replacement worker (started at once, as a supervisor would), median (min–max) over kills on a review of ${rec.crashRequirements} requirements; ` +
+      `crash → first progress of the replacement worker (started at once, as a supervisor would), median (min–max) over kills on a review of ${rec.crashRequirements} requirements, the model answering in ${rec.world.modelLatencyMs} ms; ` +
       `"lost by a live worker": uncrashed reviews, several in one worker, with ${rec.burners} busy-loop processes loading the machine` +
       (loads.length ? ` (load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)})` : ''),
     head: ['runtime', 'setting', 'crash point', 'crash → progress', 'kills ok', 'lost by a live worker'],

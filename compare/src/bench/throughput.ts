@@ -286,9 +286,12 @@ export async function measureThroughput(ctx: BenchContext): Promise<ThroughputCe
   };
   const { concurrency, processes, variants } = ctx.plan.throughput;
   const cells: ThroughputCell[] = [];
+  // More processes than reviews would leave a worker idle: those cells are not run.
   const plan = ctx.runtimes.flatMap((runtime) =>
     variants.flatMap((mode) =>
-      processes.flatMap((p) => concurrency.map((n) => ({ runtime, mode, processes: p, concurrency: n }))),
+      processes.flatMap((p) =>
+        concurrency.filter((n) => n >= p).map((n) => ({ runtime, mode, processes: p, concurrency: n })),
+      ),
     ),
   );
   for (const [i, cell] of plan.entries()) {
