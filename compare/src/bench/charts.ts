@@ -22,10 +22,10 @@ export function perStepChart(r: BenchReport, width = 900): string {
   const floor = p?.rows.find((x) => x.id === 'plain')?.perStepUs?.median;
   if (!p || !floor) return empty('per-step figures');
   const rows = p.rows.filter((x) => x.perStepUs);
-  const left = 330;
+  const left = 380;
   const rowH = 20;
   const top = 22;
-  const height = top + rows.length * rowH + 34;
+  const height = top + rows.length * rowH + 46;
   const max = Math.max(...rows.map((x) => x.perStepUs!.p95 / floor), 1);
   const x = (v: number) => left + (v / max) * (width - left - 70);
   const parts = [svgOpen(width, height, 'per-step cost as a multiple of the floor')];
@@ -47,7 +47,8 @@ export function perStepChart(r: BenchReport, width = 900): string {
     );
   });
   parts.push(
-    `<text class="axis" x="${left}" y="${height - 4}">median per step ÷ the plain runner's (${us(floor)}); whisker to p95; light bars: the runtime bare, and carrying our state with the steps replayed</text>`,
+    `<text class="axis" x="${left}" y="${height - 18}">median per step ÷ the plain runner's (${us(floor)}); whisker to p95</text>`,
+    `<text class="axis" x="${left}" y="${height - 5}">light bars: the runtime bare, and the runtime carrying our state with the steps replayed</text>`,
     '</svg>',
   );
   return parts.join('');
@@ -83,6 +84,7 @@ export function throughputChart(r: BenchReport, width = 900): string {
       const bx = gx + si * (barW + 3);
       parts.push(
         `<rect class="bar${procs === '2' ? ' hardened' : ''}" x="${num(bx)}" y="${num(y(c.reviewsPerSecond))}" width="${num(barW)}" height="${num(top + plotH - y(c.reviewsPerSecond))}" fill="${colour(runtime!)}"${mode === 'naive' ? ' stroke="#0f172a" stroke-dasharray="3 2"' : ''}><title>${esc(`${runtime} ${mode}, ${procs} process(es), ${g} at once: ${c.reviewsPerSecond} reviews/s, ${c.cpuSecondsPerReview.total ?? '—'} CPU s/review`)}</title></rect>`,
+        `<text class="axis" x="${num(bx + barW / 2)}" y="${num(y(c.reviewsPerSecond) - 3)}" text-anchor="middle">${c.reviewsPerSecond.toFixed(1)}</text>`,
       );
     });
     parts.push(
@@ -107,7 +109,7 @@ export function storageChart(r: BenchReport, width = 900): string {
   if (!s?.cells.length) return empty('storage figures');
   const top = 16;
   const left = 70;
-  const plotW = width - left - 170;
+  const plotW = width - left - 190;
   const plotH = 260;
   const height = top + plotH + 40;
   const lo = 1024;
@@ -118,7 +120,7 @@ export function storageChart(r: BenchReport, width = 900): string {
     plotH -
     ((Math.log10(Math.max(lo, Math.min(hi, b))) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * plotH;
   const parts = [svgOpen(width, height, 'stored bytes per run by requirements')];
-  for (const b of [1024, 1024 ** 2 / 8, 1024 ** 2, 16 * 1024 ** 2, 1024 ** 3 / 8, 1024 ** 3]) {
+  for (const b of [1024, 16 * 1024, 256 * 1024, 4 * 1024 ** 2, 64 * 1024 ** 2, 1024 ** 3]) {
     parts.push(
       `<line class="grid" x1="${left}" x2="${left + plotW}" y1="${num(y(b))}" y2="${num(y(b))}"/><text class="axis" x="${left - 6}" y="${num(y(b) + 4)}" text-anchor="end">${esc(bytes(b))}</text>`,
     );
@@ -126,39 +128,50 @@ export function storageChart(r: BenchReport, width = 900): string {
   for (const n of [0, 10, 20, 40, 60, 80])
     parts.push(`<text class="axis" x="${num(x(n))}" y="${top + plotH + 14}" text-anchor="middle">${n}</text>`);
   parts.push(
-    `<text class="axis" x="${num(left + plotW / 2)}" y="${top + plotH + 30}" text-anchor="middle">requirements (measured up to ${Math.max(...s.sizes)}, the request schema's limit; dashed: projected)</text>`,
+    `<text class="axis" x="${num(left + plotW / 2)}" y="${top + plotH + 30}" text-anchor="middle">requirements (measured up to ${Math.max(...s.sizes)}, the request schema's limit; dashed: the fit, projected)</text>`,
   );
   for (const [label, b] of [
-    [`Temporal payload limit ${bytes(s.limits.payloadBytes)}`, s.limits.payloadBytes],
-    [`Temporal history limit ${bytes(s.limits.historyBytes)}`, s.limits.historyBytes],
+    [`Temporal's limit on one payload, ${bytes(s.limits.payloadBytes)}`, s.limits.payloadBytes],
+    [`Temporal's limit on a history, ${bytes(s.limits.historyBytes)}`, s.limits.historyBytes],
   ] as const)
     parts.push(
-      `<line class="limit" x1="${left}" x2="${left + plotW}" y1="${num(y(b))}" y2="${num(y(b))}"/><text class="axis limit-label" x="${left + plotW + 4}" y="${num(y(b) + 4)}">${esc(label)}</text>`,
+      `<line class="limit" x1="${left}" x2="${left + plotW}" y1="${num(y(b))}" y2="${num(y(b))}"/><text class="axis limit-label" x="${left + 4}" y="${num(y(b) - 4)}">${esc(label)}</text>`,
     );
-  const series = [
-    ...new Set(s.cells.filter((c) => c.pagesPerRequirement === null).map((c) => `${c.runtime}|${c.mode}`)),
-  ];
-  const dashes = ['', '6 3', '2 3'];
-  series.forEach((key, si) => {
+  const keys = [...new Set(s.cells.filter((c) => c.pagesPerRequirement === null).map((c) => `${c.runtime}|${c.mode}`))];
+  const labels: { y: number; text: string; runtime: string }[] = [];
+  for (const key of keys) {
     const [runtime, mode] = key.split('|') as [string, string];
-    const pts = s.cells.filter((c) => c.ok && c.pagesPerRequirement === null && `${c.runtime}|${c.mode}` === key);
+    const pts = s.cells
+      .filter((c) => c.ok && c.pagesPerRequirement === null && `${c.runtime}|${c.mode}` === key)
+      .sort((a, b) => a.requirements - b.requirements);
     const fit = s.projections.find((p) => p.runtime === runtime && p.mode === mode);
-    const dash = dashes[si % dashes.length];
-    if (fit) {
-      const steps = Array.from({ length: PROJECT_TO }, (_, i) => i + 1);
-      const path = steps.map((n, i) => `${i ? 'L' : 'M'}${num(x(n))},${num(y(evaluate(fit.bytesFit, n)))}`).join(' ');
+    if (fit && pts.length) {
+      const first = pts[0]!.requirements;
+      const last = pts.at(-1)!.requirements;
+      const path = (from: number, to: number) =>
+        Array.from({ length: to - from + 1 }, (_, i) => from + i)
+          .map((n, i) => `${i ? 'L' : 'M'}${num(x(n))},${num(y(evaluate(fit.bytesFit, n)))}`)
+          .join(' ');
       parts.push(
-        `<path class="fit" d="${path}" stroke="${colour(runtime)}"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`,
+        `<path class="fit" d="${path(first, last)}" stroke="${colour(runtime)}"/>`,
+        `<path class="fit" d="${path(last, PROJECT_TO)}" stroke="${colour(runtime)}" stroke-dasharray="5 4"/>`,
       );
-      parts.push(
-        `<text class="axis" x="${left + plotW + 4}" y="${num(y(fit.bytesAt80) + 4)}" fill="${colour(runtime)}">${esc(`${runtime} ${mode}`)}</text>`,
-      );
+      const same = labels.find((l) => Math.abs(l.y - y(fit.bytesAt80)) < 1 && l.runtime === runtime);
+      if (same) same.text += ` = ${mode}`;
+      else labels.push({ y: y(fit.bytesAt80), text: `${runtime} ${mode}`, runtime });
     }
     for (const c of pts)
       parts.push(
         `<circle cx="${num(x(c.requirements))}" cy="${num(y(c.bytes))}" r="3.5" fill="${colour(runtime)}"><title>${esc(`${runtime} ${mode}, ${c.requirements} requirements: ${bytes(c.bytes)}`)}</title></circle>`,
       );
-  });
+  }
+  // Labels at the right end of their curves, pushed apart where curves end close together.
+  labels.sort((a, b) => a.y - b.y);
+  for (let i = 1; i < labels.length; i++) labels[i]!.y = Math.max(labels[i]!.y, labels[i - 1]!.y + 13);
+  for (const l of labels)
+    parts.push(
+      `<text class="axis" x="${left + plotW + 6}" y="${num(l.y + 4)}" fill="${colour(l.runtime)}">${esc(l.text)}</text>`,
+    );
   parts.push('</svg>');
   return parts.join('');
 }
@@ -182,7 +195,7 @@ export function recoveryChart(r: BenchReport, width = 900): string {
   const panelW = width / knobs.length;
   const top = 30;
   const plotH = 180;
-  const height = top + plotH + 62;
+  const height = top + plotH + 58;
   const parts = [svgOpen(width, height, 'recovery time and false takeovers by timeout setting')];
   knobs.forEach((key, ki) => {
     const [runtime, knob] = key.split('|') as [string, string];
@@ -201,9 +214,11 @@ export function recoveryChart(r: BenchReport, width = 900): string {
         `<line class="grid" x1="${num(x0)}" x2="${num(x0 + w)}" y1="${num(y(v))}" y2="${num(y(v))}"/><text class="axis" x="${num(x0 - 4)}" y="${num(y(v) + 4)}" text-anchor="end">${(v / 1000).toFixed(1)} s</text>`,
       );
     }
-    // The diagonal: recovery equal to the setting itself.
-    parts.push(
-      `<line class="diagonal" x1="${num(x(0))}" y1="${num(y(values[0] ?? 0))}" x2="${num(x(values.length - 1))}" y2="${num(y(values.at(-1) ?? 0))}"/>`,
+    // A dash at each setting's own height: recovery equal to the timeout itself.
+    values.forEach((v, i) =>
+      parts.push(
+        `<line class="diagonal" x1="${num(x(i) - 12)}" x2="${num(x(i) + 12)}" y1="${num(y(v))}" y2="${num(y(v))}"/>`,
+      ),
     );
     values.forEach((v, i) => {
       const p = points.find((q) => q.value === v);
@@ -222,10 +237,10 @@ export function recoveryChart(r: BenchReport, width = 900): string {
           `<text class="axis ${t.lost ? 'lost' : 'kept'}" x="${num(x(i))}" y="${top + plotH + 30}" text-anchor="middle">${t.lost}/${t.runs} lost</text>`,
         );
     });
-    parts.push(
-      `<text class="axis" x="${num(x0)}" y="${top + plotH + 48}">dot: crash → progress; below: runs a live worker lost under load</text>`,
-    );
   });
-  parts.push('</svg>');
+  parts.push(
+    `<text class="axis" x="50" y="${top + plotH + 50}">dot: crash → progress, median, whisker min–max; dash: the setting itself; below the axis: runs a live worker lost under load</text>`,
+    '</svg>',
+  );
   return parts.join('');
 }
