@@ -24,8 +24,8 @@ import { getRun, readDurableRecord } from './inspect.ts';
 import { expireLeasesOf, leaseOwnerOf } from './lease.ts';
 import { WORKER_ENTRY } from './paths.ts';
 import { createPool } from './pool.ts';
-import { insertRun, markRunFailed } from './runs.ts';
-import { SELECT_LEASE, SELECT_RUN_STATUS } from './sql.ts';
+import { insertRun } from './runs.ts';
+import { ABANDON_RUN, SELECT_LEASE, SELECT_RUN_STATUS } from './sql.ts';
 
 /**
  * LangGraph as the harness sees it. Its naive variant comes in all three durability modes
@@ -118,7 +118,7 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
     },
 
     async abandon(h: RunHandle, reason: string): Promise<void> {
-      await markRunFailed(pool, h.runId, 'operator', `abandoned: ${reason}`);
+      await pool.query(ABANDON_RUN, [h.runId, `abandoned: ${reason}`]);
     },
 
     async workerGone(_h: RunHandle, worker: { name: string; pid: number }): Promise<void> {

@@ -170,6 +170,11 @@ export const MARK_RUN_FAILED = `
 UPDATE lg_runs SET status = 'failed', updated_at = now(), finished_at = now(), last_worker = $2, error = $3, failure = $4
 WHERE run_id = $1`;
 
+/** An operator gives up on a run that is still going; a run that already ended keeps its ending. */
+export const ABANDON_RUN = `
+UPDATE lg_runs SET status = 'failed', updated_at = now(), finished_at = now(), last_worker = 'operator', error = $2
+WHERE run_id = $1 AND status NOT IN ('completed', 'failed')`;
+
 /** A naive run has no lease: the only claim is marking a pending run as taken, once. */
 export const CLAIM_PENDING_NAIVE_RUN = `
 UPDATE lg_runs SET claimed_by = $1, updated_at = now()

@@ -75,7 +75,9 @@ export const retryHazard: HazardRunner = async (env, scenario) => {
       stopWhen: async () => (await attempts()) >= c.watchUntilAttempts,
     });
   } finally {
-    if (worker.alive && adapter.abandon) await adapter.abandon(handle, 'retrying without end').catch(() => undefined);
+    // Only a run still retrying is given up; one that just ended may still have its worker on the way out.
+    if (end && (end.end === 'stopped' || end.end === 'timeout'))
+      await adapter.abandon?.(handle, 'retrying without end').catch(() => undefined);
     await worker.stop(10_000);
   }
   const view = await adapter.inspect(handle).catch(() => end.view);
