@@ -1,4 +1,4 @@
-import { Command } from '@langchain/langgraph';
+import { Command, INTERRUPT } from '@langchain/langgraph';
 import {
   STATE_SCHEMA_VERSION,
   crashpoint,
@@ -193,18 +193,23 @@ async function drive(
     );
   }
 
-  // The thread as last read from the saver, kept until the graph runs again: each read loads the
-  // whole state (and, hardened, its provenance), and nothing but the graph changes it meanwhile.
-  let snapshot: Awaited<ReturnType<typeof graph.getState>> | null = null;
-  for (;;) {
+  // Read the thread only where nothing else says where it stands (a resume, a decision to wait
+  // for): each read loads the whole state and, hardened, its provenance. After an invoke its own
+  // result says it: an interrupt (the approval; the graphs have no other), or the end.
+  let final: ReviewState | null = null;
+  while (final === null) {
     if (input === null) {
-      snapshot ??= await graph.getState(config);
+      const snapshot = await graph.getState(config);
       if (isAwaitingApproval(snapshot)) input = await decisionFor(o, run, signal, log);
-      else if (hasEnded(snapshot)) break;
+      else if (hasEnded(snapshot)) {
+        final = snapshot.values as ReviewState;
+        break;
+      }
     }
     await markRunStarted(o.pool, run.runId, o.worker);
+    let result: Record<string, unknown>;
     try {
-      await graph.invoke(input as never, config);
+      result = (await graph.invoke(input as never, config)) as Record<string, unknown>;
     } catch (err) {
       // naive has no dead letter: a step's error ends the run, recorded as it is.
       if (run.variant === 'naive' && (isTransient(err) || isPermanent(err))) {
@@ -216,15 +221,15 @@ async function drive(
       throw err;
     }
     input = null;
-    snapshot = await graph.getState(config);
-    if (isAwaitingApproval(snapshot)) {
-      await setRunStatus(o.pool, run.runId, 'awaiting-approval', o.worker);
-      log('waiting for approval (the interrupt is checkpointed)');
-      await crashpoint('awaiting-approval');
+    if (!stoppedAtInterrupt(result)) {
+      final = result as unknown as ReviewState;
+      break;
     }
+    await setRunStatus(o.pool, run.runId, 'awaiting-approval', o.worker);
+    log('waiting for approval (the interrupt is checkpointed)');
+    await crashpoint('awaiting-approval');
   }
 
-  const final = (snapshot ?? (await graph.getState(config))).values as ReviewState;
   if (final.failure) {
     await markRunFailed(o.pool, run.runId, o.worker, `${final.failure.step}: ${final.failure.error}`, final.failure);
     log(
@@ -259,6 +264,12 @@ async function drive(
  */
 function hasEnded(snapshot: { tasks: readonly unknown[] }): boolean {
   return snapshot.tasks.length === 0;
+}
+
+/** invoke() returns the state with the interrupts it stopped at; a run that reached its end has none. */
+function stoppedAtInterrupt(result: Record<string, unknown>): boolean {
+  const interrupts = result[INTERRUPT];
+  return Array.isArray(interrupts) && interrupts.length > 0;
 }
 
 function isAwaitingApproval(snapshot: { tasks: readonly { name: string; interrupts: readonly unknown[] }[] }): boolean {

@@ -10,6 +10,8 @@ export function us(n: number | null | undefined): string {
 
 export function ms(n: number | null | undefined): string {
   if (n === null || n === undefined) return '—';
+  if (n >= 100_000) return `${Math.round(n / 1000)} s`;
+  if (n >= 10_000) return `${(n / 1000).toFixed(1)} s`;
   return n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${Math.round(n)} ms`;
 }
 
