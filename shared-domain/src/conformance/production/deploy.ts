@@ -50,6 +50,7 @@ export const deployHazard: HazardRunner = async (env, scenario) => {
     throw new Error(
       `worker A (${lastRelease ? drill.previous : 'today’s code'}) did not die at ${CRASH}: ${died.signal ?? `exit ${died.exitCode}`}; ${died.logTail.slice(-300)}`,
     );
+  if (died.pid !== null) await adapter.workerGone?.(handle, { name: 'A', pid: died.pid });
   const left = lastRelease ? await drill.leftByPrevious(handle) : await drill.foreignFormat(handle);
   const seqAtResume = Math.max(0, ...(await world.ledger({ runId: handle.runId })).map((e) => e.seq));
 

@@ -51,6 +51,8 @@ export async function supervise(o: {
     });
     if (end.end !== 'exited' || (end.view && isTerminal(end.view.status))) return { end, workers, restarts };
     const life = await w.exited;
+    // As a supervisor that saw the exit would: what the dead worker held is given up now, not at its timeout.
+    if (life.pid !== null) await o.adapter.workerGone?.(o.handle, { name: life.name, pid: life.pid }).catch(() => {});
     const notNow = o.adapter.isRetryableExit(life.exitCode);
     if ((!notNow && restarts >= o.restarts) || Date.now() > deadline || next >= NAMES.length)
       return { end, workers, restarts };
