@@ -178,11 +178,14 @@ async function drive(
     return { status: run.status, state: null };
   }
   if (!tuple) {
-    if (run.status !== 'pending' && !o.restart) throw new NothingToResumeError(run);
+    const neverDurable = diedBeforeFirstCheckpoint(run);
+    if (run.status !== 'pending' && !o.restart && !neverDurable) throw new NothingToResumeError(run);
     log(
       run.status === 'pending'
         ? 'starting from the request'
-        : 'restarting from the request (--restart): nothing durable to resume from',
+        : neverDurable
+          ? 'starting from the request: the worker before died before the first checkpoint, which holds nothing but the request'
+          : 'restarting from the request (--restart): nothing durable to resume from',
     );
     input = initialState(run.runId, run.request as ReviewRequest);
   } else if (run.status === 'completed' || run.status === 'failed') {
@@ -254,6 +257,26 @@ async function drive(
   const rejected = final.approval?.approved === false;
   log(rejected ? 'completed: the review was rejected, nothing delivered' : 'completed');
   return { status: 'completed', rejected, state: final };
+}
+
+/**
+ * A hardened run marked running without a single checkpoint: its worker died between taking the run
+ * and LangGraph's first write (found by the chaos campaign: a kill a few hundred ms after a worker
+ * started left a run every later worker refused as "nothing to resume"). Under `sync` durability
+ * the first checkpoint holds the request and nothing else, and the first step's own checkpoint is
+ * committed before the second step starts, so starting from the request is exactly resuming from
+ * that first checkpoint: nothing more runs again than a resume would run. Effects carry keys
+ * derived from the thread, which has not changed. A purged run or a MemorySaver run is another
+ * matter (its progress is gone, not absent) and is still refused.
+ */
+function diedBeforeFirstCheckpoint(run: RunRow): boolean {
+  return (
+    run.variant === 'hardened' &&
+    run.checkpointer === 'postgres' &&
+    run.durability === 'sync' &&
+    run.purgedAt === null &&
+    run.status === 'running'
+  );
 }
 
 /**

@@ -297,6 +297,30 @@ describe('a step whose writes were saved but whose checkpoint was lost (async du
 });
 
 describe('nothing to resume', () => {
+  // Found by the chaos campaign (pnpm chaos): a worker killed after marking the run running and
+  // before LangGraph's first checkpoint write left a hardened run that every later worker refused.
+  it('hardened: a run that died before its first checkpoint starts from its request and completes', async () => {
+    const { runId } = await approvedRun('hardened');
+    const pool = createPool(db.url);
+    await pool.query(`UPDATE lg_runs SET status = 'running', started_at = now() WHERE run_id = $1`, [runId]);
+    await pool.end();
+    expect((await readDurableRecord({ databaseUrl: db.url, runId })).checkpoints).toHaveLength(0);
+    const world = fakePorts();
+    const outcome = await execute(runId, world);
+    expect(outcome.status).toBe('completed');
+    expect(world.calls.filter((c) => c.kind === 'mail')).toHaveLength(1);
+  });
+
+  it('naive: the same run is refused, in plain words (nothing says what ran before the kill)', async () => {
+    const { runId } = await approvedRun('naive', { durability: 'async' });
+    const pool = createPool(db.url);
+    await pool.query(`UPDATE lg_runs SET status = 'running', started_at = now() WHERE run_id = $1`, [runId]);
+    await pool.end();
+    const err = await execute(runId).catch((e) => e);
+    expect(err).toBeInstanceOf(NothingToResumeError);
+    expect(err.message).toMatch(/--restart/);
+  });
+
   it('a MemorySaver run whose process is gone cannot be resumed, and the error says why in plain words', async () => {
     const { runId } = await approvedRun('naive', { checkpointer: 'memory' });
     const pool = createPool(db.url);
