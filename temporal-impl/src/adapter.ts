@@ -58,6 +58,13 @@ export interface TemporalAdapterOptions {
   heartbeatTimeoutMs?: number;
   /** Every worker's sticky-queue schedule-to-start timeout; default: worker-options.ts's. */
   stickyScheduleToStartMs?: number;
+  /**
+   * The task queue a run's workflow and activities go to. Default: one queue per run, so the
+   * workers of concurrent runs never take each other's tasks or mail. A pool of workers serving
+   * many runs (the chaos campaign) names one queue per variant instead: naive workers get no
+   * database, hardened ones drain the outbox of their queue.
+   */
+  taskQueue?: (runId: string, config: RunConfig) => string;
 }
 
 interface TemporalHandle extends RunHandle {
@@ -89,7 +96,7 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
       const granularity = granularityOf(config);
       const suffix = granularity === DEFAULT_GRANULARITY ? '' : `-${granularity}`;
       const runId = opts?.runId ?? newRunId(`${config.variant === 'naive' ? 'tm-naive' : 'tm-hard'}${suffix}`);
-      const taskQueue = `compare-${runId}`;
+      const taskQueue = o.taskQueue?.(runId, config) ?? `compare-${runId}`;
       const started = await startRun({
         client,
         taskQueue,

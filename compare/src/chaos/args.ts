@@ -1,0 +1,99 @@
+/**
+ * The command line of `pnpm chaos`, read through the project's one CLI helper: --help exits 0, a
+ * mistake exits 2 with one line. Nothing heavy is imported here, so a mistake is reported at once.
+ */
+import { VARIANTS, type Variant } from '@vendor-review/domain';
+import { parseCli, UsageError } from '@vendor-review/domain/infra';
+import { CHAOS_RUNTIMES, type ChaosRuntimeName } from './runtimes.ts';
+import { isValidSeed } from './schedule.ts';
+
+export const DEFAULT_RUNS = 4;
+export const DEFAULT_WORKERS = 2;
+export const DEFAULT_BOUND_S = 120;
+
+export const USAGE = `usage: pnpm chaos [options]
+  --seed S                 the fault schedule's seed: letters, digits, _ and - (default: a new one, printed)
+  --runs N                 reviews per runtime × variant (default: ${DEFAULT_RUNS}, a quick campaign of about three
+                           minutes on two cores; --runs 500 for the full one)
+  --runtime langgraph,temporal   which runtimes (default: both)
+  --variant naive,hardened       which variants (default: both; both face the same schedule)
+  --workers N              reviews in flight per runtime × variant, and a Temporal pool's worker processes (default: ${DEFAULT_WORKERS})
+  --bound S                seconds a review may take to end once the strikes are over before it counts as stuck
+                           (default: ${DEFAULT_BOUND_S})
+  --run ID                 with --seed: replay that one review of an earlier campaign under the same faults (its own
+                           from the seed, the strikes that hit it from the campaign's chaos.json in --report-dir)
+  --report-dir DIR         where chaos.json and chaos.html go (default: ./report)
+  --json                   print chaos.json on stdout (the progress goes to stderr)`;
+
+export interface ChaosCliOptions {
+  seed: string;
+  /** True when the seed was drawn here, not given. */
+  seedDrawn: boolean;
+  runs: number;
+  runtimes: ChaosRuntimeName[];
+  variants: Variant[];
+  workers: number;
+  boundSeconds: number;
+  run: string | null;
+  reportDir: string;
+  reportDirGiven: boolean;
+  json: boolean;
+}
+
+function list<T extends string>(flag: string, text: string | undefined, allowed: readonly T[]): T[] | undefined {
+  if (text === undefined) return undefined;
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const wrong = items.find((i) => !allowed.includes(i as T));
+  if (wrong !== undefined || items.length === 0)
+    throw new UsageError(`${flag}: "${wrong ?? text}" is not one of ${allowed.join(', ')}`);
+  return [...new Set(items)] as T[];
+}
+
+function positive(flag: string, text: string | undefined, fallback: number, max: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new UsageError(`${flag}: expected a whole number from 1 to ${max}, got "${text}"`);
+  return n;
+}
+
+export function parseChaosArgs(argv: string[]): ChaosCliOptions {
+  const { values } = parseCli(
+    {
+      usage: USAGE,
+      options: {
+        seed: { type: 'string' },
+        runs: { type: 'string' },
+        runtime: { type: 'string' },
+        variant: { type: 'string' },
+        workers: { type: 'string' },
+        bound: { type: 'string' },
+        run: { type: 'string' },
+        'report-dir': { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+    },
+    argv,
+  );
+  if (values.seed !== undefined && !isValidSeed(values.seed))
+    throw new UsageError(`--seed: "${values.seed}" must be 1 to 32 letters, digits, _ or -`);
+  if (values.run !== undefined && values.seed === undefined)
+    throw new UsageError('--run needs the --seed of the campaign it comes from');
+  const seed = values.seed ?? String(Math.floor(Math.random() * 1_000_000));
+  return {
+    seed,
+    seedDrawn: values.seed === undefined,
+    runs: positive('--runs', values.runs, DEFAULT_RUNS, 10_000),
+    runtimes: list('--runtime', values.runtime, CHAOS_RUNTIMES) ?? [...CHAOS_RUNTIMES],
+    variants: list('--variant', values.variant, VARIANTS) ?? [...VARIANTS],
+    workers: positive('--workers', values.workers, DEFAULT_WORKERS, 16),
+    boundSeconds: positive('--bound', values.bound, DEFAULT_BOUND_S, 3600),
+    run: values.run ?? null,
+    reportDir: values['report-dir'] ?? 'report',
+    reportDirGiven: values['report-dir'] !== undefined,
+    json: values.json,
+  };
+}

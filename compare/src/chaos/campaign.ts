@@ -1,0 +1,471 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import { isTerminal, type RunStatus, type Variant } from '@vendor-review/domain';
+import { safeDigest } from '@vendor-review/domain/conformance';
+import { vendorRequest, worldClient, type WorldClient } from '@vendor-review/domain/world';
+import { machine, versions } from '../bench/machine.ts';
+import { startInfra, type Infra } from '../infra.ts';
+import { checkRun, poolRow, type Baseline, type PoolRow, type RunVerdict } from './checker.ts';
+import { Injector, type InjectorPool } from './injector.ts';
+import { Journal, type JournalEntry } from './journal.ts';
+import type { Pool, PoolRun } from './pool.ts';
+import { collectRecords, unsentOutboxRows, type RunRecords } from './records.ts';
+import { startChaosRuntime, type ChaosRuntime, type ChaosRuntimeName } from './runtimes.ts';
+import {
+  chaosRunId,
+  runPlan,
+  strikes as scheduleStrikes,
+  workerPlan,
+  type RunPlan,
+  type ScheduleOptions,
+  type Strike,
+} from './schedule.ts';
+
+/**
+ * The campaign runner: brings everything up, runs one uncrashed baseline per runtime, variant and
+ * vendor, then N reviews per runtime × variant through their pools while the injector strikes on
+ * the seed's schedule, lets everything quiesce (no strike, every run ended or past the bound, no
+ * outbox row waiting), stops every worker, reads the records and hands them to the checker.
+ */
+export interface CampaignOptions {
+  seed: string;
+  /** Reviews per runtime × variant. */
+  runs: number;
+  runtimes: readonly ChaosRuntimeName[];
+  variants: readonly Variant[];
+  /** Worker processes of a queue pool, and runs in flight per pool. */
+  workers: number;
+  /** A run not ended this long after the last strike (or without any progress this long) is stuck. */
+  boundMs: number;
+  schedule: ScheduleOptions;
+  /** A replay: only these run indexes, under these strikes (offsets from the run's own start). */
+  only?: { indexes: readonly number[]; strikes: readonly Strike[]; runId: string };
+  env?: NodeJS.ProcessEnv;
+  command?: string;
+}
+
+export interface CampaignProgress {
+  log(line: string): void;
+  started(id: string, label: string): void;
+  finished(id: string): void;
+}
+
+export interface TrackedRun extends PoolRun {
+  pool: string;
+  runtime: ChaosRuntimeName;
+  variant: Variant;
+  baseline: boolean;
+  startedAt: number;
+  endedAt: number | null;
+  status: RunStatus | null;
+  approvals: { at: number; whileDown: boolean }[];
+}
+
+export interface CampaignOutcome {
+  startedAt: number;
+  /** Epoch ms of the schedule's zero (null when no strike phase ran). */
+  strikesFrom: number | null;
+  wallTimeMs: number;
+  rows: PoolRow[];
+  runs: TrackedRun[];
+  verdicts: Map<string, RunVerdict>;
+  records: Map<string, RunRecords>;
+  baselines: { pool: string; vendor: string; runId: string; digest: string | null }[];
+  strikes: (Strike & { fired: boolean })[];
+  journal: Journal;
+  infra: { world: string; postgres: string; temporal: string };
+  machine: ReturnType<typeof machine>;
+  versions: Record<string, string | null>;
+  notes: string[];
+}
+
+interface PoolEntry {
+  rt: ChaosRuntime;
+  variant: Variant;
+  pool: Pool;
+  servers: readonly ('postgres' | 'temporal')[];
+  next: number;
+}
+
+/** How long the strike schedule reaches: far beyond any campaign, it is cut where the campaign ends. */
+const HORIZON_MS = 6 * 3600_000;
+const TICK_MS = 250;
+/** Outbox rows still pending once every run has ended get this long to be sent. */
+const OUTBOX_SETTLE_MS = 30_000;
+const APPROVER = { approved: true, by: 'chaos-harness' };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The review every run asks for: one vendor, its first requirement (every step still runs). */
+function requestFor(vendor: string, worldUrl: string) {
+  const request = vendorRequest(vendor, worldUrl);
+  return { ...request, requirements: request.requirements.slice(0, 1) };
+}
+
+/** How many baselines and reviews a campaign with these options runs (for the progress footer). */
+export function plannedRuns(o: Pick<CampaignOptions, 'runs' | 'runtimes' | 'variants' | 'schedule' | 'only'>): number {
+  const pools = o.runtimes.length * o.variants.length;
+  const indexes = o.only ? o.only.indexes : Array.from({ length: o.runs }, (_, i) => i);
+  const vendors = new Set(indexes.map((i) => runPlan(o.schedule, i).vendor));
+  return pools * (indexes.length + vendors.size);
+}
+
+export async function runCampaign(o: CampaignOptions, progress: CampaignProgress): Promise<CampaignOutcome> {
+  const began = Date.now();
+  const host = machine();
+  const notes: string[] = [];
+  const journal = new Journal((e) => {
+    if (e.kind === 'strike' || e.kind === 'server-restart' || e.kind === 'give-up' || e.kind === 'takeover')
+      progress.log(`  ${e.kind}${e.strike ? ` #${e.strike}` : ''}${e.pool ? ` ${e.pool}` : ''}: ${e.detail}`);
+  });
+  const infra = await startInfra({
+    runtimes: o.runtimes,
+    ...(o.env ? { env: o.env } : {}),
+    log: progress.log,
+    command: o.command ?? 'pnpm chaos',
+  });
+  const entries: PoolEntry[] = [];
+  const started: ChaosRuntime[] = [];
+  try {
+    const tag = `${o.seed}-${randomBytes(3).toString('hex')}`;
+    started.push(...(await Promise.all(o.runtimes.map((n) => startChaosRuntime(n, infra, tag)))));
+    const ctx = { journal, maxRestarts: 8 };
+    for (const rt of started)
+      for (const variant of o.variants) {
+        const pool = rt.pool(variant, ctx, o.workers, (slot, inc) => workerPlan(o.schedule, slot, inc));
+        const servers = rt.adapter.drills?.servers(rt.configFor(variant)) ?? [];
+        entries.push({ rt, variant, pool, servers, next: 0 });
+      }
+    progress.log(`chaos: starting ${entries.length} pool(s) of workers`);
+    await Promise.all(entries.map((e) => e.pool.start()));
+    const world = worldClient(infra.worldUrl);
+    const outcome = await campaign(o, { infra, world, entries, journal, progress, notes });
+    return {
+      ...outcome,
+      startedAt: began,
+      wallTimeMs: Date.now() - began,
+      journal,
+      infra: (() => {
+        const d = infra.describe();
+        return { world: d.world, postgres: d.postgres, temporal: d.temporal };
+      })(),
+      machine: { ...host, loadAverage: { ...host.loadAverage, end: Math.round(os.loadavg()[0]! * 100) / 100 } },
+      versions: { ...(await versions(infra.databaseUrl, infra.temporal?.version ?? null)) },
+      notes,
+    };
+  } finally {
+    await Promise.all(entries.map((e) => e.pool.stop()));
+    await Promise.all(started.map((r) => r.close().catch(() => undefined)));
+    await infra.teardown();
+  }
+}
+
+async function campaign(
+  o: CampaignOptions,
+  env: {
+    infra: Infra;
+    world: WorldClient;
+    entries: PoolEntry[];
+    journal: Journal;
+    progress: CampaignProgress;
+    notes: string[];
+  },
+): Promise<Omit<CampaignOutcome, 'startedAt' | 'wallTimeMs' | 'journal' | 'infra' | 'machine' | 'versions' | 'notes'>> {
+  const { infra, world, entries, journal, progress, notes } = env;
+  const runs: TrackedRun[] = [];
+  const indexes = o.only ? [...o.only.indexes] : Array.from({ length: o.runs }, (_, i) => i);
+  let injecting = false;
+  let quiescing = false;
+
+  const entryOf = (run: TrackedRun) => entries.find((e) => e.pool.id === run.pool)!;
+  const open = (e: PoolEntry) => runs.filter((r) => r.pool === e.pool.id && !r.ended);
+
+  const approve = async (run: TrackedRun, whileDown: boolean): Promise<boolean> => {
+    try {
+      await entryOf(run).rt.adapter.approve(run.handle, APPROVER);
+    } catch {
+      return false; // a server restarting: the next round asks again
+    }
+    run.approvals.push({ at: Date.now(), whileDown });
+    journal.add({
+      kind: 'approval',
+      pool: run.pool,
+      runId: run.handle.runId,
+      detail: whileDown
+        ? 'approved while no worker was alive'
+        : `approved (${entryOf(run).pool.live().length} worker(s) alive)`,
+    });
+    return true;
+  };
+
+  /** One look at a run: has it ended, does it wait for an approval the schedule lets us send now? */
+  const poll = async (run: TrackedRun): Promise<void> => {
+    const view = await entryOf(run)
+      .rt.adapter.status(run.handle)
+      .catch(() => null);
+    if (!view || run.ended) return;
+    run.status = view.status;
+    if (isTerminal(view.status) || view.status === 'not-found') {
+      run.ended = true;
+      run.endedAt = Date.now();
+      progress.finished(run.handle.runId);
+      return;
+    }
+    const held = run.plan.holdApproval && !run.baseline && !quiescing;
+    if (view.status === 'awaiting-approval' && run.approvals.length === 0 && !held) await approve(run, false);
+  };
+
+  /** The approve-while-down strike's middle: every pool is down; approve every run waiting for a decision. */
+  const approveWaiting = async (): Promise<Map<string, number>> => {
+    const approved = new Map<string, number>();
+    for (const e of entries)
+      for (const run of open(e)) {
+        if (run.approvals.length) continue;
+        const view = await e.rt.adapter.status(run.handle).catch(() => null);
+        if (view?.status === 'awaiting-approval' && (await approve(run, true)))
+          approved.set(e.pool.id, (approved.get(e.pool.id) ?? 0) + 1);
+      }
+    return approved;
+  };
+
+  const admit = async (e: PoolEntry, plan: RunPlan, runId: string, baseline: boolean, label: string) => {
+    let handle;
+    try {
+      handle = await e.rt.adapter.startRun(requestFor(plan.vendor, infra.worldUrl), e.rt.configFor(e.variant), {
+        runId,
+      });
+    } catch (err) {
+      journal.add({
+        kind: 'note',
+        pool: e.pool.id,
+        runId,
+        detail: `start refused, retried: ${(err as Error).message}`,
+      });
+      return false;
+    }
+    for (const f of plan.faults) await world.addFault({ ...f, runId });
+    const run: TrackedRun = {
+      index: plan.index,
+      label,
+      plan,
+      handle,
+      ended: false,
+      pool: e.pool.id,
+      runtime: e.rt.name,
+      variant: e.variant,
+      baseline,
+      startedAt: Date.now(),
+      endedAt: null,
+      status: null,
+      approvals: [],
+    };
+    runs.push(run);
+    e.pool.admit(run);
+    progress.started(runId, `${e.pool.id} ${baseline ? `baseline ${plan.vendor}` : `#${plan.index}`}`);
+    return true;
+  };
+
+  const tick = async (): Promise<void> => {
+    await Promise.all(runs.filter((r) => !r.ended).map(poll));
+    for (const e of entries) await e.pool.tick();
+    if (injecting) injector.tick();
+  };
+
+  const injectorPools: InjectorPool[] = entries.map((e) => ({
+    pool: e.pool,
+    servers: e.servers,
+    inFlight: () => open(e).filter((r) => !r.baseline),
+  }));
+  const schedule = o.only ? [...o.only.strikes] : scheduleStrikes(o.schedule, HORIZON_MS);
+  const injector = new Injector({
+    strikes: schedule,
+    pools: injectorPools,
+    servers: infra.servers,
+    world,
+    journal,
+    approveWaiting,
+  });
+
+  // 1. Baselines: one uncrashed run per pool and vendor, before any strike.
+  const vendors = [...new Set(indexes.map((i) => runPlan(o.schedule, i).vendor))];
+  progress.log(`chaos: ${vendors.length} baseline(s) per pool (uncrashed, no faults)`);
+  const baselineQueue = entries.flatMap((e) =>
+    vendors.map((vendor, v) => ({
+      e,
+      vendor,
+      runId: chaosRunId(o.seed, e.rt.name, e.variant, `b${v}`),
+      label: `b${v}`,
+    })),
+  );
+  const baselineDeadline = Date.now() + o.boundMs * 2;
+  while (Date.now() < baselineDeadline) {
+    for (const e of entries)
+      while (open(e).length < o.workers && baselineQueue.some((b) => b.e === e)) {
+        const b = baselineQueue.find((x) => x.e === e)!;
+        const plan: RunPlan = { index: -1, vendor: b.vendor, crash: null, faults: [], holdApproval: false };
+        if (!(await admit(e, plan, b.runId, true, b.label))) break;
+        baselineQueue.splice(baselineQueue.indexOf(b), 1);
+      }
+    await tick();
+    if (!baselineQueue.length && runs.every((r) => r.ended)) break;
+    await sleep(TICK_MS);
+  }
+  for (const r of runs.filter((x) => !x.ended))
+    notes.push(`baseline ${r.handle.runId} did not end: its reviews are compared with nothing`);
+
+  // 2. The campaign: runs admitted as slots free up, strikes on the schedule, on workers the schedule arms.
+  await Promise.all(entries.map((e) => e.pool.recycle()));
+  progress.log(`chaos: ${indexes.length} review(s) per pool under the schedule of seed ${o.seed}`);
+  injecting = true;
+  const strikesFrom = Date.now();
+  injector.start(strikesFrom);
+  let lastProgress = Date.now();
+  const pending = (e: PoolEntry) => e.next < indexes.length;
+  for (;;) {
+    const openBefore = runs.filter((r) => !r.ended).length;
+    await tick();
+    if (runs.filter((r) => !r.ended).length < openBefore) lastProgress = Date.now();
+    for (const e of entries) {
+      // A run past the bound keeps being supervised, but no longer holds a slot; nor does one its pool gave up.
+      const busy = () =>
+        open(e).filter((r) => !r.baseline && Date.now() - r.startedAt < o.boundMs && !e.pool.gaveUp(r.handle.runId))
+          .length;
+      while (busy() < o.workers && pending(e)) {
+        const index = indexes[e.next]!;
+        const plan = runPlan(o.schedule, index);
+        if (
+          !(await admit(
+            e,
+            plan,
+            chaosRunId(o.seed, e.rt.name, e.variant, index),
+            false,
+            String(index).padStart(3, '0'),
+          ))
+        )
+          break;
+        e.next++;
+        lastProgress = Date.now();
+      }
+    }
+    const allAdmitted = entries.every((e) => !pending(e));
+    const stillOpen = runs.filter((r) => !r.ended && !r.baseline && !entryOf(r).pool.gaveUp(r.handle.runId));
+    if (allAdmitted && stillOpen.length === 0) break;
+    if (Date.now() - lastProgress > o.boundMs && allAdmitted) break;
+    await sleep(TICK_MS);
+  }
+  const injectedFor = injector.elapsed();
+  await injector.stop();
+  injecting = false;
+  quiescing = true;
+  progress.log(`chaos: strikes over after ${(injectedFor / 1000).toFixed(0)} s; quiescing`);
+
+  // 3. Quiesce: the runs held at the gate get their approval while no worker is alive, as scheduled;
+  // every run gets the bound to end; the outbox gets its last rows sent.
+  const held = runs.filter((r) => !r.ended && !r.baseline && r.plan.holdApproval && r.approvals.length === 0);
+  if (held.length) {
+    const lastStrike: Strike = { seq: 0, kind: 'approve-while-down', at: injectedFor, pick: 0 };
+    journal.add({
+      kind: 'strike',
+      strike: 0,
+      detail: `approve-while-down: the last one, for ${held.length} held run(s)`,
+    });
+    await injector.fireNow(lastStrike);
+  }
+  const quiesceDeadline = Date.now() + o.boundMs;
+  // Nothing moves a run its pool gave up: waiting out the bound for it would only add time.
+  const movable = () => runs.some((r) => !r.ended && !entryOf(r).pool.gaveUp(r.handle.runId));
+  while (movable() && Date.now() < quiesceDeadline) {
+    await tick();
+    await sleep(TICK_MS);
+  }
+  const targets = runs.map((r) => ({ runtime: r.runtime, adapter: entryOf(r).rt.adapter, handle: r.handle }));
+  const settleDeadline = Date.now() + OUTBOX_SETTLE_MS;
+  while (Date.now() < settleDeadline && (await unsentOutboxRows(infra.databaseUrl, targets).catch(() => 1)) > 0) {
+    await tick();
+    await sleep(TICK_MS * 2);
+  }
+  await Promise.all(entries.map((e) => e.pool.stop()));
+
+  // 4. The records, read from outside once nothing runs any more, and the judgement.
+  progress.log(`chaos: reading the records of ${runs.length} run(s)`);
+  const records = await collectRecords({ world, databaseUrl: infra.databaseUrl, targets });
+  // A run left unfinished is ended as an operator would, after its records were read.
+  for (const r of runs.filter((x) => !x.ended))
+    await entryOf(r)
+      .rt.adapter.abandon?.(r.handle, 'the chaos campaign is over')
+      .catch(() => undefined);
+
+  const baselineOf = new Map<string, Baseline & { runId: string }>();
+  for (const r of runs.filter((x) => x.baseline)) {
+    const rec = records.get(r.handle.runId);
+    const digest = rec?.final?.status === 'completed' ? safeDigest(rec.final.state) : null;
+    baselineOf.set(`${r.pool}/${r.plan.vendor}`, { digest, ledger: rec?.ledger ?? [], runId: r.handle.runId });
+  }
+  const verdicts = new Map<string, RunVerdict>();
+  for (const r of runs.filter((x) => !x.baseline)) {
+    const base = baselineOf.get(`${r.pool}/${r.plan.vendor}`) ?? null;
+    verdicts.set(
+      r.handle.runId,
+      checkRun(
+        {
+          runId: r.handle.runId,
+          pool: r.pool,
+          runtime: r.runtime,
+          variant: r.variant,
+          startedAt: r.startedAt,
+          endedAt: r.endedAt,
+          records: records.get(r.handle.runId)!,
+        },
+        base,
+      ),
+    );
+  }
+  const crashPoints = (pool: string) =>
+    journal.entries.filter((e) => e.kind === 'crash-point' && e.pool === pool && e.at >= runs[0]!.startedAt).length;
+  const rows = entries.map((e) => {
+    const strikes = injector.counts.get(e.pool.id)!;
+    return poolRow({
+      pool: e.pool.id,
+      runtime: e.rt.name,
+      variant: e.variant,
+      verdicts: runs.filter((r) => r.pool === e.pool.id && !r.baseline).map((r) => verdicts.get(r.handle.runId)!),
+      faults: {
+        kill: strikes.kill,
+        'crash-point': crashPoints(e.pool.id),
+        pause: strikes.pause,
+        'postgres-restart': strikes['postgres-restart'],
+        'temporal-restart': strikes['temporal-restart'],
+        'approve-while-down': strikes['approve-while-down'],
+      },
+    });
+  });
+  const fired = new Set(journal.entries.filter((e) => e.kind === 'strike').map((e) => e.strike));
+  return {
+    strikesFrom,
+    rows,
+    runs,
+    verdicts,
+    records,
+    baselines: [...baselineOf].map(([key, b]) => ({
+      pool: key.slice(0, key.lastIndexOf('/')),
+      vendor: key.slice(key.lastIndexOf('/') + 1),
+      runId: b.runId,
+      digest: b.digest,
+    })),
+    strikes: schedule.filter((s) => s.at <= injectedFor).map((s) => ({ ...s, fired: fired.has(s.seq) })),
+  };
+}
+
+/** The journal around one run: its own entries, and what struck its pool or its servers while it lived. */
+export function scheduleAround(
+  journal: Journal,
+  run: TrackedRun,
+  workers: ReadonlySet<string> | undefined,
+): JournalEntry[] {
+  return journal.around({
+    from: run.startedAt - 1_000,
+    to: (run.endedAt ?? Date.now()) + 1_000,
+    pool: run.pool,
+    runId: run.handle.runId,
+    ...(workers ? { workers } : {}),
+  });
+}

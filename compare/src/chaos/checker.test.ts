@@ -1,0 +1,242 @@
+import type { DurableMark, DurableRecord, ReviewState } from '@vendor-review/domain';
+import { reviewDigest } from '@vendor-review/domain';
+import type { DeliveryView, LedgerEntry } from '@vendor-review/domain/world';
+import { describe, expect, it } from 'vitest';
+import { checkRun, clean, extraSpend, lateCompletion, lateWrites, poolRow, type CheckedRun } from './checker.ts';
+import type { RunRecords } from './records.ts';
+
+let seq = 0;
+function entry(o: Partial<LedgerEntry> & Pick<LedgerEntry, 'kind' | 'opKey'>): LedgerEntry {
+  return {
+    seq: ++seq,
+    at: seq,
+    runId: 'r1',
+    step: null,
+    attempt: 1,
+    worker: 'A',
+    idempotencyKey: null,
+    method: 'POST',
+    path: '/',
+    subject: o.opKey,
+    status: 200,
+    outcome: 'ok',
+    promptTokens: 0,
+    completionTokens: 0,
+    costUsd: 0,
+    durationMs: 1,
+    ...o,
+  };
+}
+
+const state = (draft = 'the review') =>
+  ({
+    verdicts: { pricing: { status: 'met', confidence: 0.9, evidence: [] } },
+    draft: { text: draft },
+    approval: { approved: true, by: 'chaos-harness' },
+  }) as unknown as ReviewState;
+const DIGEST = reviewDigest(state());
+
+const mail = (id: string): DeliveryView => ({ id, runId: 'r1', idempotencyKey: null, at: 0, to: 'a@b', subject: 's' });
+const note = (id: string, requirementId: string): DeliveryView => ({
+  id,
+  runId: 'r1',
+  idempotencyKey: null,
+  at: 0,
+  requirementId,
+  text: 't',
+});
+
+function records(o: Partial<RunRecords> = {}): RunRecords {
+  return {
+    ledger: [],
+    mails: [mail('msg-1')],
+    notes: [note('note-1', 'pricing')],
+    durable: { runtime: 'x', kind: 'history', marks: [] },
+    final: { status: 'completed', state: state() },
+    unreadable: null,
+    outbox: [],
+    provenance: null,
+    completion: null,
+    ...o,
+  };
+}
+
+function run(o: Partial<RunRecords> = {}, endedAt: number | null = 5_000): CheckedRun {
+  return {
+    runId: 'r1',
+    pool: 'langgraph/hardened',
+    runtime: 'langgraph',
+    variant: 'hardened',
+    startedAt: 1_000,
+    endedAt,
+    records: records(o),
+  };
+}
+
+const kinds = (r: CheckedRun, digest: string | null = DIGEST) =>
+  checkRun(r, { digest, ledger: [] }).violations.map((v) => v.kind);
+
+describe('the checker, from the outside only', () => {
+  it('a clean run: one mail, one note per requirement, the baseline review, nothing late, nothing pending', () => {
+    const v = checkRun(run(), { digest: DIGEST, ledger: [] });
+    expect(v.violations).toEqual([]);
+    expect(v.end).toBe('completed');
+    expect(v.durationMs).toBe(4_000);
+  });
+
+  it('counts every mail and note the receivers stored beyond one as a duplicate effect', () => {
+    const v = checkRun(
+      run({ mails: [mail('1'), mail('2'), mail('3')], notes: [note('1', 'p'), note('2', 'p'), note('3', 'q')] }),
+      {
+        digest: DIGEST,
+        ledger: [],
+      },
+    );
+    expect(v.violations.map((x) => [x.kind, x.count])).toEqual([
+      ['duplicate-mail', 2],
+      ['duplicate-note', 1],
+    ]);
+  });
+
+  it('a run that never ended is stuck; a failed one with a mail, a completed one without, are both wrong', () => {
+    expect(kinds(run({ final: { status: 'running', state: null } }, null))).toEqual(['stuck']);
+    expect(kinds(run({ final: null, unreadable: 'server down' }, null))).toEqual(['stuck']);
+    expect(kinds(run({ final: { status: 'failed', state: null } }))).toEqual(['mail-of-failed-run']);
+    expect(kinds(run({ mails: [] }))).toEqual(['mail-missing']);
+    expect(kinds(run({ final: { status: 'failed', state: null }, mails: [] }))).toEqual([]);
+  });
+
+  it('a completed review that differs from the uncrashed run, and an outbox row never sent, are violations', () => {
+    expect(kinds(run({ final: { status: 'completed', state: state('another text') } }))).toEqual(['review-differs']);
+    expect(kinds(run(), null)).toEqual([]); // no baseline review: nothing to compare with
+    expect(kinds(run({ outbox: [{ status: 'pending', attempts: 3, lastError: 'HTTP 503' }] }))).toEqual([
+      'outbox-unsent',
+    ]);
+  });
+});
+
+describe('late writes', () => {
+  const cp = (id: string, parentId: string | null): DurableMark => ({
+    id,
+    kind: 'checkpoint',
+    at: null,
+    step: null,
+    short: id,
+    long: id,
+    parentId,
+    order: 0,
+  });
+  const ev = (id: string, writer: string, parentId?: string): DurableMark => ({
+    id,
+    kind: 'event',
+    at: null,
+    step: 'DELIVER',
+    short: id,
+    long: `history event ${id}`,
+    writer,
+    order: Number(id),
+    ...(parentId ? { parentId } : {}),
+  });
+
+  it('a checkpoint committed under an older fencing token than one already used', () => {
+    const provenance = [1, 1, 2, 1, 2].map((token, i) => ({
+      checkpointId: `c${i}`,
+      writer: token === 1 ? 'A' : 'B',
+      token,
+      writtenAt: i,
+    }));
+    const why = lateWrites(null, provenance);
+    expect(why).toHaveLength(1);
+    expect(why[0]).toMatch(/c3 written by A with fencing token 1 after token 2 \(B\)/);
+    expect(
+      lateWrites(
+        null,
+        provenance.filter((p) => p.checkpointId !== 'c3'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('a checkpoint chain that forks: two writers went on from one checkpoint', () => {
+    const durable: DurableRecord = {
+      runtime: 'langgraph',
+      kind: 'checkpoints',
+      marks: [cp('a', null), cp('b', 'a'), cp('c', 'a')],
+    };
+    expect(lateWrites(durable, [])).toEqual(['checkpoint a has two children: two writers went on from it']);
+  });
+
+  it('a task closed by another worker than the one the attempt was handed to', () => {
+    const durable: DurableRecord = {
+      runtime: 'temporal',
+      kind: 'history',
+      marks: [ev('5', 'A'), ev('6', 'B', '5'), ev('7', 'B'), ev('8', 'B', '7')],
+    };
+    expect(lateWrites(durable, null)).toEqual([
+      'history event 6 written by B, but the runtime had handed that attempt to A',
+    ]);
+  });
+
+  it("a final status written by a worker that was no longer the lease's owner", () => {
+    expect(lateCompletion({ status: 'completed', by: 'LH-001.0', leaseOwner: 'LH-001.1#42', leaseToken: 2 })).toMatch(
+      /written by LH-001.0, while the lease was LH-001.1's/,
+    );
+    expect(
+      lateCompletion({ status: 'completed', by: 'LH-001.1', leaseOwner: 'LH-001.1#42', leaseToken: 2 }),
+    ).toBeNull();
+    expect(lateCompletion({ status: 'completed', by: 'LN-001.0', leaseOwner: null, leaseToken: null })).toBeNull();
+    const v = checkRun(run({ completion: { status: 'completed', by: 'A', leaseOwner: 'B#1', leaseToken: 3 } }), {
+      digest: DIGEST,
+      ledger: [],
+    });
+    expect(v.violations.map((x) => x.kind)).toEqual(['late-completion']);
+  });
+});
+
+describe('extra model spend', () => {
+  it('is what the model calls beyond the uncrashed run cost, aborted calls included, faults not', () => {
+    const model = (opKey: string, o: Partial<LedgerEntry> = {}) =>
+      entry({ kind: 'model', opKey, costUsd: 0.001, ...o });
+    const baseline = [model('m1'), model('m2')];
+    const ledger = [
+      model('m1'),
+      model('m1', { outcome: 'aborted' }),
+      model('m2'),
+      model('m2', { outcome: 'fault', fault: '503', costUsd: 0 }),
+      model('m2'),
+      entry({ kind: 'web', opKey: 'GET /x' }),
+      entry({ kind: 'web', opKey: 'GET /x' }),
+    ];
+    expect(extraSpend(ledger, baseline)).toBeCloseTo(0.002, 9);
+    expect(extraSpend([model('m1'), model('m2')], baseline)).toBe(0);
+    expect(extraSpend([model('m1', { costUsd: null }), model('m1', { costUsd: null })], baseline)).toBeNull();
+  });
+});
+
+describe('a row per runtime × variant', () => {
+  it('adds the runs up; the table can fail', () => {
+    const verdicts = [
+      checkRun(run({ mails: [mail('1'), mail('2')] }), { digest: DIGEST, ledger: [] }),
+      checkRun(run({}, 3_000), { digest: DIGEST, ledger: [] }),
+      checkRun(run({ final: { status: 'failed', state: null }, mails: [] }), { digest: DIGEST, ledger: [] }),
+      checkRun(run({ final: { status: 'running', state: null } }, null), { digest: DIGEST, ledger: [] }),
+    ];
+    const row = poolRow({
+      pool: 'langgraph/naive',
+      runtime: 'langgraph',
+      variant: 'naive',
+      verdicts,
+      faults: {
+        kill: 1,
+        'crash-point': 2,
+        pause: 0,
+        'postgres-restart': 0,
+        'temporal-restart': 0,
+        'approve-while-down': 1,
+      },
+    });
+    expect(row).toMatchObject({ runs: 4, completed: 2, deadLettered: 1, stuck: 1, duplicateEffects: 1, lateWrites: 0 });
+    expect(row.timeToCompletionMs).toMatchObject({ n: 2, median: 3_000, p95: 4_000 });
+    expect(clean(row)).toBe(false);
+    expect(clean({ stuck: 0, duplicateEffects: 0, lateWrites: 0 })).toBe(true);
+  });
+});

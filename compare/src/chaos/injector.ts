@@ -1,0 +1,206 @@
+import type { InfraServer } from '@vendor-review/domain';
+import type { HazardInfra } from '@vendor-review/domain/conformance';
+import type { WorkerProcess } from '@vendor-review/domain/infra';
+import type { WorldClient } from '@vendor-review/domain/world';
+import type { Journal } from './journal.ts';
+import type { Pool, PoolRun } from './pool.ts';
+import { STRIKE_KINDS, type Strike, type StrikeKind } from './schedule.ts';
+
+/** How long every pool stays down during an approve-while-down strike once the approvals are in. */
+const DOWN_AFTER_APPROVALS_MS = 500;
+
+export interface InjectorPool {
+  pool: Pool;
+  /** The servers this pool's runs keep something in (drills.servers): which restarts reach it. */
+  servers: readonly InfraServer[];
+  /** Its runs in flight now. */
+  inFlight(): PoolRun[];
+}
+
+/** Strikes that reached a pool, by kind. */
+export type StrikeCounts = Record<StrikeKind, number>;
+
+const zero = (): StrikeCounts => Object.fromEntries(STRIKE_KINDS.map((k) => [k, 0])) as StrikeCounts;
+
+/**
+ * Carries out the schedule's strikes at their times, against every pool at once. A strike never
+ * waits for the one before (a PostgreSQL restart can be under way while a worker is killed); the
+ * servers' own handles run their restarts one at a time. Whatever a strike cannot reach (a server
+ * that is not the harness's own, a pool with nobody alive) is journaled as skipped, never faked.
+ */
+export class Injector {
+  readonly counts = new Map<string, StrikeCounts>();
+  readonly #pending: Strike[];
+  readonly #running = new Set<Promise<void>>();
+  readonly #paused = new Set<WorkerProcess>();
+  #t0 = 0;
+  #stopped = false;
+
+  constructor(
+    private readonly o: {
+      strikes: readonly Strike[];
+      pools: readonly InjectorPool[];
+      servers: HazardInfra;
+      world: WorldClient;
+      journal: Journal;
+      /** Approves every run waiting for a decision, while no worker is alive; returns the runs approved per pool. */
+      approveWaiting: () => Promise<Map<string, number>>;
+    },
+  ) {
+    this.#pending = [...o.strikes];
+    for (const p of o.pools) this.counts.set(p.pool.id, zero());
+  }
+
+  start(t0 = Date.now()): void {
+    this.#t0 = t0;
+  }
+
+  /** Milliseconds since the schedule's zero. */
+  elapsed(): number {
+    return Date.now() - this.#t0;
+  }
+
+  /** Fires every strike that is due. */
+  tick(): void {
+    if (this.#stopped || this.#t0 === 0) return;
+    while (this.#pending.length && this.#pending[0]!.at <= this.elapsed()) void this.fireNow(this.#pending.shift()!);
+  }
+
+  /** Carries out one strike now (the campaign's last approve-while-down, or a due one). */
+  fireNow(strike: Strike): Promise<void> {
+    const done: Promise<void> = this.#fire(strike)
+      .catch((err: unknown) =>
+        this.#note(strike, `failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300)),
+      )
+      .finally(() => this.#running.delete(done));
+    this.#running.add(done);
+    return done;
+  }
+
+  /** No more strikes; waits for those under way, wakes every paused worker and lets every pool restart. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await Promise.all([...this.#running]);
+    for (const w of this.#paused) w.signal('SIGCONT');
+    this.#paused.clear();
+    for (const p of this.o.pools) p.pool.release();
+  }
+
+  #count(pool: string, kind: StrikeKind, n = 1): void {
+    this.counts.get(pool)![kind] += n;
+  }
+
+  #note(strike: Strike, detail: string, pool?: string): void {
+    this.o.journal.add({
+      kind: 'strike',
+      strike: strike.seq,
+      ...(pool ? { pool } : {}),
+      detail: `${strike.kind}: ${detail}`,
+    });
+  }
+
+  async #fire(s: Strike): Promise<void> {
+    switch (s.kind) {
+      case 'kill':
+        return this.#eachTarget(s, (w, pool) => {
+          void w.kill();
+          this.#count(pool.id, 'kill');
+          this.#journalHit('kill', s, pool, w, 'SIGKILL');
+        });
+      case 'pause':
+        return this.#eachTarget(s, (w, pool) => {
+          if (this.#paused.has(w)) return false;
+          w.signal('SIGSTOP');
+          this.#paused.add(w);
+          this.#count(pool.id, 'pause');
+          this.#journalHit('pause', s, pool, w, `SIGSTOP for ${s.pauseMs} ms`);
+          setTimeout(() => {
+            if (!this.#paused.delete(w)) return;
+            w.signal('SIGCONT');
+            this.#journalHit('resume', s, pool, w, 'SIGCONT');
+          }, s.pauseMs ?? 0).unref();
+          return true;
+        });
+      case 'postgres-restart':
+      case 'temporal-restart':
+        return this.#restart(s, s.kind === 'postgres-restart' ? 'postgres' : 'temporal');
+      case 'world-burst':
+        return this.#burst(s);
+      case 'approve-while-down':
+        return this.#approveWhileDown(s);
+    }
+  }
+
+  /** The live worker of each pool the strike picks: `pick` modulo how many are alive, oldest first. */
+  #eachTarget(s: Strike, act: (w: WorkerProcess, pool: Pool) => boolean | void): void {
+    const hit: string[] = [];
+    for (const { pool } of this.o.pools) {
+      const live = pool.live();
+      const target = live.length ? live[s.pick % live.length]! : null;
+      if (target && act(target, pool) !== false) hit.push(target.life.name);
+    }
+    this.#note(s, hit.length ? hit.join(', ') : 'no worker alive to strike');
+  }
+
+  #journalHit(kind: 'kill' | 'pause' | 'resume', s: Strike, pool: Pool, w: WorkerProcess, detail: string): void {
+    const runId = pool.runOf(w);
+    this.o.journal.add({
+      kind,
+      strike: s.seq,
+      pool: pool.id,
+      worker: w.life.name,
+      pid: w.pid,
+      ...(runId ? { runId } : {}),
+      detail,
+    });
+  }
+
+  async #restart(s: Strike, server: InfraServer): Promise<void> {
+    const handle = this.o.servers[server];
+    const reached = this.o.pools.filter((p) => p.servers.includes(server));
+    if (!handle?.restart || (server === 'temporal' && !this.o.servers.temporal?.dbFilename)) {
+      this.#note(s, `skipped: the harness does not own a restartable ${server} (kind ${handle?.kind ?? 'none'})`);
+      return;
+    }
+    if (!reached.length) return;
+    this.#note(s, `${server} going down`);
+    const { downMs } = await handle.restart();
+    for (const p of reached) this.#count(p.pool.id, s.kind);
+    this.o.journal.add({ kind: 'server-restart', strike: s.seq, detail: `${server} back after ${downMs} ms` });
+  }
+
+  async #burst(s: Strike): Promise<void> {
+    const burst = s.burst!;
+    for (const p of this.o.pools) {
+      const runs = p.inFlight();
+      for (const run of runs) {
+        const runId = run.handle.runId;
+        await this.o.world.addFault({ ...burst, runId });
+        this.o.journal.add({
+          kind: 'world-fault',
+          strike: s.seq,
+          pool: p.pool.id,
+          runId,
+          detail: `${burst.kind}${burst.delayMs ? ` ${burst.delayMs} ms` : ''} on ${burst.route} ×${burst.times}`,
+        });
+      }
+      if (runs.length) this.#count(p.pool.id, 'world-burst');
+    }
+    this.#note(s, `${burst.kind} on ${burst.route} ×${burst.times} for every run in flight`);
+  }
+
+  async #approveWhileDown(s: Strike): Promise<void> {
+    const killed = await Promise.all(this.o.pools.map(async (p) => ({ pool: p.pool, workers: await p.pool.hold() })));
+    for (const { pool, workers } of killed)
+      for (const w of workers) this.#journalHit('kill', s, pool, w, 'SIGKILL: every worker down');
+    this.#note(s, `every pool down (${killed.reduce((n, k) => n + k.workers.length, 0)} worker(s) killed)`);
+    try {
+      const approved = await this.o.approveWaiting();
+      for (const [pool, n] of approved) this.#count(pool, 'approve-while-down', n);
+      await new Promise((r) => setTimeout(r, DOWN_AFTER_APPROVALS_MS));
+    } finally {
+      for (const p of this.o.pools) p.pool.release();
+      this.#note(s, 'pools released');
+    }
+  }
+}

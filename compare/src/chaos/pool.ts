@@ -1,0 +1,95 @@
+import type { RunHandle, RuntimeAdapter, Variant } from '@vendor-review/domain';
+import type { WorkerProcess } from '@vendor-review/domain/infra';
+import type { Journal } from './journal.ts';
+import type { RunPlan } from './schedule.ts';
+
+/**
+ * The worker processes of one runtime × variant, kept as a supervisor keeps them. Two designs, one
+ * per way a runtime hands out work (run-supervisor.ts: LangGraph, a process per run; queue-pool.ts:
+ * Temporal, a fixed number of processes polling one task queue). Either way a worker that dies is
+ * replaced, and the fault injector reaches the workers only through this interface.
+ */
+export interface PoolRun {
+  index: number;
+  /** How its workers are named: the run's number ("007"), or "b0" for a baseline. */
+  label: string;
+  plan: RunPlan;
+  handle: RunHandle;
+  /** Set by the campaign once the run is completed or failed. */
+  ended: boolean;
+}
+
+export interface Pool {
+  /** "langgraph/hardened" */
+  readonly id: string;
+  readonly runtime: string;
+  readonly variant: Variant;
+  readonly adapter: RuntimeAdapter;
+  /** Every process started, in order. */
+  readonly workers: readonly WorkerProcess[];
+  start(): Promise<void>;
+  /** A run was started: the pool sees to it that some worker serves it. */
+  admit(run: PoolRun): void;
+  /** One round of supervision: replace what died, take over what the runtime says was lost. */
+  tick(): Promise<void>;
+  /** The processes alive now, oldest first. */
+  live(): WorkerProcess[];
+  /** Every live worker SIGKILLed, and none started again until release(): a moment with no worker alive. */
+  hold(): Promise<WorkerProcess[]>;
+  release(): void;
+  /**
+   * Every process replaced by the next incarnation of its slot (a deploy): the baselines run on
+   * workers no crash point is armed in, the campaign on the ones the schedule arms. Nothing to do
+   * for a pool that starts a process per run.
+   */
+  recycle(): Promise<void>;
+  /** Kill everything, start nothing more. */
+  stop(): Promise<void>;
+  /** The processes that may have worked on this run (a queue pool: all of its workers alive meanwhile). */
+  servedBy(runId: string): WorkerProcess[];
+  /** True once the pool has stopped trying to move this run (its workers crash-looped): nothing will. */
+  gaveUp(runId: string): boolean;
+  /** The run a process was started for, when it was started for one. */
+  runOf(w: WorkerProcess): string | null;
+}
+
+export interface PoolContext {
+  journal: Journal;
+  /** Stop supervising a run's processes (a worker crash-looping) after this many restarts. */
+  maxRestarts: number;
+}
+
+/** Journal the end of a worker: its exit, and the crash point it announced if it killed itself at one. */
+export function journalExit(o: { journal: Journal; pool: string; worker: WorkerProcess; runId?: string }): void {
+  void o.worker.exited.then((life) => {
+    if (life.crash)
+      o.journal.add({
+        kind: 'crash-point',
+        pool: o.pool,
+        worker: life.name,
+        pid: life.pid,
+        ...(o.runId ? { runId: o.runId } : {}),
+        at: life.crash.at,
+        detail: `${life.crash.point}@${life.crash.occurrence}${life.crash.detail ? ` ${life.crash.detail}` : ''}`,
+      });
+    o.journal.add({
+      kind: 'worker-exit',
+      pool: o.pool,
+      worker: life.name,
+      pid: life.pid,
+      ...(o.runId ? { runId: o.runId } : {}),
+      at: life.exitedAt ?? Date.now(),
+      detail: life.signal
+        ? `signal ${life.signal}`
+        : `exit ${life.exitCode}${life.exitCode ? `: ${lastWords(life.logTail)}` : ''}`,
+    });
+  });
+}
+
+/** The line a dying worker ended on, without stack frames: enough to tell a crash from a refusal. */
+export function lastWords(output: string): string {
+  const lines = output.split('\n').filter((l) => l.trim() && !/^\s+at /.test(l) && !/^CRASHPOINT /.test(l));
+  return ([...lines].reverse().find((l) => /error|refused|cannot|lost|lease|fenc/i.test(l)) ?? lines.at(-1) ?? '')
+    .trim()
+    .slice(0, 300);
+}

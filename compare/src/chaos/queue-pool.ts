@@ -1,0 +1,112 @@
+import type { RuntimeAdapter, Variant, WorkerSpec } from '@vendor-review/domain';
+import { WorkerProcess } from '@vendor-review/domain/infra';
+import { journalExit, type Pool, type PoolContext, type PoolRun } from './pool.ts';
+
+/** How long a new queue worker gets to say it polls (a loaded two-core machine starts them slowly). */
+const READY_TIMEOUT_MS = 180_000;
+
+/**
+ * A fixed number of worker processes polling one task queue (Temporal): runs are not handed to a
+ * process, the server hands their tasks to whichever worker polls, and it notices a dead or frozen
+ * one by itself (the heartbeat timeout). The pool only keeps the number of processes up, as
+ * systemd's Restart=always would: a process that exits is replaced by the next incarnation of its
+ * slot, whose crash plan the schedule decides.
+ */
+export class QueuePool implements Pool {
+  readonly id: string;
+  readonly runtime: string;
+  readonly workers: WorkerProcess[] = [];
+  readonly #slots: { current: WorkerProcess | null; incarnation: number }[];
+  #held = false;
+  #stopped = false;
+
+  constructor(
+    readonly adapter: RuntimeAdapter,
+    readonly variant: Variant,
+    private readonly ctx: PoolContext,
+    private readonly o: {
+      short: string;
+      size: number;
+      spec: (name: string, crashPlan: string | null) => WorkerSpec;
+      planFor: (slot: number, incarnation: number) => string | null;
+    },
+  ) {
+    this.runtime = adapter.name;
+    this.id = `${adapter.name}/${variant}`;
+    this.#slots = Array.from({ length: o.size }, () => ({ current: null, incarnation: -1 }));
+  }
+
+  /** Every slot's first process, polling before the first run is started. */
+  async start(): Promise<void> {
+    const started = this.#slots.map((_, i) => this.#startSlot(i));
+    await Promise.all(started.map((w) => w.waitForLine(/\bWORKER READY\b/, READY_TIMEOUT_MS)));
+  }
+
+  async recycle(): Promise<void> {
+    await this.hold();
+    this.#held = false;
+    await this.start();
+  }
+
+  #startSlot(i: number): WorkerProcess {
+    const slot = this.#slots[i]!;
+    slot.incarnation += 1;
+    const crashPlan = this.o.planFor(i, slot.incarnation);
+    const name = `${this.o.short}-w${i}.${slot.incarnation}`;
+    const w = new WorkerProcess(name, this.o.spec(name, crashPlan));
+    slot.current = w;
+    this.workers.push(w);
+    this.ctx.journal.add({
+      kind: 'worker-start',
+      pool: this.id,
+      worker: name,
+      pid: w.pid,
+      detail: crashPlan ? `armed ${crashPlan}` : 'unarmed',
+    });
+    journalExit({ journal: this.ctx.journal, pool: this.id, worker: w });
+    return w;
+  }
+
+  admit(_run: PoolRun): void {
+    // The run's tasks are in the queue; whichever worker polls takes them.
+  }
+
+  async tick(): Promise<void> {
+    if (this.#held || this.#stopped) return;
+    this.#slots.forEach((slot, i) => {
+      if (!slot.current?.alive) this.#startSlot(i);
+    });
+  }
+
+  live(): WorkerProcess[] {
+    return this.workers.filter((w) => w.alive);
+  }
+
+  async hold(): Promise<WorkerProcess[]> {
+    this.#held = true;
+    const killed = this.live();
+    await Promise.all(killed.map((w) => w.kill()));
+    return killed;
+  }
+
+  release(): void {
+    this.#held = false;
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await Promise.all(this.workers.map((w) => w.kill()));
+  }
+
+  servedBy(_runId: string): WorkerProcess[] {
+    return this.workers;
+  }
+
+  gaveUp(_runId: string): boolean {
+    return false; // a queue worker never gives a run up: the server keeps handing its tasks out
+  }
+
+  runOf(_w: WorkerProcess): string | null {
+    return null;
+  }
+}
