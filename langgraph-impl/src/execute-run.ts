@@ -74,9 +74,10 @@ function isDatabaseLoss(err: unknown): boolean {
  */
 export async function executeRun(o: ExecuteOptions): Promise<ExecuteOutcome> {
   const log = o.log ?? (() => {});
+  const held: { lease: Lease | null } = { lease: null };
   for (let resumes = 1; ; resumes++) {
     try {
-      return await executeOnce(o, log);
+      return await executeOnce(o, log, held);
     } catch (err) {
       if (!isDatabaseLoss(err)) throw err;
       const since = Date.now();
@@ -84,8 +85,9 @@ export async function executeRun(o: ExecuteOptions): Promise<ExecuteOutcome> {
         .then(() => loadRun(o.pool, o.runId))
         .catch(() => null);
       if (run?.variant !== 'hardened') throw err;
-      const holder = (await o.pool.query(SELECT_LEASE, [run.threadId])).rows[0]?.owner as string | undefined;
-      if (holder !== undefined && holder !== leaseOwner(o.worker)) throw err;
+      const lease = (await o.pool.query(SELECT_LEASE, [run.threadId])).rows[0];
+      const holder = lease?.owner as string | undefined;
+      if (holder !== undefined && holder !== leaseOwner(o.worker)) throw takenOver(o, run, held.lease, lease, err);
       log(
         `the database went away (${(err as Error).message}); it answers again after ${Date.now() - since} ms: resuming from the last checkpoint (resume ${resumes})`,
       );
@@ -93,7 +95,32 @@ export async function executeRun(o: ExecuteOptions): Promise<ExecuteOutcome> {
   }
 }
 
-async function executeOnce(o: ExecuteOptions, log: (line: string) => void): Promise<ExecuteOutcome> {
+/**
+ * The connection died while this worker held the run, and another worker holds it now: this one was
+ * fenced out, and says so (exit fencedOut) instead of dying of the connection error (exit 1, as a
+ * crash). Found by the chaos campaign: a worker frozen (SIGSTOP) inside the outbox's send, whose
+ * transaction PostgreSQL ended after idle_in_transaction_session_timeout while a second worker took
+ * the run over and delivered it, woke up and left with "unexpected error: Connection terminated".
+ */
+function takenOver(
+  o: ExecuteOptions,
+  run: RunRow,
+  mine: Lease | null,
+  now: { owner: string; fencing_token: string | number },
+  cause: unknown,
+): FencedOutError {
+  const lease = mine ?? { threadId: run.threadId, owner: leaseOwner(o.worker), token: 0, ttlMs: o.leaseTtlMs };
+  return new FencedOutError(
+    lease,
+    `${now.owner} claimed it since (token ${now.fencing_token}) while this worker's database connection was gone (${(cause as Error).message})`,
+  );
+}
+
+async function executeOnce(
+  o: ExecuteOptions,
+  log: (line: string) => void,
+  held: { lease: Lease | null },
+): Promise<ExecuteOutcome> {
   const run = await loadRun(o.pool, o.runId);
   if (!run) throw new RunNotFoundError(o.runId);
   const hardened = run.variant === 'hardened';
@@ -101,6 +128,7 @@ async function executeOnce(o: ExecuteOptions, log: (line: string) => void): Prom
   const lease: Lease | null = hardened
     ? await claimLease(o.pool, run.threadId, leaseOwner(o.worker), o.leaseTtlMs)
     : null;
+  held.lease = lease;
   const controller = new AbortController();
   let lostLease: FencedOutError | null = null;
   const keeper = lease

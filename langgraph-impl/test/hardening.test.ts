@@ -173,6 +173,42 @@ describe('lease and fencing', () => {
   });
 });
 
+// Not concurrent: it ends PostgreSQL sessions left idle in a transaction, which another test's could be.
+describe('a worker whose connection dies while another worker takes the run over', () => {
+  // Found by the chaos campaign: frozen inside the outbox's send past the idle-in-transaction timeout
+  // and its lease, a worker woke up to a dead connection and a new owner, and died as a crash (exit 1).
+  it('leaves fenced out, in plain words, not with the connection error; the mail goes once', async () => {
+    const { runId, threadId } = await approvedRun('hardened');
+    const world = fakePorts();
+    const send = world.ports.mailer.send;
+    const admin = createPool(db.url);
+    try {
+      world.ports.mailer.send = async (mail, meta) => {
+        const receipt = await send(mail, meta);
+        // What a long freeze does meanwhile: PostgreSQL ends the open transaction's session, and
+        // another worker claims the expired lease.
+        await admin.query(
+          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+           WHERE datname = current_database() AND state = 'idle in transaction' AND query ILIKE '%SKIP LOCKED%'`,
+        );
+        await admin.query(
+          `UPDATE lg_leases SET owner = 'B#2', fencing_token = fencing_token + 1, expires_at = now() + interval '1 minute' WHERE thread_id = $1`,
+          [threadId],
+        );
+        return receipt;
+      };
+      const err = await execute(runId, world).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(FencedOutError);
+      expect(String((err as Error).message)).toMatch(
+        /B#2 claimed it since \(token 2\) while this worker's database connection was gone/,
+      );
+      expect(world.calls.filter((c) => c.kind === 'mail')).toHaveLength(1);
+    } finally {
+      await admin.end();
+    }
+  });
+});
+
 describe('state outlives code: a v1 checkpoint resumed by v2 code', () => {
   /** Runs the hardened/naive graph up to SAVE_PROGRESS of the first requirement, then stops like a crash would. */
   async function stopBeforeSaveProgress(variant: 'naive' | 'hardened') {
