@@ -23,12 +23,13 @@ import {
   keepLeaseAlive,
   leaseOwner,
   releaseLease,
+  withFence,
   type Lease,
 } from './lease.ts';
 import type { DomainSteps } from './nodes.ts';
 import { LG_OUTBOX, outboxWriter } from './outbox.ts';
 import { LG_OUTBOX_SCOPE, SELECT_LEASE } from './sql.ts';
-import { loadRun, markRunFailed, markRunStarted, setRunStatus, type RunRow } from './runs.ts';
+import { loadRun, markRunFailed, markRunStarted, setRunStatus, type RunRow, type RunsDb } from './runs.ts';
 
 export interface ExecuteOptions {
   pool: pg.Pool;
@@ -158,6 +159,12 @@ async function drive(
   log: (line: string) => void,
 ): Promise<ExecuteOutcome> {
   const writer = lease ? fencedPool(o.pool, lease) : o.pool;
+  // Hardened, the run's status is written under the lease like its checkpoints. Found by the chaos
+  // campaign: a worker frozen at the approval gate past its lease, woken after another worker had
+  // finished the run, marked it completed itself (and exited 0), its status write being the one
+  // write it made that checked nothing. Now it is refused, and the worker leaves fenced out.
+  const status = (write: (db: RunsDb) => Promise<void>): Promise<void> =>
+    lease ? withFence(o.pool, lease, write) : write(o.pool);
   const checkpointer = createCheckpointer(run.checkpointer, writer, {
     variant: run.variant,
     writer: { worker: o.worker, ...(lease ? { fencingToken: lease.token } : {}) },
@@ -173,7 +180,7 @@ async function drive(
         ? {
             outbox: outboxWriter(o.pool, lease),
             onDeadLetter: (runId, failure) =>
-              markRunFailed(writer, runId, o.worker, `${failure.step}: ${failure.error}`, failure),
+              status((db) => markRunFailed(db, runId, o.worker, `${failure.step}: ${failure.error}`, failure)),
           }
         : {}),
     },
@@ -231,13 +238,13 @@ async function drive(
   while (final === null) {
     if (input === null) {
       const snapshot = await graph.getState(config);
-      if (isAwaitingApproval(snapshot)) input = await decisionFor(o, run, signal, log);
+      if (isAwaitingApproval(snapshot)) input = await decisionFor(o, run, signal, log, status);
       else if (hasEnded(snapshot)) {
         final = snapshot.values as ReviewState;
         break;
       }
     }
-    await markRunStarted(o.pool, run.runId, o.worker);
+    await status((db) => markRunStarted(db, run.runId, o.worker));
     let result: Record<string, unknown>;
     try {
       result = (await graph.invoke(input as never, config)) as Record<string, unknown>;
@@ -256,13 +263,15 @@ async function drive(
       final = result as unknown as ReviewState;
       break;
     }
-    await setRunStatus(o.pool, run.runId, 'awaiting-approval', o.worker);
+    await status((db) => setRunStatus(db, run.runId, 'awaiting-approval', o.worker));
     log('waiting for approval (the interrupt is checkpointed)');
     await crashpoint('awaiting-approval');
   }
 
   if (final.failure) {
-    await markRunFailed(o.pool, run.runId, o.worker, `${final.failure.step}: ${final.failure.error}`, final.failure);
+    await status((db) =>
+      markRunFailed(db, run.runId, o.worker, `${final.failure!.step}: ${final.failure!.error}`, final.failure),
+    );
     log(
       `failed into the dead letter at ${final.failure.step} after ${final.failure.attempts} attempt(s): ${final.failure.error}`,
     );
@@ -281,7 +290,7 @@ async function drive(
     });
     if (drained.sent) log(`delivered ${drained.sent} outbox mail(s)`);
   }
-  await setRunStatus(o.pool, run.runId, 'completed', o.worker);
+  await status((db) => setRunStatus(db, run.runId, 'completed', o.worker));
   const rejected = final.approval?.approved === false;
   log(rejected ? 'completed: the review was rejected, nothing delivered' : 'completed');
   return { status: 'completed', rejected, state: final };
@@ -332,9 +341,10 @@ async function decisionFor(
   run: RunRow,
   signal: AbortSignal,
   log: (line: string) => void,
+  status: (write: (db: RunsDb) => Promise<void>) => Promise<void>,
 ): Promise<Command> {
   const recorded = await findApproval(o.pool, run.runId);
-  if (!recorded) await setRunStatus(o.pool, run.runId, 'awaiting-approval', o.worker);
+  if (!recorded) await status((db) => setRunStatus(db, run.runId, 'awaiting-approval', o.worker));
   const decision = recorded ?? (await waitForApproval(o.pool, run.runId, { pollMs: o.approvalPollMs ?? 250, signal }));
   if (!decision) throw signal.reason ?? new Error('stopped while waiting for approval');
   log(`approval found: ${decision.approved ? 'approved' : 'rejected'} by ${decision.by}`);

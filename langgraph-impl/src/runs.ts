@@ -105,16 +105,19 @@ export async function loadRun(pool: pg.Pool, runId: string): Promise<RunRow | nu
   };
 }
 
-export async function markRunStarted(pool: pg.Pool, runId: string, worker: string): Promise<void> {
+/** A pool, or one client of it inside a fenced transaction (a hardened worker's status writes). */
+export type RunsDb = pg.Pool | pg.PoolClient;
+
+export async function markRunStarted(pool: RunsDb, runId: string, worker: string): Promise<void> {
   await pool.query(MARK_RUN_STARTED, [runId, worker]);
 }
 
-export async function setRunStatus(pool: pg.Pool, runId: string, status: StoredStatus, worker: string): Promise<void> {
+export async function setRunStatus(pool: RunsDb, runId: string, status: StoredStatus, worker: string): Promise<void> {
   await pool.query(SET_RUN_STATUS, [runId, status, worker]);
 }
 
 export async function markRunFailed(
-  pool: pg.Pool,
+  pool: RunsDb,
   runId: string,
   worker: string,
   error: string,

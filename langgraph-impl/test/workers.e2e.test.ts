@@ -215,6 +215,33 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
     expect(reviewDigest(view.state!)).toBe(baselineDigest);
     expect(ledger(runId).count('mail', 'ok')).toBe(1);
   });
+
+  // Found by the chaos campaign (pnpm chaos): frozen at the approval gate past its lease, a worker
+  // woke after another had finished the run and marked it completed itself, and exited 0.
+  it('hardened: a worker frozen at the approval gate past its lease writes no status when it wakes', async () => {
+    const { runId, threadId } = await createRun({ databaseUrl: db.url, request: request(), variant: 'hardened' });
+    const a = startWorker(
+      ['--run', runId],
+      env({ WORKER_NAME: 'A', LEASE_TTL_MS: '3000', CRASH_PLAN: 'awaiting-approval:stop' }),
+    );
+    await a.process.waitForStop(1, 240_000);
+    await leaseExpired(db.url, threadId);
+    await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
+    const rb = await runWorker(['--run', runId], env({ WORKER_NAME: 'B' }));
+    expect(rb.code, rb.output).toBe(0);
+    a.process.signal('SIGCONT');
+    const ra = await a.done;
+    expect(ra.code, ra.output).toBe(EXIT.fencedOut);
+    expect(ra.output).toMatch(/lost the lease/);
+    const pool = createPool(db.url, { max: 1 });
+    try {
+      const row = (await pool.query(`SELECT status, last_worker FROM lg_runs WHERE run_id = $1`, [runId])).rows[0];
+      expect(row).toEqual({ status: 'completed', last_worker: 'B' });
+    } finally {
+      await pool.end();
+    }
+    expect(ledger(runId).count('mail', 'ok')).toBe(1);
+  });
 });
 
 describe.concurrent('nothing to resume, and state from older code', { timeout: 480_000 }, () => {
