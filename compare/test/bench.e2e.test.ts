@@ -64,15 +64,9 @@ describe('pnpm bench --smoke --json', () => {
     const modes: Record<string, string[]> = {
       plain: ['none'],
       langgraph: [
-        'bare-memory',
-        'replay-memory',
-        'memory',
-        'exit',
-        'async',
-        'sync',
+        ...['memory', 'exit', 'async', 'sync'].flatMap((m) => [`bare-${m}`, `replay-${m}`, `ours-${m}`, m]),
+        'ours-hardened',
         'hardened',
-        'bare-sync',
-        'replay-sync',
       ],
       temporal: ['bare', 'replay-naive', 'naive', 'replay-hardened', 'hardened'],
     };

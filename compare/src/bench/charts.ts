@@ -41,14 +41,14 @@ export function perStepChart(r: BenchReport, width = 900): string {
     const p95 = row.perStepUs!.p95 / floor;
     parts.push(
       `<text class="axis label" x="${left - 8}" y="${y + 13}" text-anchor="end">${esc(row.label)}</text>`,
-      `<rect class="bar${row.kind === 'bare' || row.kind === 'replay' ? ' hardened' : ''}" x="${left}" y="${y + 3}" width="${num(Math.max(1, x(m) - left))}" height="${rowH - 7}" fill="${colour(row.runtime)}"><title>${esc(`${row.label}: ${us(row.perStepUs!.median)} a step (p95 ${us(row.perStepUs!.p95)}), ×${m.toFixed(2)} the floor`)}</title></rect>`,
+      `<rect class="bar${row.kind === 'bare' || row.kind === 'replay' || row.kind === 'ours' ? ' hardened' : ''}" x="${left}" y="${y + 3}" width="${num(Math.max(1, x(m) - left))}" height="${rowH - 7}" fill="${colour(row.runtime)}"><title>${esc(`${row.label}: ${us(row.perStepUs!.median)} a step (p95 ${us(row.perStepUs!.p95)}), ×${m.toFixed(2)} the floor`)}</title></rect>`,
       `<line class="whisker" x1="${num(x(m))}" x2="${num(x(p95))}" y1="${y + rowH / 2}" y2="${y + rowH / 2}"/>`,
       `<text class="axis" x="${num(x(p95) + 4)}" y="${y + 13}">×${m.toFixed(1)}</text>`,
     );
   });
   parts.push(
     `<text class="axis" x="${left}" y="${height - 18}">median per step ÷ the plain runner's (${us(floor)}); whisker to p95</text>`,
-    `<text class="axis" x="${left}" y="${height - 5}">light bars: the runtime bare, and the runtime carrying our state with the steps replayed</text>`,
+    `<text class="axis" x="${left}" y="${height - 5}">light bars: no domain work (the runtime bare; carrying our state, steps replayed; with our code, steps replayed)</text>`,
     '</svg>',
   );
   return parts.join('');

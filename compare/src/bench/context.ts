@@ -43,6 +43,8 @@ export interface TemporalKit {
 export const WORLD_LATENCY = { modelLatencyMs: 0, pageLatencyMs: 0 };
 /** The world's own defaults (a model that takes a while): where an activity or a lease must outlast a step. */
 export const WORLD_DEFAULT_LATENCY = { modelLatencyMs: 150, pageLatencyMs: 0 };
+/** A model call as long as a real one: a busy worker must keep its lease or heartbeat alive through it. */
+export const WORLD_SLOW_MODEL = { modelLatencyMs: 2000, pageLatencyMs: 0 };
 
 /**
  * A private copy of a built bundle beside the original (so its external packages still resolve),

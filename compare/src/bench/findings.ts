@@ -59,7 +59,7 @@ function perStep(r: BenchReport): string[] {
     .map((x) => `${x.label.replace(/ \(.*\)$/, '')} ${pct(x.ourShare)}`);
   if (shares.length)
     out.push(
-      `What our code around the runtime adds to what the runtime costs for our data (the review less the floor, against the replay): ${shares.join('; ')}.`,
+      `What our code around the runtime adds to what the runtime costs for our data (LangGraph: our executeRun, run table, saver, lease and outbox on the same replayed steps; Temporal: the review less the floor, against the replay): ${shares.join('; ')}.`,
     );
   return out;
 }

@@ -31,10 +31,12 @@ export function plainRun(ctx: BenchContext, request: ReviewRequestInput): Promis
   return timed('plain', async () => !(await runPlain(request, ctx.ports, { worker: 'bench' })).failed);
 }
 
+/** A review as a worker executes it (executeRun); with `steps`, the recorded steps instead of the real ones. */
 export async function langGraphRun(
   ctx: BenchContext,
   request: ReviewRequestInput,
   m: LangGraphMode,
+  steps?: Steps,
 ): Promise<InProcessRun> {
   const { runReviewInProcess } = await import('@vendor-review/langgraph/bench');
   const t = performance.now();
@@ -46,6 +48,7 @@ export async function langGraphRun(
       variant: m.variant,
       durability: m.durability,
       checkpointer: m.saver,
+      ...(steps ? { steps } : {}),
     });
     return { ms: performance.now() - t, ok: r.outcome.status === 'completed', id: r.threadId };
   } catch (err) {

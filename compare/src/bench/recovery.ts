@@ -10,7 +10,13 @@ import {
   type Scenario,
 } from '@vendor-review/domain/conformance';
 import { WorkerProcess } from '@vendor-review/domain/infra';
-import { configureWorld, WORLD_DEFAULT_LATENCY, WORLD_LATENCY, type BenchContext } from './context.ts';
+import {
+  configureWorld,
+  WORLD_DEFAULT_LATENCY,
+  WORLD_LATENCY,
+  WORLD_SLOW_MODEL,
+  type BenchContext,
+} from './context.ts';
 import { roundSummary, summarize, type Summary } from './stats.ts';
 
 /**
@@ -49,8 +55,9 @@ export interface TakeoverPoint {
 export interface RecoverySection {
   crashRequirements: number;
   burners: number;
-  /** The world's latency during these runs (the other sections run with none). */
+  /** The world's latency during the kills (the other sections run with none), and during the loaded runs. */
   world: { modelLatencyMs: number; pageLatencyMs: number };
+  loadedWorld: { modelLatencyMs: number; pageLatencyMs: number };
   points: RecoveryPoint[];
   takeovers: TakeoverPoint[];
 }
@@ -242,7 +249,10 @@ async function sweep(ctx: BenchContext): Promise<RecoverySection> {
     ...(ctx.tm ? r.loadedHeartbeatMs.map((v) => ['temporal', v] as const) : []),
   ];
   if (settings.length) {
-    ctx.log(`recovery: loading the machine with ${r.burners} busy-loop process(es)…`);
+    ctx.log(
+      `recovery: loading the machine with ${r.burners} busy-loop process(es), the model answering in ${WORLD_SLOW_MODEL.modelLatencyMs} ms…`,
+    );
+    await configureWorld(ctx.infra.worldUrl, WORLD_SLOW_MODEL);
     const load = startLoad(r.burners);
     try {
       for (const [runtime, value] of settings) {
@@ -254,12 +264,14 @@ async function sweep(ctx: BenchContext): Promise<RecoverySection> {
       }
     } finally {
       load.stop();
+      await configureWorld(ctx.infra.worldUrl, WORLD_DEFAULT_LATENCY);
     }
   }
   return {
     crashRequirements: cellRequest(ctx.infra.worldUrl).requirements.length,
     burners: r.burners,
     world: WORLD_DEFAULT_LATENCY,
+    loadedWorld: WORLD_SLOW_MODEL,
     points,
     takeovers,
   };

@@ -63,7 +63,7 @@ export async function runBench(o: {
     try {
       const units = await timed('units', async () => {
         const pg = await measurePg(ctx.infra.databaseUrl, plan.units.commits);
-        const activity =
+        const temporal =
           worker && ctx.tm
             ? await measureTemporalActivity(
                 ctx.tm.client,
@@ -71,8 +71,8 @@ export async function runBench(o: {
                 plan.units.activityChains,
                 plan.units.chainLength,
               )
-            : null;
-        return { ...pg, temporalActivityUs: activity };
+            : { temporalActivityUs: null, temporalTaskDispatchUs: null };
+        return { ...pg, ...temporal };
       });
       report = { ...report, units, pgCommitUs: units?.pgCommitUs ?? null };
       if (wants('per-step') && units) {

@@ -45,6 +45,16 @@ export function unitsTable(r: BenchReport): Table | null {
             ],
           ]
         : []),
+      ...(u.temporalTaskDispatchUs
+        ? [
+            [
+              '  of which a workflow task waits, scheduled → started',
+              us(u.temporalTaskDispatchUs.median),
+              us(u.temporalTaskDispatchUs.p95),
+              String(u.temporalTaskDispatchUs.n),
+            ],
+          ]
+        : []),
     ],
     numeric: [1, 2, 3],
   };
@@ -59,7 +69,7 @@ export function perStepTable(r: BenchReport): Table | null {
       `a review of ${p.requirements} requirements (${p.steps} steps, ${p.pagesPerRequirement} pages fetched in parallel per requirement), the world answering at once; ` +
       `per step = the run's wall time ÷ ${p.steps}, median and p95 over ${p.runs} runs each (after ${p.warmup} warm-up), configurations taking turns; ` +
       `"over floor" = minus the plain runner's (bare and replayed runs do no domain work); "our state" = (replayed − bare) ÷ bare, what carrying our state adds to the runtime's own cost; ` +
-      `"our code" = (over floor − replayed) ÷ replayed, what our code around the runtime adds to what the runtime costs for our data` +
+      `"our code" = what our code around the runtime adds to what the runtime costs for our data: LangGraph, our executeRun on the same replayed steps ÷ the replay − 1; Temporal, (over floor − replayed) ÷ replayed` +
       (p.temporalWorkerStartMs !== null
         ? `; the in-process Temporal worker took ${ms(p.temporalWorkerStartMs)} to start (not in the figures)`
         : ''),
@@ -82,7 +92,7 @@ export function perStepTable(r: BenchReport): Table | null {
       x.kind === 'floor' ? '' : times(x.overheadInCommits),
       x.kind === 'floor' ? '' : times(x.overheadInActivities),
       x.kind === 'replay' ? pct(x.stateShare) : '',
-      x.kind === 'review' ? pct(x.ourShare) : '',
+      x.ourShare !== null ? pct(x.ourShare) : '',
       x.failed ? `${x.failed}/${x.runs}` : '',
     ]),
     numeric: [1, 2, 3, 4, 5, 6, 7],
@@ -224,7 +234,7 @@ export function recoveryTable(r: BenchReport): Table | null {
     title: 'Recovery against the timeouts',
     note:
       `crash → first progress of the replacement worker (started at once, as a supervisor would), median (min–max) over kills on a review of ${rec.crashRequirements} requirements, the model answering in ${rec.world.modelLatencyMs} ms; ` +
-      `"lost by a live worker": uncrashed reviews, several in one worker, with ${rec.burners} busy-loop processes loading the machine` +
+      `"lost by a live worker": uncrashed reviews, several in one worker, the model answering in ${rec.loadedWorld.modelLatencyMs} ms, with ${rec.burners} busy-loop processes loading the machine` +
       (loads.length ? ` (load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)})` : ''),
     head: ['runtime', 'setting', 'crash point', 'crash → progress', 'kills ok', 'lost by a live worker'],
     rows,

@@ -12,6 +12,8 @@ export interface Units {
   pgCommitUs: Summary;
   pgRoundTripUs: Summary;
   temporalActivityUs: Summary | null;
+  /** Part of that activity: a workflow task waiting between scheduled and started, in the server's own event times. */
+  temporalTaskDispatchUs: Summary | null;
 }
 
 const PROBE = 'bench_commit_probe';
@@ -56,15 +58,15 @@ export async function measureTemporalActivity(
   taskQueue: string,
   chains: number,
   length: number,
-): Promise<Summary> {
+): Promise<Pick<Units, 'temporalActivityUs' | 'temporalTaskDispatchUs'>> {
+  const dispatch: number[] = [];
   const run = async (n: number, i: number) => {
+    const workflowId = `bench-noop-${process.pid}-${n}-${i}-${Date.now()}`;
     const t = performance.now();
-    await client.workflow.execute('noopChain', {
-      taskQueue,
-      workflowId: `bench-noop-${process.pid}-${n}-${i}-${Date.now()}`,
-      args: [n],
-    });
-    return (performance.now() - t) * 1000;
+    await client.workflow.execute('noopChain', { taskQueue, workflowId, args: [n] });
+    const us = (performance.now() - t) * 1000;
+    if (n > 0 && i >= 0) dispatch.push(...(await taskWaits(client, workflowId)));
+    return us;
   };
   await run(length, -1); // warm-up: the worker's first workflow task pays for loading the bundle
   const per: number[] = [];
@@ -73,5 +75,22 @@ export async function measureTemporalActivity(
     const chain = await run(length, i);
     per.push(Math.max(0, chain - empty) / length);
   }
-  return summarize(per)!;
+  return { temporalActivityUs: summarize(per)!, temporalTaskDispatchUs: summarize(dispatch) };
+}
+
+/** Scheduled → started of every workflow task of one run, µs, from the history's event times. */
+async function taskWaits(client: Client, workflowId: string): Promise<number[]> {
+  const { events } = await client.workflow.getHandle(workflowId).fetchHistory();
+  const at = (e: NonNullable<typeof events>[number]) =>
+    Number(e.eventTime?.seconds ?? 0) * 1e6 + Math.round((e.eventTime?.nanos ?? 0) / 1000);
+  const out: number[] = [];
+  let scheduled: number | null = null;
+  for (const e of events ?? []) {
+    if (e.workflowTaskScheduledEventAttributes) scheduled = at(e);
+    else if (e.workflowTaskStartedEventAttributes && scheduled !== null) {
+      out.push(at(e) - scheduled);
+      scheduled = null;
+    }
+  }
+  return out;
 }
