@@ -19,7 +19,7 @@ import { userDatabase } from './user-database.ts';
  * mail or note is the naive failure the checker exists for), no world faults (a naive LangGraph run
  * fails on the first one, before any effect), one vendor (one baseline per pool).
  */
-const SEED = 'ci14';
+const SEED = 'ci90';
 const SCHEDULE: Partial<Omit<ScheduleOptions, 'seed'>> = {
   gapsMs: {
     kill: 15_000,
@@ -53,8 +53,9 @@ describe('a short seeded chaos campaign', () => {
     const o = { ...DEFAULT_SCHEDULE, ...SCHEDULE, seed: SEED };
     // The precondition of the checks below, read from the schedule itself: if the generator ever
     // changes, this says so instead of the naive rows silently coming out clean.
-    expect([runPlan(o, 0).crash, runPlan(o, 1).crash].every(Boolean)).toBe(true);
-    expect([workerPlan(o, 0, 1), workerPlan(o, 1, 1)].every(Boolean)).toBe(true);
+    const kills = (crash: string | null | undefined) => !!crash && !crash.endsWith(':stop');
+    expect([runPlan(o, 0).crash, runPlan(o, 1).crash].every(kills)).toBe(true);
+    expect([workerPlan(o, 0, 1)?.crash, workerPlan(o, 1, 1)?.crash].every(kills)).toBe(true);
     for (const row of out.result.rows.filter((r) => r.variant === 'naive'))
       expect(row.faults['crash-point'], row.pool).toBeGreaterThan(0);
   });

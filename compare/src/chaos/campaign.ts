@@ -59,6 +59,8 @@ export interface TrackedRun extends PoolRun {
   endedAt: number | null;
   status: RunStatus | null;
   approvals: { at: number; whileDown: boolean }[];
+  /** When the run was first seen waiting for its approval (null: not yet). */
+  gateSince: number | null;
 }
 
 export interface CampaignOutcome {
@@ -210,6 +212,7 @@ async function campaign(
       progress.finished(run.handle.runId);
       return;
     }
+    if (view.status === 'awaiting-approval') run.gateSince ??= Date.now();
     const held = run.plan.holdApproval && !run.baseline && !quiescing;
     if (view.status === 'awaiting-approval' && run.approvals.length === 0 && !held) await approve(run, false);
   };
@@ -221,6 +224,7 @@ async function campaign(
       for (const run of open(e)) {
         if (run.approvals.length) continue;
         const view = await e.rt.adapter.status(run.handle).catch(() => null);
+        if (view?.status === 'awaiting-approval') run.gateSince ??= Date.now();
         if (view?.status === 'awaiting-approval' && (await approve(run, true)))
           approved.set(e.pool.id, (approved.get(e.pool.id) ?? 0) + 1);
       }
@@ -257,6 +261,7 @@ async function campaign(
       endedAt: null,
       status: null,
       approvals: [],
+      gateSince: null,
     };
     runs.push(run);
     e.pool.admit(run);
@@ -301,7 +306,14 @@ async function campaign(
     for (const e of entries)
       while (open(e).length < o.workers && baselineQueue.some((b) => b.e === e)) {
         const b = baselineQueue.find((x) => x.e === e)!;
-        const plan: RunPlan = { index: -1, vendor: b.vendor, crash: null, faults: [], holdApproval: false };
+        const plan: RunPlan = {
+          index: -1,
+          vendor: b.vendor,
+          crash: null,
+          stopMs: null,
+          faults: [],
+          holdApproval: false,
+        };
         if (!(await admit(e, plan, b.runId, true, b.label))) break;
         baselineQueue.splice(baselineQueue.indexOf(b), 1);
       }
@@ -413,14 +425,17 @@ async function campaign(
           variant: r.variant,
           startedAt: r.startedAt,
           endedAt: r.endedAt,
+          // The time a person took to answer is not the runtime's: held approvals wait on purpose.
+          waitedMs: r.gateSince !== null && r.approvals[0] ? Math.max(0, r.approvals[0].at - r.gateSince) : 0,
           records: records.get(r.handle.runId)!,
         },
         base,
       ),
     );
   }
-  const crashPoints = (pool: string) =>
-    journal.entries.filter((e) => e.kind === 'crash-point' && e.pool === pool && e.at >= runs[0]!.startedAt).length;
+  const afterBaselines = (kind: string, pool: string) =>
+    journal.entries.filter((e) => e.kind === kind && e.pool === pool && e.strike === undefined && e.at >= strikesFrom)
+      .length;
   const rows = entries.map((e) => {
     const strikes = injector.counts.get(e.pool.id)!;
     return poolRow({
@@ -430,8 +445,9 @@ async function campaign(
       verdicts: runs.filter((r) => r.pool === e.pool.id && !r.baseline).map((r) => verdicts.get(r.handle.runId)!),
       faults: {
         kill: strikes.kill,
-        'crash-point': crashPoints(e.pool.id),
-        pause: strikes.pause,
+        'crash-point': afterBaselines('crash-point', e.pool.id),
+        // Strikes froze workers at random moments; armed plans at their points.
+        pause: strikes.pause + afterBaselines('pause', e.pool.id),
         'postgres-restart': strikes['postgres-restart'],
         'temporal-restart': strikes['temporal-restart'],
         'approve-while-down': strikes['approve-while-down'],

@@ -82,6 +82,8 @@ describe('the checker, from the outside only', () => {
     expect(v.violations).toEqual([]);
     expect(v.end).toBe('completed');
     expect(v.durationMs).toBe(4_000);
+    // A person's time to answer is not the runtime's.
+    expect(checkRun({ ...run(), waitedMs: 1_500 }, { digest: DIGEST, ledger: [] }).durationMs).toBe(2_500);
   });
 
   it('counts every mail and note the receivers stored beyond one as a duplicate effect', () => {

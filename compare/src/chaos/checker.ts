@@ -49,6 +49,8 @@ export interface CheckedRun {
   /** Epoch ms: when the run was started, and when the campaign saw it end (null: it never did). */
   startedAt: number;
   endedAt: number | null;
+  /** How long it waited at the gate for its approval (left out of its time to completion). */
+  waitedMs?: number;
   records: RunRecords;
 }
 
@@ -66,7 +68,7 @@ export interface RunVerdict {
   violations: Violation[];
   /** Dollars paid for model calls the uncrashed run did not need (null: a price unknown). */
   extraSpendUsd: number | null;
-  /** Start to completion, completed runs only. */
+  /** Start to completion, completed runs only, the wait for the approval left out. */
   durationMs: number | null;
   /** Requests the world answered with an injected fault (slow answers included). */
   worldFaults: number;
@@ -184,7 +186,7 @@ export function checkRun(run: CheckedRun, baseline: Baseline | null): RunVerdict
     end,
     violations: v,
     extraSpendUsd: extraSpend(records.ledger, baseline?.ledger ?? null),
-    durationMs: done ? run.endedAt! - run.startedAt : null,
+    durationMs: done ? run.endedAt! - run.startedAt - (run.waitedMs ?? 0) : null,
     worldFaults: records.ledger.filter((e) => e.fault !== undefined).length,
     failure: end === 'failed' ? failureOf(records) : null,
   };
@@ -215,7 +217,7 @@ export interface PoolRow {
   lateWrites: number;
   otherViolations: number;
   extraSpendUsd: number | null;
-  /** Start to completion of the completed runs. */
+  /** Start to completion of the completed runs, their wait for the approval left out. */
   timeToCompletionMs: Summary | null;
   violationsByKind: Partial<Record<ViolationKind, number>>;
 }

@@ -120,10 +120,42 @@ function timeline(result: ChaosResult): string {
   return `<svg viewBox="0 0 ${width} ${y + 20}" width="100%" role="img" aria-label="runs and strikes in time">${strikes.join('')}${lanes.join('')}${axis}</svg><div class="legend">${legend}</div>`;
 }
 
+/** A failure in words that two runs share: addresses and fault ids out. */
+export function failureKind(text: string): string {
+  return text
+    .replace(/https?:\/\/\S+/g, '…')
+    .replace(/\(fault-\d+\)/g, '')
+    .replace(/\s+/g, ' ')
+    .slice(0, 140);
+}
+
+/** Why runs ended failed, per runtime × variant, most frequent first. */
+function failures(result: ChaosResult): string {
+  const rows = result.rows.flatMap((row) => {
+    const count = new Map<string, number>();
+    for (const r of result.runs.filter((x) => x.pool === row.pool && x.end === 'failed'))
+      count.set(
+        failureKind(r.failure ?? 'no reason recorded'),
+        (count.get(failureKind(r.failure ?? 'no reason recorded')) ?? 0) + 1,
+      );
+    return [...count]
+      .sort((a, b) => b[1] - a[1])
+      .map(([why, n]) => `<tr><td>${esc(poolLabel(row))}</td><td class="num">${n}</td><td>${esc(why)}</td></tr>`);
+  });
+  return rows.length
+    ? `<table><tr><th>runtime / variant</th><th>runs</th><th>why they ended failed</th></tr>${rows.join('')}</table>`
+    : '<p>None.</p>';
+}
+
 function planText(v: ViolationRecord): string {
   const p = v.plan;
   const parts = [`vendor ${p.vendor}`];
-  if (p.crash) parts.push(`first worker armed with ${p.crash}`);
+  if (p.crash)
+    parts.push(
+      p.stopMs
+        ? `first worker freezes at ${p.crash.replace(/:stop$/, '')} for ${p.stopMs} ms`
+        : `first worker armed with ${p.crash}`,
+    );
   for (const f of p.faults)
     parts.push(`world ${f.kind}${f.delayMs ? ` ${f.delayMs} ms` : ''} on ${f.route} ×${f.times}`);
   if (p.holdApproval) parts.push('approval held until no worker is alive');
@@ -172,14 +204,17 @@ ${esc(m.infra.world)} · ${esc(m.infra.postgres)} · ${esc(m.infra.temporal)}</p
 <h2>What struck, and what the outside saw</h2>
 ${summaryTable(result)}
 ${verdict}
-<p class="small">Judged after the campaign quiesced, from the receivers' stores (mails, notes), the world's ledger, the durable records (checkpoints with writer and fencing token, event histories with worker identities) and the outbox rows; never from what a worker printed. Dead-lettered: ended failed (naive: on the error). Duplicate effects: mails or notes the receivers stored beyond one. Late writes: checkpoints, task closes or completions accepted from a writer that had lost the run. Extra model spend: model calls beyond the uncrashed run's. p50/p95: start to completion of the completed runs.</p>
+<p class="small">Judged after the campaign quiesced, from the receivers' stores (mails, notes), the world's ledger, the durable records (checkpoints with writer and fencing token, event histories with worker identities) and the outbox rows; never from what a worker printed. Dead-lettered: ended failed (naive: on the error). Duplicate effects: mails or notes the receivers stored beyond one. Late writes: checkpoints, task closes or completions accepted from a writer that had lost the run. Extra model spend: model calls beyond the uncrashed run's. p50/p95: start to completion of the completed runs, the time their approval was waited for left out.</p>
 <h2>The campaign in time</h2>
 ${timeline(result)}
+<h2>Runs that ended failed</h2>
+<p class="small">Not violations: a run may end failed (hardened: in its dead letter, for a person; naive: on the first error it meets). What the world's faults and the strikes did to them:</p>
+${failures(result)}
 <h2>Violations (${result.violations.length})</h2>
 ${cards || '<p>None.</p>'}
 ${more}
 <h2>The schedule</h2>
-<p class="small">Strikes (a Poisson process per kind, each hitting every pool at once): ${esc(gaps)}; pauses ${m.schedule.pauseMs[0]}–${m.schedule.pauseMs[1]} ms. Per run: ${Math.round(m.schedule.armRate * 100)}% armed with a crash point (${esc([...new Set(m.schedule.points)].join(', '))}), ${Math.round(m.schedule.worldFaultRate * 100)}% with world faults of their own, ${Math.round(m.schedule.holdApprovalRate * 100)}% with the approval held until no worker is alive. Vendors: ${esc(m.schedule.vendors.join(', '))}.</p>
+<p class="small">Strikes (a Poisson process per kind, each hitting every pool at once): ${esc(gaps)}; pauses ${m.schedule.pauseMs[0]}–${m.schedule.pauseMs[1]} ms. Per run and per queue worker: ${Math.round(m.schedule.armRate * 100)}% armed with a crash point, ${Math.round(m.schedule.stopShare * 100)}% of those to freeze there instead of dying (${esc([...new Set(m.schedule.points)].join(', '))}), ${Math.round(m.schedule.worldFaultRate * 100)}% with world faults of their own, ${Math.round(m.schedule.holdApprovalRate * 100)}% with the approval held until no worker is alive. Vendors: ${esc(m.schedule.vendors.join(', '))}.</p>
 ${m.notes.length ? `<ul>${m.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}
 </body></html>
 `;

@@ -1,7 +1,7 @@
 import type { RunHandle, RuntimeAdapter, Variant } from '@vendor-review/domain';
 import type { WorkerProcess } from '@vendor-review/domain/infra';
 import type { Journal } from './journal.ts';
-import type { RunPlan } from './schedule.ts';
+import type { Armed, RunPlan } from './schedule.ts';
 
 /**
  * The worker processes of one runtime × variant, kept as a supervisor keeps them. Two designs, one
@@ -92,4 +92,40 @@ export function lastWords(output: string): string {
   return ([...lines].reverse().find((l) => /error|refused|cannot|lost|lease|fenc/i.test(l)) ?? lines.at(-1) ?? '')
     .trim()
     .slice(0, 300);
+}
+
+/**
+ * A worker armed to freeze at a point (`point:stop`) is woken by its pool `stopMs` after it froze,
+ * as the pause strikes wake theirs; the pause is journaled so the row counts it.
+ */
+export function wakeAfterStop(o: {
+  journal: Journal;
+  pool: string;
+  worker: WorkerProcess;
+  armed: Armed | null;
+  runId?: string;
+}): void {
+  const stopMs = o.armed?.stopMs;
+  if (!stopMs) return;
+  o.worker.waitForStop(1, 24 * 3600_000).then(
+    (line) => {
+      const at = {
+        pool: o.pool,
+        worker: o.worker.life.name,
+        pid: o.worker.pid,
+        ...(o.runId ? { runId: o.runId } : {}),
+      };
+      o.journal.add({
+        kind: 'pause',
+        ...at,
+        detail: `froze at ${line.point}@${line.occurrence} as armed, for ${stopMs} ms`,
+      });
+      setTimeout(() => {
+        if (!o.worker.alive) return;
+        o.worker.signal('SIGCONT');
+        o.journal.add({ kind: 'resume', ...at, detail: 'SIGCONT' });
+      }, stopMs).unref();
+    },
+    () => undefined, // it died or ended before reaching its point
+  );
 }

@@ -1,6 +1,7 @@
 import type { RuntimeAdapter, Variant, WorkerSpec } from '@vendor-review/domain';
 import { WorkerProcess } from '@vendor-review/domain/infra';
-import { journalExit, type Pool, type PoolContext, type PoolRun } from './pool.ts';
+import { journalExit, wakeAfterStop, type Pool, type PoolContext, type PoolRun } from './pool.ts';
+import type { Armed } from './schedule.ts';
 
 /** How long a new queue worker gets to say it polls (a loaded two-core machine starts them slowly). */
 const READY_TIMEOUT_MS = 180_000;
@@ -28,7 +29,7 @@ export class QueuePool implements Pool {
       short: string;
       size: number;
       spec: (name: string, crashPlan: string | null) => WorkerSpec;
-      planFor: (slot: number, incarnation: number) => string | null;
+      planFor: (slot: number, incarnation: number) => Armed | null;
     },
   ) {
     this.runtime = adapter.name;
@@ -51,7 +52,8 @@ export class QueuePool implements Pool {
   #startSlot(i: number): WorkerProcess {
     const slot = this.#slots[i]!;
     slot.incarnation += 1;
-    const crashPlan = this.o.planFor(i, slot.incarnation);
+    const armed = this.o.planFor(i, slot.incarnation);
+    const crashPlan = armed?.crash ?? null;
     const name = `${this.o.short}-w${i}.${slot.incarnation}`;
     const w = new WorkerProcess(name, this.o.spec(name, crashPlan));
     slot.current = w;
@@ -64,6 +66,7 @@ export class QueuePool implements Pool {
       detail: crashPlan ? `armed ${crashPlan}` : 'unarmed',
     });
     journalExit({ journal: this.ctx.journal, pool: this.id, worker: w });
+    wakeAfterStop({ journal: this.ctx.journal, pool: this.id, worker: w, armed });
     return w;
   }
 

@@ -5,7 +5,14 @@ import { DEFAULT_SCHEDULE } from './schedule.ts';
 import { ChaosResultSchema, type ChaosResult } from './schema.ts';
 import { renderChaosTable } from './table.ts';
 
-const plan = { index: 3, vendor: 'acme-analytics', crash: 'after-deliver', faults: [], holdApproval: false };
+const plan = {
+  index: 3,
+  vendor: 'acme-analytics',
+  crash: 'after-deliver',
+  stopMs: null,
+  faults: [],
+  holdApproval: false,
+};
 const faults = {
   kill: 4,
   'crash-point': 2,

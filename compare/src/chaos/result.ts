@@ -63,6 +63,7 @@ export function buildResult(
         armRate: o.schedule.armRate,
         points: [...o.schedule.points],
         maxOccurrence: o.schedule.maxOccurrence,
+        stopShare: o.schedule.stopShare,
         worldFaultRate: o.schedule.worldFaultRate,
         holdApprovalRate: o.schedule.holdApprovalRate,
         vendors: [...o.schedule.vendors],

@@ -1,6 +1,7 @@
 import { isTerminal, type RuntimeAdapter, type Variant } from '@vendor-review/domain';
 import { WorkerProcess } from '@vendor-review/domain/infra';
-import { journalExit, type Pool, type PoolContext, type PoolRun } from './pool.ts';
+import { journalExit, wakeAfterStop, type Pool, type PoolContext, type PoolRun } from './pool.ts';
+import type { Armed } from './schedule.ts';
 
 /** How long a worker gets to leave by itself once its run has ended, before it is killed. */
 const LEAVE_GRACE_MS = 5_000;
@@ -72,10 +73,11 @@ export class RunSupervisor implements Pool {
     };
     this.#served.set(run.handle.runId, s);
     this.#byRun.set(run.handle.runId, s.procs);
-    this.#startFor(s, run.plan.crash);
+    this.#startFor(s, run.plan.crash ? { crash: run.plan.crash, stopMs: run.plan.stopMs } : null);
   }
 
-  #startFor(s: Served, crashPlan: string | null): WorkerProcess {
+  #startFor(s: Served, armed: Armed | null): WorkerProcess {
+    const crashPlan = armed?.crash ?? null;
     const name = `${this.short}-${s.run.label}.${s.procs.length}`;
     const w = new WorkerProcess(name, this.adapter.workerSpec(s.run.handle, { name, crashPlan }));
     s.procs.push(w);
@@ -90,6 +92,7 @@ export class RunSupervisor implements Pool {
       detail: crashPlan ? `armed ${crashPlan}` : 'unarmed',
     });
     journalExit({ journal: this.ctx.journal, pool: this.id, worker: w, runId: s.run.handle.runId });
+    wakeAfterStop({ journal: this.ctx.journal, pool: this.id, worker: w, armed, runId: s.run.handle.runId });
     return w;
   }
 

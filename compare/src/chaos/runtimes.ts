@@ -2,6 +2,7 @@ import type { RunConfig, RunHandle, RuntimeAdapter, Variant } from '@vendor-revi
 import { workerBundle } from '@vendor-review/domain/infra';
 import type { Infra } from '../infra.ts';
 import type { Pool, PoolContext } from './pool.ts';
+import type { Armed } from './schedule.ts';
 import { QueuePool } from './queue-pool.ts';
 import { RunSupervisor } from './run-supervisor.ts';
 
@@ -19,7 +20,7 @@ export interface ChaosRuntime {
   adapter: RuntimeAdapter;
   /** The variant as a tutorial (naive) or as production (hardened) would run it: each one's first configuration. */
   configFor(variant: Variant): RunConfig;
-  pool(variant: Variant, ctx: PoolContext, size: number, planFor: (slot: number, inc: number) => string | null): Pool;
+  pool(variant: Variant, ctx: PoolContext, size: number, planFor: (slot: number, inc: number) => Armed | null): Pool;
   close(): Promise<void>;
 }
 

@@ -45,6 +45,9 @@ describe('the schedule is a function of the seed', () => {
     expect(all.map((s) => s.seq)).toEqual(all.map((_, i) => i + 1));
     expect(all.every((s, i) => i === 0 || all[i - 1]!.at <= s.at)).toBe(true);
     expect(all.every((s) => s.at >= 0 && s.at < 3_600_000)).toBe(true);
+    const outages = all.filter((s) => s.kind === 'approve-while-down').map((s) => s.at);
+    const gap = DEFAULT_SCHEDULE.gapsMs['approve-while-down'];
+    expect(outages.every((at, i) => at - (outages[i - 1] ?? 0) <= gap * 1.5)).toBe(true);
     for (const kind of STRIKE_KINDS) {
       const n = all.filter((s) => s.kind === kind).length;
       const expected = 3_600_000 / DEFAULT_SCHEDULE.gapsMs[kind];
@@ -69,9 +72,15 @@ describe('the schedule is a function of the seed', () => {
     expect(armed).toBeGreaterThan(150);
     expect(armed).toBeLessThan(250);
     expect(Array.from({ length: 20 }, (_, slot) => workerPlan(o, slot, 0))).toEqual(Array(20).fill(null));
-    const every = opts('5', { armRate: 1, points: ['after-deliver'], maxOccurrence: 1 });
-    expect(workerPlan(every, 0, 1)).toBe('after-deliver');
-    expect(runPlan(every, 3).crash).toBe('after-deliver');
+    const every = opts('5', { armRate: 1, points: ['after-deliver'], maxOccurrence: 1, stopShare: 0 });
+    expect(workerPlan(every, 0, 1)).toEqual({ crash: 'after-deliver', stopMs: null });
+    expect(runPlan(every, 3)).toMatchObject({ crash: 'after-deliver', stopMs: null });
+    const frozen = opts('5', { armRate: 1, points: ['after-deliver'], maxOccurrence: 1, stopShare: 1 });
+    expect(runPlan(frozen, 3).crash).toBe('after-deliver:stop');
+    expect(runPlan(frozen, 3).stopMs).toBeGreaterThanOrEqual(DEFAULT_SCHEDULE.pauseMs[0]);
+    // The share of stops moves no other draw: the same runs are armed, with the same points.
+    expect(runPlan(frozen, 3).vendor).toBe(runPlan(every, 3).vendor);
+    expect(runPlan(frozen, 3).holdApproval).toBe(runPlan(every, 3).holdApproval);
   });
 });
 

@@ -8,7 +8,8 @@ import { seededRng, type Rng } from './rng.ts';
  * - per run (the same for run N of every runtime and variant): the vendor it reviews, a crash point
  *   its first LangGraph worker is armed with, world faults scoped to it, and whether its approval
  *   waits until no worker is alive;
- * - strikes in time (a Poisson process per kind, at offsets from the start of the campaign): each
+ * - strikes in time (a Poisson process per kind, at offsets from the start of the campaign; the
+ *   approve-while-down strikes, which held approvals wait for, evenly spread around their mean): each
  *   strike hits every pool at once (a kill kills one worker of each pool, picked by the same
  *   number), so naive and hardened face the same schedule.
  *
@@ -53,6 +54,8 @@ export interface ScheduleOptions {
   points: readonly CrashPointName[];
   /** A queue worker dies at the n-th time it reaches its point, n drawn from 1 to this. */
   maxOccurrence: number;
+  /** Of the armed plans, the share that freeze at their point (SIGSTOP, woken after a pause) instead of dying. */
+  stopShare: number;
   /** Share of runs with world faults of their own. */
   worldFaultRate: number;
   /** Share of runs whose approval is held until the next moment no worker is alive. */
@@ -86,16 +89,30 @@ export const DEFAULT_SCHEDULE: Omit<ScheduleOptions, 'seed'> = {
   armRate: 0.25,
   points: WEIGHTED_POINTS,
   maxOccurrence: 2,
+  stopShare: 1 / 3,
   worldFaultRate: 0.2,
   holdApprovalRate: 0.25,
   vendors: VENDOR_SLUGS,
 };
+
+/**
+ * A crash plan as the schedule arms it: `point[@n]` (the process SIGKILLs itself there) or
+ * `point[@n]:stop` (it freezes there with SIGSTOP, and its pool wakes it `stopMs` later). A pause
+ * at a random moment rarely lands inside a transaction or between an effect and its record; one
+ * armed at a point does, every time.
+ */
+export interface Armed {
+  crash: string;
+  stopMs: number | null;
+}
 
 export interface RunPlan {
   index: number;
   vendor: string;
   /** CRASH_PLAN of the run's first LangGraph worker, or null. */
   crash: string | null;
+  /** For a `:stop` plan: how long the frozen worker stays frozen before its pool wakes it. */
+  stopMs: number | null;
   faults: WorldFault[];
   /** The approval waits for the next approve-while-down strike: sent while no worker is alive. */
   holdApproval: boolean;
@@ -125,13 +142,28 @@ function worldFault(rng: Rng): WorldFault {
   };
 }
 
+function arm(o: ScheduleOptions, rng: Rng, occurrence: number): Armed | null {
+  if (!rng.chance(o.armRate)) return null;
+  const point = `${rng.pick(o.points)}${occurrence > 1 ? `@${occurrence}` : ''}`;
+  // Drawn whether or not it is used, so the draws after it do not depend on the share.
+  const stopMs = rng.int(o.pauseMs[0], o.pauseMs[1]);
+  return rng.chance(o.stopShare) ? { crash: `${point}:stop`, stopMs } : { crash: point, stopMs: null };
+}
+
 /** Run `index` of the campaign: the same plan in every runtime and variant. */
 export function runPlan(o: ScheduleOptions, index: number): RunPlan {
   const rng = seededRng(o.seed, `run/${index}`);
   const vendor = o.vendors[index % o.vendors.length]!;
-  const crash = rng.chance(o.armRate) ? rng.pick(o.points) : null;
+  const armed = arm(o, rng, 1);
   const faults = rng.chance(o.worldFaultRate) ? [worldFault(rng)] : [];
-  return { index, vendor, crash, faults, holdApproval: rng.chance(o.holdApprovalRate) };
+  return {
+    index,
+    vendor,
+    crash: armed?.crash ?? null,
+    stopMs: armed?.stopMs ?? null,
+    faults,
+    holdApproval: rng.chance(o.holdApprovalRate),
+  };
 }
 
 /**
@@ -140,13 +172,10 @@ export function runPlan(o: ScheduleOptions, index: number): RunPlan {
  * the campaign starts on the second (the pool is recycled in between).
  * `point@n` dies the n-th time the process reaches the point, whichever run it is serving.
  */
-export function workerPlan(o: ScheduleOptions, slot: number, incarnation: number): string | null {
+export function workerPlan(o: ScheduleOptions, slot: number, incarnation: number): Armed | null {
   if (incarnation === 0) return null;
   const rng = seededRng(o.seed, `worker/${slot}/${incarnation}`);
-  if (!rng.chance(o.armRate)) return null;
-  const point = rng.pick(o.points);
-  const n = rng.int(1, Math.max(1, o.maxOccurrence));
-  return n > 1 ? `${point}@${n}` : point;
+  return arm(o, rng, rng.int(1, Math.max(1, o.maxOccurrence)));
 }
 
 /** Every strike up to `horizonMs`, in time order: one Poisson process per kind, each from its own stream. */
@@ -156,7 +185,10 @@ export function strikes(o: ScheduleOptions, horizonMs: number): Strike[] {
     const gap = o.gapsMs[kind];
     if (!gap) continue;
     const rng = seededRng(o.seed, `strikes/${kind}`);
-    for (let at = rng.exponential(gap); at < horizonMs; at += rng.exponential(gap)) {
+    // Runs whose approval is held wait for the next approve-while-down: its gaps are drawn evenly
+    // around the mean instead of exponentially, so no run waits minutes at the gate by chance.
+    const next = () => (kind === 'approve-while-down' ? gap * (0.5 + rng.next()) : rng.exponential(gap));
+    for (let at = next(); at < horizonMs; at += next()) {
       const pick = rng.int(0, 1_000_000);
       all.push({
         kind,

@@ -23,6 +23,7 @@ export const RunPlanSchema = z.object({
   index: z.number().int(),
   vendor: z.string(),
   crash: z.string().nullable().describe("CRASH_PLAN of the run's first LangGraph worker"),
+  stopMs: z.number().int().nullable().describe('for a point:stop plan, how long the worker stays frozen there'),
   faults: z.array(WorldFaultSchema),
   holdApproval: z.boolean().describe('the approval waits for a moment when no worker is alive'),
 });
@@ -136,6 +137,7 @@ export const ChaosResultSchema = z.object({
       armRate: z.number(),
       points: z.array(z.string()),
       maxOccurrence: z.number().int(),
+      stopShare: z.number(),
       worldFaultRate: z.number(),
       holdApprovalRate: z.number(),
       vendors: z.array(z.string()),

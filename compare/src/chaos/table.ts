@@ -29,7 +29,7 @@ export const FAULTS_LEGEND =
 const TERMS_LEGEND =
   'done: completed · dead: ended failed (hardened: dead-lettered) · dup.eff: mails or notes the receivers stored beyond one · ' +
   'late: writes or completions accepted from a writer that had lost the run · other: a missing mail, a review unlike the ' +
-  'uncrashed one, an outbox row never sent · p50/p95: start to completion of the completed runs';
+  'uncrashed one, an outbox row never sent · p50/p95: start to completion of the completed runs, the wait for the approval left out';
 
 const TITLES: Record<string, string> = { langgraph: 'LangGraph', temporal: 'Temporal' };
 
