@@ -231,20 +231,35 @@ async function campaign(
     return approved;
   };
 
-  const admit = async (e: PoolEntry, plan: RunPlan, runId: string, baseline: boolean, label: string) => {
+  /** True when the run was started; false when it must be tried again; 'skip' when it can never be. */
+  const admit = async (
+    e: PoolEntry,
+    plan: RunPlan,
+    runId: string,
+    baseline: boolean,
+    label: string,
+  ): Promise<boolean | 'skip'> => {
     let handle;
     try {
       handle = await e.rt.adapter.startRun(requestFor(plan.vendor, infra.worldUrl), e.rt.configFor(e.variant), {
         runId,
       });
     } catch (err) {
+      // A server restarting may have taken the start and lost the answer: the run exists, without a
+      // handle to drive it. It is left out (and said so) rather than started again under its id.
+      const exists = await e.rt.adapter
+        .status({ runId } as Parameters<typeof e.rt.adapter.status>[0])
+        .then((v) => v.status !== 'not-found')
+        .catch(() => false);
       journal.add({
         kind: 'note',
         pool: e.pool.id,
         runId,
-        detail: `start refused, retried: ${(err as Error).message}`,
+        detail: `start failed (${(err as Error).message.slice(0, 160)})${exists ? ': the run exists anyway, left out' : ', tried again'}`,
       });
-      return false;
+      if (exists)
+        notes.push(`${runId} was started although the call failed (a server restarting): left out of the campaign`);
+      return exists ? 'skip' : false;
     }
     for (const f of plan.faults) await world.addFault({ ...f, runId });
     const run: TrackedRun = {
@@ -314,7 +329,8 @@ async function campaign(
           faults: [],
           holdApproval: false,
         };
-        if (!(await admit(e, plan, b.runId, true, b.label))) break;
+        const admitted = await admit(e, plan, b.runId, true, b.label);
+        if (admitted === false) break;
         baselineQueue.splice(baselineQueue.indexOf(b), 1);
       }
     await tick();
@@ -333,9 +349,7 @@ async function campaign(
   let lastProgress = Date.now();
   const pending = (e: PoolEntry) => e.next < indexes.length;
   for (;;) {
-    const openBefore = runs.filter((r) => !r.ended).length;
-    await tick();
-    if (runs.filter((r) => !r.ended).length < openBefore) lastProgress = Date.now();
+    // Admitted before the strikes due now are fired: a replay's strikes count from its run's start.
     for (const e of entries) {
       // A run past the bound keeps being supervised, but no longer holds a slot; nor does one its pool gave up.
       const busy = () =>
@@ -344,20 +358,21 @@ async function campaign(
       while (busy() < o.workers && pending(e)) {
         const index = indexes[e.next]!;
         const plan = runPlan(o.schedule, index);
-        if (
-          !(await admit(
-            e,
-            plan,
-            chaosRunId(o.seed, e.rt.name, e.variant, index),
-            false,
-            String(index).padStart(3, '0'),
-          ))
-        )
-          break;
+        const admitted = await admit(
+          e,
+          plan,
+          chaosRunId(o.seed, e.rt.name, e.variant, index),
+          false,
+          String(index).padStart(3, '0'),
+        );
+        if (admitted === false) break;
         e.next++;
         lastProgress = Date.now();
       }
     }
+    const openBefore = runs.filter((r) => !r.ended).length;
+    await tick();
+    if (runs.filter((r) => !r.ended).length < openBefore) lastProgress = Date.now();
     const allAdmitted = entries.every((e) => !pending(e));
     const stillOpen = runs.filter((r) => !r.ended && !r.baseline && !entryOf(r).pool.gaveUp(r.handle.runId));
     if (allAdmitted && stillOpen.length === 0) break;
@@ -399,7 +414,15 @@ async function campaign(
 
   // 4. The records, read from outside once nothing runs any more, and the judgement.
   progress.log(`chaos: reading the records of ${runs.length} run(s)`);
-  const records = await collectRecords({ world, databaseUrl: infra.databaseUrl, targets });
+  let read = 0;
+  const records = await collectRecords({
+    world,
+    databaseUrl: infra.databaseUrl,
+    targets,
+    onRead: () => {
+      if (++read % 100 === 0) progress.log(`chaos: ${read}/${targets.length} records read`);
+    },
+  });
   // A run left unfinished is ended as an operator would, after its records were read.
   for (const r of runs.filter((x) => !x.ended))
     await entryOf(r)

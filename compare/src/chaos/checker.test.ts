@@ -179,14 +179,16 @@ describe('late writes', () => {
   });
 
   it("a final status written by a worker that was no longer the lease's owner", () => {
-    expect(lateCompletion({ status: 'completed', by: 'LH-001.0', leaseOwner: 'LH-001.1#42', leaseToken: 2 })).toMatch(
+    const lease = { leaseToken: 2, leaseClaimedAt: 1_000, finishedAt: 2_000 };
+    expect(lateCompletion({ status: 'completed', by: 'LH-001.0', leaseOwner: 'LH-001.1#42', ...lease })).toMatch(
       /written by LH-001.0, while the lease was LH-001.1's/,
     );
-    expect(
-      lateCompletion({ status: 'completed', by: 'LH-001.1', leaseOwner: 'LH-001.1#42', leaseToken: 2 }),
-    ).toBeNull();
-    expect(lateCompletion({ status: 'completed', by: 'LN-001.0', leaseOwner: null, leaseToken: null })).toBeNull();
-    const v = checkRun(run({ completion: { status: 'completed', by: 'A', leaseOwner: 'B#1', leaseToken: 3 } }), {
+    expect(lateCompletion({ status: 'completed', by: 'LH-001.1', leaseOwner: 'LH-001.1#42', ...lease })).toBeNull();
+    expect(lateCompletion({ status: 'completed', by: 'LN-001.0', leaseOwner: null, ...lease })).toBeNull();
+    // Claimed only after the run had ended: that ending was not late.
+    const after = { ...lease, leaseClaimedAt: 3_000 };
+    expect(lateCompletion({ status: 'completed', by: 'LH-001.0', leaseOwner: 'LH-001.1#42', ...after })).toBeNull();
+    const v = checkRun(run({ completion: { status: 'completed', by: 'A', leaseOwner: 'B#1', ...lease } }), {
       digest: DIGEST,
       ledger: [],
     });

@@ -111,12 +111,18 @@ export function lateWrites(durable: DurableRecord | null, provenance: RunRecords
   return why;
 }
 
-/** The run's final status written by a worker that no longer held the run (LangGraph: not the lease's last owner). */
+/**
+ * The run's final status written by a worker that no longer held the run (LangGraph): someone else
+ * had claimed the lease before the status was written. A lease claimed after the run had ended
+ * (a worker sent to a run that was finishing) does not make that ending late.
+ */
 export function lateCompletion(completion: RunRecords['completion']): string | null {
   if (!completion?.by || !completion.leaseOwner) return null;
   if (completion.status !== 'completed' && completion.status !== 'failed') return null;
   const owner = workerNameOf(completion.leaseOwner);
   if (owner === completion.by) return null;
+  const { finishedAt, leaseClaimedAt } = completion;
+  if (finishedAt !== null && leaseClaimedAt !== null && finishedAt < leaseClaimedAt) return null;
   return `status ${completion.status} written by ${completion.by}, while the lease was ${owner}'s (fencing token ${completion.leaseToken})`;
 }
 

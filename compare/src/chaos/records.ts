@@ -30,9 +30,12 @@ export interface CompletionFact {
   status: string;
   /** The worker that last wrote the run's status. */
   by: string | null;
-  /** The run's lease as it was left: its last owner (`name#pid`) and fencing token. */
+  /** The run's lease as it was left: its last owner (`name#pid`), fencing token, and when it was claimed. */
   leaseOwner: string | null;
   leaseToken: number | null;
+  leaseClaimedAt: number | null;
+  /** When the final status was written (epoch ms). */
+  finishedAt: number | null;
 }
 
 export interface RunRecords {
@@ -72,7 +75,7 @@ const OUTBOX_SQL = (table: string) =>
   `SELECT run_id, status, attempts, last_error FROM ${table} WHERE run_id = ANY($1::text[]) ORDER BY id`;
 
 const LG_COMPLETION_SQL = `
-SELECT r.run_id, r.status, r.last_worker, l.owner, l.fencing_token
+SELECT r.run_id, r.status, r.last_worker, r.finished_at, l.owner, l.fencing_token, l.claimed_at
 FROM lg_runs r LEFT JOIN lg_leases l ON l.thread_id = r.thread_id
 WHERE r.run_id = ANY($1::text[])`;
 
@@ -129,6 +132,8 @@ export async function collectRecords(o: {
           by: r.last_worker,
           leaseOwner: r.owner,
           leaseToken: r.fencing_token === null ? null : Number(r.fencing_token),
+          leaseClaimedAt: r.claimed_at ? new Date(r.claimed_at).getTime() : null,
+          finishedAt: r.finished_at ? new Date(r.finished_at).getTime() : null,
         });
       for (const r of (await client.query(LG_PROVENANCE_SQL, [ids])).rows)
         provenanceOf.set(r.run_id, [
