@@ -144,21 +144,6 @@ export const HAZARDS = {
     },
     expected: { naive: 'refused', hardened: 'refused' },
   },
-  'nondeterministic-effect': {
-    section: 'nondeterminism',
-    title:
-      'the model answers differently when asked again; the worker dies after the node that drafts and mails (coarse) has sent, before it is durable',
-    verdicts: {
-      agrees: 'the mail the customer received is the draft the run holds',
-      diverged: 'the resend carried a new draft: the customer holds a review the run does not',
-      hidden:
-        'the receiver collapsed the resend by its key: the customer kept the first draft, the run holds another, and nobody was told',
-      refused:
-        'the receiver refused the key reused with a different body (422): the disagreement surfaced, and the run stopped in the dead letter',
-    },
-    // A key collapses a resend only if the payload is the same: hardened sends one, and meets the 422.
-    expected: { naive: 'diverged', hardened: 'refused' },
-  },
   'two-writers': {
     section: 'two-writers',
     title: 'a worker dies; two workers resume the run at the same moment',
@@ -253,6 +238,21 @@ export const HAZARDS = {
       'kept-expired': 'the run that finished before the window is still stored',
     },
     expected: { naive: 'removed-finished-only', hardened: 'removed-finished-only' },
+  },
+  'nondeterministic-effect': {
+    section: 'nondeterminism',
+    title:
+      'the model answers differently when asked again; the worker dies after the node that drafts and mails (coarse) has sent, before it is durable',
+    verdicts: {
+      agrees: 'the mail the customer received is the draft the run holds',
+      diverged: 'the resend carried a new draft: the customer holds a review the run does not',
+      hidden:
+        'the receiver collapsed the resend by its key: the customer kept the first draft, the run holds another, and nobody was told',
+      refused:
+        'the receiver refused the key reused with a different body (422): the disagreement surfaced, and the run stopped in the dead letter',
+    },
+    // A key collapses a resend only if the payload is the same: hardened sends one, and meets the 422.
+    expected: { naive: 'diverged', hardened: 'refused' },
   },
 } as const satisfies Record<string, HazardSpec>;
 
