@@ -207,28 +207,48 @@ export function temporalDrills<H extends RunHandle>(d: TemporalDrillDeps<H>): Ru
     },
     async purge({ olderThanMs, handles }) {
       const cutoff = Date.now() - olderThanMs;
-      const removed: string[] = [];
+      const doomed: { runId: string; workflowId: string; temporalRunId: string }[] = [];
       for (const h of handles) {
         const description = await describe(h.runId);
         // Closed and closed before the window; a running workflow (live, or waiting for a signal) is never deleted.
         if (!description || description.status.name === 'RUNNING' || !description.closeTime) continue;
         if (description.closeTime.getTime() >= cutoff) continue;
-        await client.workflowService.deleteWorkflowExecution({
+        doomed.push({ runId: h.runId, workflowId: description.workflowId, temporalRunId: description.runId });
+      }
+      const requestDeletion = (d: (typeof doomed)[number]) =>
+        client.workflowService.deleteWorkflowExecution({
           namespace: client.options.namespace,
-          workflowExecution: { workflowId: description.workflowId, runId: description.runId },
+          workflowExecution: { workflowId: d.workflowId, runId: d.temporalRunId },
         });
-        await queryDb(`DELETE FROM ${OUTBOX_TABLE} WHERE run_id = $1 AND status <> 'pending'`, [h.runId]);
-        await queryDb(`DELETE FROM ${DEAD_LETTER_TABLE} WHERE run_id = $1`, [h.runId]);
-        removed.push(h.runId);
+      for (const d of doomed) {
+        // The server's delete task waits for the run's close to reach visibility, and backs off while it
+        // has not: ask once visibility lists the run as closed.
+        await until(async () => {
+          for await (const w of client.workflow.list({
+            query: `WorkflowId = '${d.workflowId}' AND ExecutionStatus != 'Running'`,
+          })) {
+            if (w.runId === d.temporalRunId) return true;
+          }
+          return false;
+        }, `visibility to list run ${d.runId} as closed`);
+        await requestDeletion(d);
+        await queryDb(`DELETE FROM ${OUTBOX_TABLE} WHERE run_id = $1 AND status <> 'pending'`, [d.runId]);
+        await queryDb(`DELETE FROM ${DEAD_LETTER_TABLE} WHERE run_id = $1`, [d.runId]);
       }
-      // The server deletes asynchronously: done once it no longer knows the workflows.
-      const deadline = Date.now() + 30_000;
-      for (const id of removed) {
-        while ((await describe(id)) !== null) {
-          if (Date.now() > deadline) throw new Error(`the server still has run ${id} 30 s after deleting it`);
-          await new Promise((r) => setTimeout(r, 100));
-        }
+      // The server deletes asynchronously: done once it no longer knows the runs. A request the server
+      // dropped (a restart in between) is made again; asking twice deletes once.
+      for (const d of doomed) {
+        let asked = Date.now();
+        await until(async () => {
+          if ((await describe(d.runId)) === null) return true;
+          if (Date.now() - asked > 10_000) {
+            await requestDeletion(d).catch(() => undefined);
+            asked = Date.now();
+          }
+          return false;
+        }, `the server to forget run ${d.runId} after deleting it`);
       }
+      const removed = doomed.map((d) => d.runId);
       return { removed };
     },
   };
@@ -240,4 +260,13 @@ export function temporalDrills<H extends RunHandle>(d: TemporalDrillDeps<H>): Ru
     memory,
     retention,
   };
+}
+
+/** Polls a condition of the server's (every 100 ms) for up to two minutes; the error names what never came. */
+async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > 120_000) throw new Error(`waited 120 s for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
