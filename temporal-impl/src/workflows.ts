@@ -3,10 +3,9 @@
  * Histories written by v1 replay through the old branch; new runs take the new one.
  */
 import { makeVendorReview } from './workflows/review.ts';
-import { makeStagedReview } from './workflows/staged-review.ts';
 
 export const vendorReview = makeVendorReview('patched');
 /** The same pipeline with fewer durable boundaries (domain granularity.ts); started by client.ts per run. */
-export const vendorReviewCoarse = makeStagedReview('coarse');
-export const vendorReviewPerRequirement = makeStagedReview('per-requirement');
+export const vendorReviewCoarse = makeVendorReview('patched', 'coarse');
+export const vendorReviewPerRequirement = makeVendorReview('patched', 'per-requirement');
 export * from './workflows/definitions.ts';

@@ -3,6 +3,15 @@
  * activity that calls the shared domain step; the workflow keeps the ReviewState and merges each
  * result with the same applyUpdate the LangGraph channels use.
  *
+ * One body for every granularity (domain granularity.ts): they share the approval, the delivery
+ * and the dead letter, and differ in how many steps one activity runs. A stage activity runs
+ * several back to back, so one activity completion (one history event) records them all.
+ * - fine: an activity per step, VERIFY's v2 change included.
+ * - per-requirement: VALIDATE, DISCOVER, one REQUIREMENT activity per requirement, DRAFT, the
+ *   approval, DELIVER as in fine (the outbox in hardened).
+ * - coarse: REVIEW (validate, discover, every requirement to its tracker note) → the approval →
+ *   SEND (draft and mail in one activity, sent straight from it: no outbox boundary before the effect).
+ *
  * Runs in the workflow sandbox: it may import @temporalio/workflow, @vendor-review/domain/pure and
  * types, nothing else.
  */
@@ -23,9 +32,9 @@ import {
   applyUpdate,
   hasMoreRequirements,
   initialState,
+  type Granularity,
   type ReviewState,
   type StateUpdate,
-  type StepName,
 } from '@vendor-review/domain/pure';
 import type { Activities } from '../activities.ts';
 import { activityOptions, HARDENED_MAX_ATTEMPTS, localVerifyOptions, type StepKind } from './activity-options.ts';
@@ -49,7 +58,7 @@ export const VERIFY_LOCAL_PATCH = 'verify-as-local-activity';
 
 /** What the workflow knows about the step that failed for good; goes into the dead letter. */
 export interface Attempted {
-  /** A step's name, or a stage's (several steps in one activity, staged-review.ts). */
+  /** A step's name, or a stage's (several steps in one activity: REVIEW, REQUIREMENT, SEND). */
   step: string;
   activityId: string;
   kind: StepKind;
@@ -65,7 +74,8 @@ export class StepFailed extends Error {
   }
 }
 
-export function makeVendorReview(change: VerifyChange) {
+/** `granularity` defaults to fine: the v1 code and its histories have no other. */
+export function makeVendorReview(change: VerifyChange, granularity: Granularity = 'fine') {
   return async function vendorReview(input: VendorReviewInput): Promise<ReviewState> {
     const { workflowId, runId: runtimeRunId } = workflowInfo();
     const { variant } = input;
@@ -88,7 +98,7 @@ export function makeVendorReview(change: VerifyChange) {
 
     const step = async <R>(
       kind: StepKind,
-      name: StepName,
+      name: string,
       activityId: string,
       call: (acts: Activities) => Promise<R>,
       input?: unknown,
@@ -110,52 +120,66 @@ export function makeVendorReview(change: VerifyChange) {
     };
 
     try {
-      merge(await step('pure', 'VALIDATE', 'VALIDATE', (a) => a.validate(args('validate'))));
-      merge(await step('web', 'DISCOVER', 'DISCOVER', (a) => a.discover(args('discover'))));
+      if (granularity === 'coarse') {
+        // A stage holds paid model calls: the model kind's timeouts and its few, spaced attempts.
+        merge(await step('model', 'REVIEW', 'REVIEW', (a) => a.review(args('review'))));
+      } else {
+        merge(await step('pure', 'VALIDATE', 'VALIDATE', (a) => a.validate(args('validate'))));
+        merge(await step('web', 'DISCOVER', 'DISCOVER', (a) => a.discover(args('discover'))));
 
-      const bound = state.pending.length + 1;
-      for (let n = 1; hasMoreRequirements(state); n++) {
-        if (n > bound)
-          throw ApplicationFailure.nonRetryable(
-            `requirement loop did not shrink pending after ${bound} rounds`,
-            'LoopGuard',
-          );
-        merge(
-          await step('pure', 'SELECT_REQUIREMENT', `SELECT_REQUIREMENT#${n}`, (a) =>
-            a.selectRequirement(args('selectRequirement')),
-          ),
-        );
-        const req = state.current?.requirementId;
-        if (!req)
-          throw ApplicationFailure.nonRetryable('SELECT_REQUIREMENT chose no requirement', 'NoCurrentRequirement');
-        merge(await step('pure', 'SELECT_PAGE', `SELECT_PAGE:${req}`, (a) => a.selectPage(args('selectPage'))));
-
-        // FETCH fans out: one activity per candidate page, all scheduled at once. A sibling that
-        // completed is an event in history and is never run again, whatever happens to the others.
-        const candidates = state.current?.candidates ?? [];
-        const before = state;
-        const pages = await Promise.all(
-          candidates.map((url, index) => {
-            const target = { url, index, of: candidates.length };
-            return step(
-              'web',
-              'FETCH',
-              `FETCH:${req}:${index}`,
-              (a) => a.fetchPage({ state: stepInput('fetchPage', before, passing, url), variant, target }),
-              { target, requirementId: req },
+        const bound = state.pending.length + 1;
+        for (let n = 1; hasMoreRequirements(state); n++) {
+          if (n > bound)
+            throw ApplicationFailure.nonRetryable(
+              `requirement loop did not shrink pending after ${bound} rounds`,
+              'LoopGuard',
             );
-          }),
-        );
-        pages.forEach(merge);
+          if (granularity === 'per-requirement') {
+            // The whole round, from choosing the requirement to its tracker note, in one activity.
+            merge(
+              await step('model', 'REQUIREMENT', `REQUIREMENT#${n}`, (a) =>
+                a.researchRequirement(args('researchRequirement')),
+              ),
+            );
+            continue;
+          }
+          merge(
+            await step('pure', 'SELECT_REQUIREMENT', `SELECT_REQUIREMENT#${n}`, (a) =>
+              a.selectRequirement(args('selectRequirement')),
+            ),
+          );
+          const req = state.current?.requirementId;
+          if (!req)
+            throw ApplicationFailure.nonRetryable('SELECT_REQUIREMENT chose no requirement', 'NoCurrentRequirement');
+          merge(await step('pure', 'SELECT_PAGE', `SELECT_PAGE:${req}`, (a) => a.selectPage(args('selectPage'))));
 
-        merge(await step('model', 'EXTRACT', `EXTRACT:${req}`, (a) => a.extract(args('extract'))));
-        merge(await runVerify(change, variant, state, req, { heartbeatMs, passing }));
-        merge(
-          await step('effect', 'SAVE_PROGRESS', `SAVE_PROGRESS:${req}`, (a) => a.saveProgress(args('saveProgress'))),
-        );
+          // FETCH fans out: one activity per candidate page, all scheduled at once. A sibling that
+          // completed is an event in history and is never run again, whatever happens to the others.
+          const candidates = state.current?.candidates ?? [];
+          const before = state;
+          const pages = await Promise.all(
+            candidates.map((url, index) => {
+              const target = { url, index, of: candidates.length };
+              return step(
+                'web',
+                'FETCH',
+                `FETCH:${req}:${index}`,
+                (a) => a.fetchPage({ state: stepInput('fetchPage', before, passing, url), variant, target }),
+                { target, requirementId: req },
+              );
+            }),
+          );
+          pages.forEach(merge);
+
+          merge(await step('model', 'EXTRACT', `EXTRACT:${req}`, (a) => a.extract(args('extract'))));
+          merge(await runVerify(change, variant, state, req, { heartbeatMs, passing }));
+          merge(
+            await step('effect', 'SAVE_PROGRESS', `SAVE_PROGRESS:${req}`, (a) => a.saveProgress(args('saveProgress'))),
+          );
+        }
+
+        merge(await step('model', 'DRAFT', 'DRAFT', (a) => a.draft(args('draft'))));
       }
-
-      merge(await step('model', 'DRAFT', 'DRAFT', (a) => a.draft(args('draft'))));
 
       // AWAIT_APPROVAL: the question is recorded by an activity, then the workflow simply waits.
       // Waiting costs no worker: the signal is stored in history even while no worker is alive.
@@ -171,7 +195,9 @@ export function makeVendorReview(change: VerifyChange) {
       );
 
       if (state.approval?.approved !== false) {
-        if (variant === 'naive') {
+        if (granularity === 'coarse') {
+          merge(await step('model', 'SEND', 'SEND', (a) => a.send(args('send'))));
+        } else if (variant === 'naive') {
           merge(await step('effect', 'DELIVER', 'DELIVER', (a) => a.deliver(args('deliver'))));
         } else {
           // Outbox: the activity writes the mail once (keyed); the next sends it (or a drainer, after a crash).
