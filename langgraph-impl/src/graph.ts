@@ -1,8 +1,8 @@
-import { END, START, Send, StateGraph, type BaseCheckpointSaver } from '@langchain/langgraph';
+import { Send, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { DEFAULT_GRANULARITY, hasMoreRequirements, type Granularity, type ReviewState } from '@vendor-review/domain';
-import { ReviewChannels } from './channels.ts';
 import { failedOr, nodePolicy } from './edges.ts';
 import { buildCoarseGraph } from './graph-coarse.ts';
+import { buildGraphFrame } from './graph-frame.ts';
 import { buildPerRequirementGraph } from './graph-per-requirement.ts';
 import { createNodes, type NodeDeps } from './nodes.ts';
 
@@ -11,6 +11,7 @@ import { createNodes, type NodeDeps } from './nodes.ts';
  * in parallel, via Send) → EXTRACT → VERIFY → SAVE_PROGRESS → (more requirements? loop : DRAFT)
  * → AWAIT_APPROVAL (interrupt) → DELIVER (unless rejected) → END; DEAD_LETTER on final failure.
  *
+ * The frame around the requirement loop is graph-frame.ts, shared with the per-requirement graph.
  * Each node is one checkpoint boundary. FETCH siblings run in one superstep, so a crash between
  * them leaves the finished siblings as pending writes on the previous checkpoint, and a resume
  * runs only the unfinished one.
@@ -20,21 +21,13 @@ export function buildGraph(deps: NodeDeps) {
   const policy = nodePolicy(deps);
 
   return (
-    new StateGraph(ReviewChannels)
-      .addNode('VALIDATE', n.VALIDATE, policy)
-      .addNode('DISCOVER', n.DISCOVER, policy)
+    buildGraphFrame(deps)
       .addNode('SELECT_REQUIREMENT', n.SELECT_REQUIREMENT, policy)
       .addNode('SELECT_PAGE', n.SELECT_PAGE, policy)
       .addNode('FETCH', n.FETCH, policy)
       .addNode('EXTRACT', n.EXTRACT, policy)
       .addNode('VERIFY', n.VERIFY, policy)
       .addNode('SAVE_PROGRESS', n.SAVE_PROGRESS, policy)
-      .addNode('DRAFT', n.DRAFT, policy)
-      .addNode('AWAIT_APPROVAL', n.AWAIT_APPROVAL)
-      .addNode('DELIVER', n.DELIVER, policy)
-      .addNode('DEAD_LETTER', n.DEAD_LETTER)
-      .addEdge(START, 'VALIDATE')
-      .addConditionalEdges('VALIDATE', failedOr('DISCOVER'), ['DISCOVER', 'DEAD_LETTER'])
       .addConditionalEdges('DISCOVER', failedOr('SELECT_REQUIREMENT'), ['SELECT_REQUIREMENT', 'DEAD_LETTER'])
       .addConditionalEdges('SELECT_REQUIREMENT', failedOr('SELECT_PAGE'), ['SELECT_PAGE', 'DEAD_LETTER'])
       .addConditionalEdges(
@@ -56,13 +49,6 @@ export function buildGraph(deps: NodeDeps) {
         (s: ReviewState) => (s.failure ? 'DEAD_LETTER' : hasMoreRequirements(s) ? 'SELECT_REQUIREMENT' : 'DRAFT'),
         ['SELECT_REQUIREMENT', 'DRAFT', 'DEAD_LETTER'],
       )
-      .addConditionalEdges('DRAFT', failedOr('AWAIT_APPROVAL'), ['AWAIT_APPROVAL', 'DEAD_LETTER'])
-      .addConditionalEdges('AWAIT_APPROVAL', (s: ReviewState) => (s.approval?.approved ? 'DELIVER' : END), [
-        'DELIVER',
-        END,
-      ])
-      .addConditionalEdges('DELIVER', failedOr(END), [END, 'DEAD_LETTER'])
-      .addEdge('DEAD_LETTER', END)
   );
 }
 
