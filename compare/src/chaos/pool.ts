@@ -53,6 +53,39 @@ export interface Pool {
   runOf(w: WorkerProcess): string | null;
 }
 
+/**
+ * What both designs do alike with the processes they started: list the live ones, kill them all
+ * for a moment with no worker alive (hold), or for good (stop). How a pool starts and replaces its
+ * processes is where they differ, and stays in each.
+ */
+export abstract class PoolProcesses {
+  readonly workers: WorkerProcess[] = [];
+  /** Between hold() and release(): nothing is started. */
+  protected held = false;
+  /** After stop(): nothing is started, nothing is supervised. */
+  protected stopped = false;
+
+  live(): WorkerProcess[] {
+    return this.workers.filter((w) => w.alive);
+  }
+
+  async hold(): Promise<WorkerProcess[]> {
+    this.held = true;
+    const killed = this.live();
+    await Promise.all(killed.map((w) => w.kill()));
+    return killed;
+  }
+
+  release(): void {
+    this.held = false;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.all(this.workers.map((w) => w.kill()));
+  }
+}
+
 export interface PoolContext {
   journal: Journal;
   /** Stop supervising a run's processes (a worker crash-looping) after this many restarts. */

@@ -1,6 +1,6 @@
 import type { RuntimeAdapter, Variant, WorkerSpec } from '@vendor-review/domain';
 import { WorkerProcess } from '@vendor-review/domain/infra';
-import { journalExit, wakeAfterStop, type Pool, type PoolContext, type PoolRun } from './pool.ts';
+import { journalExit, PoolProcesses, wakeAfterStop, type Pool, type PoolContext, type PoolRun } from './pool.ts';
 import type { Armed } from './schedule.ts';
 
 /** How long a new queue worker gets to say it polls (a loaded two-core machine starts them slowly). */
@@ -13,13 +13,10 @@ const READY_TIMEOUT_MS = 180_000;
  * systemd's Restart=always would: a process that exits is replaced by the next incarnation of its
  * slot, whose crash plan the schedule decides.
  */
-export class QueuePool implements Pool {
+export class QueuePool extends PoolProcesses implements Pool {
   readonly id: string;
   readonly runtime: string;
-  readonly workers: WorkerProcess[] = [];
   readonly #slots: { current: WorkerProcess | null; incarnation: number }[];
-  #held = false;
-  #stopped = false;
 
   constructor(
     readonly adapter: RuntimeAdapter,
@@ -32,6 +29,7 @@ export class QueuePool implements Pool {
       planFor: (slot: number, incarnation: number) => Armed | null;
     },
   ) {
+    super();
     this.runtime = adapter.name;
     this.id = `${adapter.name}/${variant}`;
     this.#slots = Array.from({ length: o.size }, () => ({ current: null, incarnation: -1 }));
@@ -45,7 +43,7 @@ export class QueuePool implements Pool {
 
   async recycle(): Promise<void> {
     await this.hold();
-    this.#held = false;
+    this.release();
     await this.start();
   }
 
@@ -75,30 +73,10 @@ export class QueuePool implements Pool {
   }
 
   async tick(): Promise<void> {
-    if (this.#held || this.#stopped) return;
+    if (this.held || this.stopped) return;
     this.#slots.forEach((slot, i) => {
       if (!slot.current?.alive) this.#startSlot(i);
     });
-  }
-
-  live(): WorkerProcess[] {
-    return this.workers.filter((w) => w.alive);
-  }
-
-  async hold(): Promise<WorkerProcess[]> {
-    this.#held = true;
-    const killed = this.live();
-    await Promise.all(killed.map((w) => w.kill()));
-    return killed;
-  }
-
-  release(): void {
-    this.#held = false;
-  }
-
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    await Promise.all(this.workers.map((w) => w.kill()));
   }
 
   servedBy(_runId: string): WorkerProcess[] {

@@ -1,12 +1,11 @@
 import { isTerminal, type RuntimeAdapter, type Variant } from '@vendor-review/domain';
+import { NOT_NOW_PAUSE_MS, reportWorkerGone } from '@vendor-review/domain/conformance';
 import { WorkerProcess } from '@vendor-review/domain/infra';
-import { journalExit, wakeAfterStop, type Pool, type PoolContext, type PoolRun } from './pool.ts';
+import { journalExit, PoolProcesses, wakeAfterStop, type Pool, type PoolContext, type PoolRun } from './pool.ts';
 import type { Armed } from './schedule.ts';
 
 /** How long a worker gets to leave by itself once its run has ended, before it is killed. */
 const LEAVE_GRACE_MS = 5_000;
-/** After a "not now" exit (the run's lease is still held), the pause before the next try. */
-const NOT_NOW_PAUSE_MS = 250;
 /** How long the runtime's records must show nobody holding the run before a second worker is sent. */
 const LAPSE_CONFIRM_MS = 1_000;
 /** At most this many processes on one run at once: the frozen one, its replacement, one spare. */
@@ -35,15 +34,12 @@ interface Served {
  * still there, as any lease-based system does. The naive variant keeps no owner record, so a frozen
  * naive worker is simply waited for: nothing outside it can tell.
  */
-export class RunSupervisor implements Pool {
+export class RunSupervisor extends PoolProcesses implements Pool {
   readonly id: string;
   readonly runtime: string;
-  readonly workers: WorkerProcess[] = [];
   readonly #served = new Map<string, Served>();
   readonly #byRun = new Map<string, WorkerProcess[]>();
   readonly #runOf = new Map<WorkerProcess, string>();
-  #held = false;
-  #stopped = false;
 
   constructor(
     readonly adapter: RuntimeAdapter,
@@ -51,6 +47,7 @@ export class RunSupervisor implements Pool {
     private readonly ctx: PoolContext,
     private readonly short: string,
   ) {
+    super();
     this.runtime = adapter.name;
     this.id = `${adapter.name}/${variant}`;
   }
@@ -98,7 +95,7 @@ export class RunSupervisor implements Pool {
 
   async tick(): Promise<void> {
     for (const s of [...this.#served.values()]) {
-      if (this.#stopped) return;
+      if (this.stopped) return;
       await this.#supervise(s).catch((err: unknown) =>
         this.ctx.journal.add({
           kind: 'note',
@@ -119,7 +116,7 @@ export class RunSupervisor implements Pool {
       else if (now - s.endedAt > LEAVE_GRACE_MS) await Promise.all(live.map((w) => w.kill()));
       return;
     }
-    if (this.#held) return;
+    if (this.held) return;
     for (const dead of s.procs.filter((w) => !w.alive && !s.buried.has(w))) await this.#bury(s, dead);
     if (live.length === 0) {
       if (s.gaveUp || now < s.notBefore) return;
@@ -157,8 +154,7 @@ export class RunSupervisor implements Pool {
       return;
     }
     if (life.signal === null) s.restarts++;
-    // The supervisor saw this process end: whatever it held for the run is given up now.
-    if (life.pid !== null) await this.adapter.workerGone?.(s.run.handle, { name: life.name, pid: life.pid });
+    await reportWorkerGone(this.adapter, s.run.handle, life);
   }
 
   async #probeOwner(s: Served, live: WorkerProcess[], now: number): Promise<void> {
@@ -187,26 +183,6 @@ export class RunSupervisor implements Pool {
       runId: s.run.handle.runId,
       detail: `the run's lease lapsed while ${live.map((l) => l.life.name).join(', ')} still ran: a second worker is sent`,
     });
-  }
-
-  live(): WorkerProcess[] {
-    return this.workers.filter((w) => w.alive);
-  }
-
-  async hold(): Promise<WorkerProcess[]> {
-    this.#held = true;
-    const killed = this.live();
-    await Promise.all(killed.map((w) => w.kill()));
-    return killed;
-  }
-
-  release(): void {
-    this.#held = false;
-  }
-
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    await Promise.all(this.workers.map((w) => w.kill()));
   }
 
   servedBy(runId: string): WorkerProcess[] {

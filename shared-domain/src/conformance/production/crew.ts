@@ -6,6 +6,8 @@ import { WorkerProcess } from '../../infra/worker-process.ts';
  * one current process, and one that left with the runtime's "not now" exit (LangGraph hardened:
  * another worker holds the run's lease) may be started again under the same name and crash plan.
  * Every process ever started stays listed, for the follow loop, the figures and the teardown.
+ * Not supervise() (supervisor.ts): here several workers race for one run at once, the drill decides
+ * who starts when, and it reports a death (workerGone) only at the moment its race needs it.
  */
 export class Crew {
   readonly all: WorkerProcess[] = [];

@@ -8,7 +8,7 @@ export {
 } from './catalogue.ts';
 export { productionSpec } from './spec.ts';
 export { followRun, type Followed } from './follow.ts';
-export { supervise, type Supervised } from './supervisor.ts';
+export { supervise, reportWorkerGone, NOT_NOW_PAUSE_MS, type Supervised } from './supervisor.ts';
 export {
   HazardSkipped,
   type HazardEnv,

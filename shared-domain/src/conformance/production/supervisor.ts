@@ -1,11 +1,23 @@
 import type { WorkerEnding } from '../../domain/drills.ts';
 import type { RunHandle, RunView, RuntimeAdapter, WorkerSpec } from '../../domain/runtime.ts';
 import { isTerminal } from '../../domain/runtime.ts';
-import { WorkerProcess } from '../../infra/worker-process.ts';
+import { WorkerProcess, type WorkerLife } from '../../infra/worker-process.ts';
 import { followRun, type Followed } from './follow.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const NAMES = ['B', 'C', 'D', 'E', 'F', 'G'];
+
+/** After a "not now" exit (another worker's lease still holds the run), the pause before the next try. */
+export const NOT_NOW_PAUSE_MS = 250;
+
+/**
+ * A supervisor saw one of a run's workers exit: whatever it held for the run is given up now, not
+ * at its timeout (workerGone). A "not now" exit was refused the run and held nothing to give up.
+ */
+export async function reportWorkerGone(adapter: RuntimeAdapter, handle: RunHandle, life: WorkerLife): Promise<void> {
+  if (life.pid === null || adapter.isRetryableExit(life.exitCode)) return;
+  await adapter.workerGone?.(handle, { name: life.name, pid: life.pid });
+}
 
 export interface Supervised {
   end: Followed;
@@ -20,6 +32,12 @@ export interface Supervised {
  * when the last exited without finishing the run. A "not now" exit (the dead worker's lease not
  * yet expired) is retried without counting; any other death counts against `restarts`, after
  * which the run is left where it is.
+ *
+ * The chaos campaign's RunSupervisor (compare/src/chaos) shares the exit handling above but not
+ * this loop: it serves many runs at once between strikes, counts only workers that ended by
+ * themselves (a signal there is the injector's strike, here the worker's own crash point), and
+ * sends a second worker when a lease lapses under a live one. The lab worker reports nobody gone
+ * on purpose: its machine went down, and the restart is meant to meet the lease.
  */
 export async function supervise(o: {
   adapter: RuntimeAdapter;
@@ -51,12 +69,11 @@ export async function supervise(o: {
     });
     if (end.end !== 'exited' || (end.view && isTerminal(end.view.status))) return { end, workers, restarts };
     const life = await w.exited;
-    // As a supervisor that saw the exit would: what the dead worker held is given up now, not at its timeout.
-    if (life.pid !== null) await o.adapter.workerGone?.(o.handle, { name: life.name, pid: life.pid }).catch(() => {});
+    await reportWorkerGone(o.adapter, o.handle, life).catch(() => {});
     const notNow = o.adapter.isRetryableExit(life.exitCode);
     if ((!notNow && restarts >= o.restarts) || Date.now() > deadline || next >= NAMES.length)
       return { end, workers, restarts };
-    if (notNow) await sleep(250);
+    if (notNow) await sleep(NOT_NOW_PAUSE_MS);
     else restarts++;
     const name = NAMES[next++]!;
     w = new WorkerProcess(name, await o.spec(name));
