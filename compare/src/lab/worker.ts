@@ -1,13 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { isTerminal, type Durability, type RunStatus, type RuntimeAdapter, type Variant } from '@vendor-review/domain';
-import { lastDurableBefore, operationLabel } from '@vendor-review/domain/conformance';
-import { isProcessAlive, workerEnv, type WorkerLife } from '@vendor-review/domain/infra';
+import { lastDurableBefore, NOT_NOW_PAUSE_MS, operationLabel } from '@vendor-review/domain/conformance';
+import { isProcessAlive, WorkerProcess, type WorkerLife } from '@vendor-review/domain/infra';
 import { worldClient, type LedgerEntry } from '@vendor-review/domain/world';
 import { money } from '../table.ts';
 import { handleLabel } from './config.ts';
 import { listRuns, readAtCrash, readLives, saveAtCrash, writeLives, type LabRun } from './runs.ts';
 import { openRuntime, TITLES } from './runtimes.ts';
-import { REPO_ROOT, type LabRuntime, type LabState } from './state.ts';
+import type { LabRuntime, LabState } from './state.ts';
 import { openSession, type WorkerSession } from './worker-session.ts';
 
 /**
@@ -31,7 +30,8 @@ export interface LabWorkerOptions {
 
 interface Child {
   run: LabRun;
-  proc: ChildProcess;
+  worker: WorkerProcess;
+  /** `worker.life`: written to the run's lives as it starts and again once it has ended. */
   life: WorkerLife;
   /** The lab asked it to go (the run ended, or the machine is going down): not a crash. */
   stopping: boolean;
@@ -136,75 +136,49 @@ export async function runLabWorker(dir: string, state: LabState, o: LabWorkerOpt
     const lives = await settleOldLives(run);
     const workerName = name ?? nameFor(lives.length ? new Set(lives.map((l) => l.name)).size : 0);
     const spec = adapter.workerSpec(run.handle, { name: workerName, crashPlan: null });
-    const env = workerEnv({ ...spec, env: { ...spec.env, TRACE_STEPS: '1' } }, workerName);
-    const node = spec.entry.endsWith('.ts') ? ['--import', 'tsx', spec.entry] : [spec.entry];
-    // Its own process group: Ctrl-C in this terminal must reach the lab worker only.
-    const proc = spawn(process.execPath, [...node, ...(spec.args ?? [])], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    const life: WorkerLife = {
-      name: workerName,
-      pid: proc.pid ?? null,
-      startedAt: Date.now(),
-      exitedAt: null,
-      exitCode: null,
-      signal: null,
-      crash: null,
-      readyAt: null,
-      peakRssKb: null,
-      logTail: '',
-    };
+    // Lines are read only after this function has returned: by then the pid is known and `child` exists.
+    let prefix = '';
+    const worker = new WorkerProcess(
+      workerName,
+      { ...spec, env: { ...spec.env, TRACE_STEPS: '1' } },
+      {
+        ownGroup: true,
+        onLine: (stream, text) => {
+          if (!text.trim()) return;
+          child.lastLine = text;
+          const line = text.startsWith('[worker ') ? text : `${prefix} ${text}`;
+          if (stream === 'out') out(line);
+          else process.stderr.write(`${line}\n`);
+        },
+      },
+    );
+    const life = worker.life;
+    prefix = `[worker ${workerName} pid ${life.pid}] run ${id}:`;
     writeLives(dir, id, [...lives, life]);
-    const prefix = `[worker ${workerName} pid ${life.pid}] run ${id}:`;
     const child: Child = {
       run,
-      proc,
+      worker,
       life,
       stopping: false,
       closed: Promise.resolve(),
       lastLine: '',
       terminalSince: null,
     };
-    const pipe = (stream: NodeJS.ReadableStream, write: (s: string) => void) => {
-      let partial = '';
-      stream.setEncoding('utf8');
-      stream.on('data', (chunk: string) => {
-        life.logTail = (life.logTail + chunk).slice(-4000);
-        const parts = (partial + chunk).split('\n');
-        partial = parts.pop() ?? '';
-        for (const text of parts) {
-          if (!text.trim()) continue;
-          if (life.readyAt === null && /\bREADY\b/.test(text)) life.readyAt = Date.now();
-          child.lastLine = text;
-          write(text.startsWith('[worker ') ? text : `${prefix} ${text}`);
-        }
-      });
-    };
-    pipe(proc.stdout!, out);
-    pipe(proc.stderr!, (l) => process.stderr.write(`${l}\n`));
-    child.closed = new Promise<void>((resolve) =>
-      proc.once('close', (code, signal) => {
-        life.exitedAt = Date.now();
-        life.exitCode = code;
-        life.signal = signal;
-        // Killed by someone: the machine is down from this moment, before anything else can start.
-        if (signal && !child.stopping) stop.ending ??= { code: 1, why: `worker ${workerName} of run ${id} was killed` };
-        const all = readLives(dir, id);
-        writeLives(
-          dir,
-          id,
-          all.map((l) => (l.pid === life.pid && l.startedAt === life.startedAt ? life : l)),
-        );
-        children.delete(id);
-        setChildren();
-        const handled = onExit(child);
-        exits.push(handled);
-        void handled.finally(resolve);
-      }),
-    );
+    child.closed = worker.exited.then(({ signal }) => {
+      // Killed by someone: the machine is down from this moment, before anything else can start.
+      if (signal && !child.stopping) stop.ending ??= { code: 1, why: `worker ${workerName} of run ${id} was killed` };
+      const all = readLives(dir, id);
+      writeLives(
+        dir,
+        id,
+        all.map((l) => (l.pid === life.pid && l.startedAt === life.startedAt ? life : l)),
+      );
+      children.delete(id);
+      setChildren();
+      const handled = onExit(child);
+      exits.push(handled);
+      return new Promise<void>((resolve) => void handled.finally(resolve));
+    });
     children.set(id, child);
     setChildren();
   };
@@ -234,7 +208,7 @@ export async function runLabWorker(dir: string, state: LabState, o: LabWorkerOpt
     if (adapter.isRetryableExit(exitCode)) {
       // LangGraph hardened: the dead worker's lease has not expired yet. A supervisor retries; so do we.
       if (!retryAt.has(id)) lab(`run ${id}: the dead worker's lease still holds the run; retrying until it expires`);
-      retryAt.set(id, { name, notBefore: Date.now() + 250 });
+      retryAt.set(id, { name, notBefore: Date.now() + NOT_NOW_PAUSE_MS });
       return;
     }
     retryAt.delete(id);
@@ -255,11 +229,7 @@ export async function runLabWorker(dir: string, state: LabState, o: LabWorkerOpt
 
   const stopChild = async (c: Child, signal: NodeJS.Signals) => {
     c.stopping = true;
-    try {
-      process.kill(-c.life.pid!, signal);
-    } catch {
-      // already gone
-    }
+    c.worker.signal(signal);
     await c.closed;
   };
 

@@ -1,4 +1,5 @@
 import { operationLabel, type CellObservation } from '@vendor-review/domain/conformance';
+import { workerLife } from '@vendor-review/domain/infra';
 import { money } from '../table.ts';
 import { esc, KIND_COLOURS, num } from './svg.ts';
 
@@ -21,20 +22,7 @@ export function renderTimeline({ obs, repeatSeqs, width = 860 }: TimelineInput):
   const repeated = new Set(repeatSeqs);
   const workers = obs.workers.length
     ? obs.workers
-    : [
-        {
-          name: 'A',
-          pid: null,
-          startedAt: obs.startedAt,
-          exitedAt: obs.endedAt,
-          exitCode: null,
-          signal: null,
-          crash: null,
-          readyAt: null,
-          peakRssKb: null,
-          logTail: '',
-        },
-      ];
+    : [workerLife({ name: 'A', startedAt: obs.startedAt, exitedAt: obs.endedAt })];
   const laneNames = [
     ...new Set([
       ...workers.map((w) => w.name),

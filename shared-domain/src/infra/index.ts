@@ -48,7 +48,9 @@ export {
   runWorkerToEnd,
   workerEnv,
   WORKER_ENV_PASSTHROUGH,
+  workerLife,
   type WorkerLife,
+  type WorkerProcessOptions,
 } from './worker-process.ts';
 export {
   createOutbox,

@@ -42,6 +42,31 @@ export interface WorkerLife {
   logTail: string;
 }
 
+/** A life as recorded before anything has happened to it: the one shape every record starts from. */
+export function workerLife(o: Pick<WorkerLife, 'name' | 'startedAt'> & Partial<WorkerLife>): WorkerLife {
+  return {
+    pid: null,
+    exitedAt: null,
+    exitCode: null,
+    signal: null,
+    crash: null,
+    readyAt: null,
+    peakRssKb: null,
+    logTail: '',
+    ...o,
+  };
+}
+
+export interface WorkerProcessOptions {
+  /**
+   * Its own process group, signalled as a group: a terminal's Ctrl-C then reaches only the process
+   * that started it (the lab worker), which decides what happens to its workers.
+   */
+  ownGroup?: boolean;
+  /** Each line it prints, as it is read (the lab streams them to its terminal). */
+  onLine?: (stream: 'out' | 'err', text: string) => void;
+}
+
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const TAIL_BYTES = 4000;
 const KEEP_LINES = 5000;
@@ -91,28 +116,23 @@ export class WorkerProcess {
   /** Every `name:stop` point it froze at, in order. */
   readonly stops: CrashLine[] = [];
 
-  constructor(name: string, spec: WorkerSpec) {
+  private readonly ownGroup: boolean;
+  private readonly onLine: WorkerProcessOptions['onLine'];
+
+  constructor(name: string, spec: WorkerSpec, o: WorkerProcessOptions = {}) {
     const startedAt = Date.now();
+    this.ownGroup = o.ownGroup ?? false;
+    this.onLine = o.onLine;
     // A prebuilt bundle runs on plain node; a TypeScript entry needs tsx.
     const node = spec.entry.endsWith('.ts') ? ['--import', 'tsx', spec.entry] : [spec.entry];
     this.child = spawn(process.execPath, [...node, ...(spec.args ?? [])], {
       cwd: REPO_ROOT,
       env: workerEnv(spec, name),
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: this.ownGroup,
     });
     live.add(this.child);
-    this.life = {
-      name,
-      pid: this.child.pid ?? null,
-      startedAt,
-      exitedAt: null,
-      exitCode: null,
-      signal: null,
-      crash: null,
-      readyAt: null,
-      peakRssKb: null,
-      logTail: '',
-    };
+    this.life = workerLife({ name, pid: this.child.pid ?? null, startedAt });
     this.read(this.child.stdout!, 'out');
     this.read(this.child.stderr!, 'err');
 
@@ -166,6 +186,7 @@ export class WorkerProcess {
     if (crash?.action === 'kill') this.life.crash ??= crash;
     if (crash?.action === 'stop') this.stops.push(crash);
     if (stream === 'out' && this.life.readyAt === null && /\bREADY\b/.test(text)) this.life.readyAt = Date.now();
+    this.onLine?.(stream, text);
     this.notify();
   }
 
@@ -241,23 +262,35 @@ export class WorkerProcess {
 
   /** Sends a signal if the process is still there (SIGSTOP / SIGCONT to freeze and wake it). */
   signal(sig: NodeJS.Signals): void {
-    if (this.alive) this.child.kill(sig);
+    if (this.alive) this.send(sig);
   }
 
   /** SIGTERM, then SIGKILL if it has not gone after `graceMs`. */
   async stop(graceMs = 3000): Promise<WorkerLife> {
     if (!this.alive) return this.exited;
-    this.child.kill('SIGCONT'); // a frozen process cannot act on SIGTERM
-    this.child.kill('SIGTERM');
-    const t = setTimeout(() => this.alive && this.child.kill('SIGKILL'), graceMs);
+    this.send('SIGCONT'); // a frozen process cannot act on SIGTERM
+    this.send('SIGTERM');
+    const t = setTimeout(() => this.alive && this.send('SIGKILL'), graceMs);
     const life = await this.exited;
     clearTimeout(t);
     return life;
   }
 
   kill(): Promise<WorkerLife> {
-    if (this.alive) this.child.kill('SIGKILL');
+    if (this.alive) this.send('SIGKILL');
     return this.exited;
+  }
+
+  private send(sig: NodeJS.Signals): void {
+    if (!this.ownGroup || this.child.pid === undefined) {
+      this.child.kill(sig);
+      return;
+    }
+    try {
+      process.kill(-this.child.pid, sig);
+    } catch {
+      // the group is gone already; `close` has yet to be read
+    }
   }
 }
 
