@@ -1,4 +1,4 @@
-import type { RuntimeAdapter, RuntimeInfo } from '@vendor-review/domain';
+import type { RunConfig, RuntimeAdapter, RuntimeInfo } from '@vendor-review/domain';
 import { workerBundle, type Built, type TemporalHandle } from '@vendor-review/domain/infra';
 
 /**
@@ -12,6 +12,11 @@ export interface RuntimeEnv {
   /** Present when a selected runtime needs Temporal. */
   temporal:
     (Pick<TemporalHandle, 'address' | 'namespace' | 'connection' | 'workerEnv'> & { uiUrl: string | null }) | null;
+  /**
+   * Each run's task queue, for a runtime that has queues (Temporal); unset, every run gets one of
+   * its own. The chaos campaign's pools poll one per variant, shared by all of its runs.
+   */
+  taskQueue?: (runId: string, config: RunConfig) => string;
 }
 
 export interface StartedRuntime {
@@ -65,6 +70,7 @@ const REGISTRY: Record<string, Registered> = {
         worldUrl: env.worldUrl,
         bundlePath: bundle.path,
         workerEntry: worker.path,
+        ...(env.taskQueue ? { taskQueue: env.taskQueue } : {}),
       });
       return {
         info: tm.TEMPORAL,

@@ -1,6 +1,6 @@
 import type { RunConfig, RunHandle, RuntimeAdapter, Variant } from '@vendor-review/domain';
-import { workerBundle } from '@vendor-review/domain/infra';
 import type { Infra } from '../infra.ts';
+import { startRuntime } from '../runtimes.ts';
 import type { Pool, PoolContext } from './pool.ts';
 import type { Armed } from './schedule.ts';
 import { QueuePool } from './queue-pool.ts';
@@ -11,9 +11,9 @@ export const CHAOS_RUNTIMES = ['langgraph', 'temporal'] as const;
 export type ChaosRuntimeName = (typeof CHAOS_RUNTIMES)[number];
 
 /**
- * A runtime as the campaign drives it: its adapter (built here, not taken from `pnpm compare`'s
- * registry, because a campaign's Temporal runs share one task queue per variant), the configuration
- * each variant runs in, and the pool its workers live in.
+ * A runtime as the campaign drives it: its adapter (from `pnpm compare`'s registry, with one task
+ * queue per variant that all of a campaign's Temporal runs share), the configuration each variant
+ * runs in, and the pool its workers live in.
  */
 export interface ChaosRuntime {
   name: ChaosRuntimeName;
@@ -39,43 +39,23 @@ export async function startChaosRuntime(
   /** Names this campaign's task queues, so a Temporal server shared with earlier campaigns keeps them apart. */
   tag: string,
 ): Promise<ChaosRuntime> {
-  if (name === 'langgraph') {
-    const lg = await import('@vendor-review/langgraph');
-    const [worker] = await Promise.all([workerBundle(lg.WORKER_ENTRY), lg.setupDatabase(infra.databaseUrl)]);
-    const adapter = lg.createLangGraphAdapter({
-      databaseUrl: infra.databaseUrl,
-      worldUrl: infra.worldUrl,
-      workerEntry: worker.path,
-    });
-    return {
-      name,
-      adapter,
-      configFor: (variant) => firstConfig(adapter, variant),
-      pool: (variant, ctx) => new RunSupervisor(adapter, variant, ctx, shortOf(name, variant)),
-      close: () => adapter.close(),
-    };
-  }
-  const tm = await import('@vendor-review/temporal');
-  if (!infra.temporal) throw new Error('the Temporal runtime needs a Temporal server');
-  const [worker, bundle] = await Promise.all([
-    workerBundle(tm.WORKER_ENTRY, ['@temporalio/*']),
-    tm.cachedWorkflowBundle(),
-    tm.setupDatabase(infra.databaseUrl),
-  ]);
   const queueOf = (variant: Variant) => `chaos-${tag}-${variant}`;
-  const adapter = await tm.createTemporalAdapter({
-    temporal: infra.temporal,
-    uiUrl: infra.temporal.uiUrl,
-    databaseUrl: infra.databaseUrl,
+  const { adapter } = await startRuntime(name, {
     worldUrl: infra.worldUrl,
-    bundlePath: bundle.path,
-    workerEntry: worker.path,
+    databaseUrl: infra.databaseUrl,
+    temporal: infra.temporal,
     taskQueue: (_runId, config) => queueOf(config.variant),
   });
-  return {
+  const runtime = {
     name,
     adapter,
-    configFor: (variant) => firstConfig(adapter, variant),
+    configFor: (variant: Variant) => firstConfig(adapter, variant),
+    close: () => adapter.close(),
+  };
+  if (name === 'langgraph')
+    return { ...runtime, pool: (variant, ctx) => new RunSupervisor(adapter, variant, ctx, shortOf(name, variant)) };
+  return {
+    ...runtime,
     pool: (variant, ctx, size, planFor) => {
       // A queue worker serves no run in particular: its spec is the one any run of its variant's queue gets.
       const anyRun = {
@@ -93,6 +73,5 @@ export async function startChaosRuntime(
         planFor,
       });
     },
-    close: () => adapter.close(),
   };
 }
