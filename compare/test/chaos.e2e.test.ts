@@ -10,17 +10,42 @@ import { ChaosResultSchema } from '../src/chaos/schema.ts';
 import { userDatabase } from './user-database.ts';
 
 /**
- * A short seeded chaos campaign, for real: both runtimes, both variants, two reviews each, real
- * worker processes killed at armed crash points and by timed strikes, PostgreSQL and the Temporal
- * dev server restarted, approvals sent while every worker is down. The checker must find the
- * duplicates the naive variants let through (so it can fail), and nothing in the hardened ones.
+ * Two short seeded chaos campaigns, for real: both runtimes, both variants, two reviews each, real
+ * worker processes, real PostgreSQL and a real Temporal dev server.
  *
- * The schedule is cut down so that this holds on any machine: only effects are armed (a second
+ * The first arms crash points and strikes only with Temporal dev-server restarts, which neither
+ * kills a worker nor touches LangGraph: every armed point is reached, whatever the machine's speed,
+ * so the naive variants' duplicates are certain and the checker must find them (it can fail). The
+ * second adds what strikes at random moments (SIGKILL, SIGSTOP past the lease, PostgreSQL restarts,
+ * approvals sent while every worker is down): a timed kill may pre-empt an armed point, so there
+ * the naive rows are only counted, and the hardened ones must stay clean.
+ *
+ * Both schedules are cut down so that this holds on any machine: only effects are armed (a second
  * mail or note is the naive failure the checker exists for), no world faults (a naive LangGraph run
  * fails on the first one, before any effect), one vendor (one baseline per pool).
  */
 const SEED = 'ci90';
-const SCHEDULE: Partial<Omit<ScheduleOptions, 'seed'>> = {
+const CUT_DOWN: Partial<Omit<ScheduleOptions, 'seed'>> = {
+  armRate: 0.5,
+  points: ['after-deliver', 'after-progress'],
+  maxOccurrence: 1,
+  worldFaultRate: 0,
+  vendors: ['acme-analytics'],
+};
+const ARMED_ONLY: Partial<Omit<ScheduleOptions, 'seed'>> = {
+  ...CUT_DOWN,
+  gapsMs: {
+    kill: 0,
+    pause: 0,
+    'postgres-restart': 0,
+    'temporal-restart': 20_000,
+    'world-burst': 0,
+    'approve-while-down': 0,
+  },
+  holdApprovalRate: 0,
+};
+const STRIKES: Partial<Omit<ScheduleOptions, 'seed'>> = {
+  ...CUT_DOWN,
   gapsMs: {
     kill: 15_000,
     pause: 20_000,
@@ -29,45 +54,55 @@ const SCHEDULE: Partial<Omit<ScheduleOptions, 'seed'>> = {
     'world-burst': 0,
     'approve-while-down': 15_000,
   },
-  armRate: 0.5,
-  points: ['after-deliver', 'after-progress'],
-  maxOccurrence: 1,
-  worldFaultRate: 0,
-  vendors: ['acme-analytics'],
 };
-const reportDir = mkdtempSync(path.join(os.tmpdir(), 'chaos-e2e-'));
+
+async function campaign(schedule: Partial<Omit<ScheduleOptions, 'seed'>>): Promise<RunChaosResult> {
+  const reportDir = mkdtempSync(path.join(os.tmpdir(), 'chaos-e2e-'));
+  const user = await userDatabase();
+  const started = Date.now();
+  const result = await runChaos(
+    { ...parseChaosArgs(['--seed', SEED, '--runs', '2', '--bound', '90', '--report-dir', reportDir]) },
+    { log: (l) => process.stderr.write(`${l}\n`), env: user.env, schedule },
+  ).finally(() => user.cleanup());
+  process.stderr.write(`chaos e2e: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return result;
+}
+
+let armed: RunChaosResult;
 let out: RunChaosResult;
 
 beforeAll(async () => {
-  const user = await userDatabase();
-  const started = Date.now();
-  out = await runChaos(
-    { ...parseChaosArgs(['--seed', SEED, '--runs', '2', '--bound', '90', '--report-dir', reportDir]) },
-    { log: (l) => process.stderr.write(`${l}\n`), env: user.env, schedule: SCHEDULE },
-  ).finally(() => user.cleanup());
-  process.stderr.write(`chaos e2e: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-}, 10 * 60_000);
+  armed = await campaign(ARMED_ONLY);
+  out = await campaign(STRIKES);
+}, 15 * 60_000);
 
-describe('a short seeded chaos campaign', () => {
-  it('arms what it says it arms: every naive pool meets an effect it can duplicate', () => {
-    const o = { ...DEFAULT_SCHEDULE, ...SCHEDULE, seed: SEED };
+describe('a seeded campaign of armed crash points', () => {
+  it('arms what it says it arms, and reaches it: every naive pool meets an effect it can duplicate', () => {
+    const o = { ...DEFAULT_SCHEDULE, ...ARMED_ONLY, seed: SEED };
     // The precondition of the checks below, read from the schedule itself: if the generator ever
     // changes, this says so instead of the naive rows silently coming out clean.
     const kills = (crash: string | null | undefined) => !!crash && !crash.endsWith(':stop');
     expect([runPlan(o, 0).crash, runPlan(o, 1).crash].every(kills)).toBe(true);
     expect([workerPlan(o, 0, 1)?.crash, workerPlan(o, 1, 1)?.crash].every(kills)).toBe(true);
-    for (const row of out.result.rows.filter((r) => r.variant === 'naive'))
+    for (const row of armed.result.rows.filter((r) => r.variant === 'naive'))
       expect(row.faults['crash-point'], row.pool).toBeGreaterThan(0);
   });
 
   it('the checker finds the naive duplicates, in both runtimes', () => {
     for (const runtime of ['langgraph', 'temporal']) {
-      const row = out.result.rows.find((r) => r.runtime === runtime && r.variant === 'naive')!;
+      const row = armed.result.rows.find((r) => r.runtime === runtime && r.variant === 'naive')!;
       expect(row.duplicateEffects, JSON.stringify(row)).toBeGreaterThan(0);
       expect(clean(row)).toBe(false);
     }
   });
 
+  it('and nothing in the hardened variants', () => {
+    for (const row of armed.result.rows.filter((r) => r.variant === 'hardened'))
+      expect(clean(row), row.pool).toBe(true);
+  });
+});
+
+describe('a seeded campaign of armed crash points and strikes at random moments', () => {
   it('and nothing in the hardened variants: no stuck run, no duplicate effect, no late write', () => {
     const hardened = out.result.rows.filter((r) => r.variant === 'hardened');
     expect(hardened).toHaveLength(2);
@@ -77,8 +112,8 @@ describe('a short seeded chaos campaign', () => {
   });
 
   it('every violation names its run, the schedule around it, the seed and the command that replays it', () => {
-    expect(out.result.violations.length).toBeGreaterThan(0);
-    for (const v of out.result.violations) {
+    expect(armed.result.violations.length).toBeGreaterThan(0);
+    for (const v of [...armed.result.violations, ...out.result.violations]) {
       expect(v.seed).toBe(SEED);
       expect(v.replay).toContain(`--seed ${SEED} --run ${v.runId}`);
       expect(v.schedule.some((e) => e.kind === 'worker-start' || e.kind === 'kill')).toBe(true);
@@ -87,10 +122,12 @@ describe('a short seeded chaos campaign', () => {
   });
 
   it('writes chaos.json (valid against its schema) and chaos.html', () => {
-    const json = ChaosResultSchema.parse(JSON.parse(readFileSync(out.files.json, 'utf8')));
-    expect(json.meta.seed).toBe(SEED);
-    expect(json.runs).toHaveLength(8);
-    const html = readFileSync(out.files.html, 'utf8');
-    for (const v of json.violations) expect(html).toContain(v.runId);
+    for (const c of [armed, out]) {
+      const json = ChaosResultSchema.parse(JSON.parse(readFileSync(c.files.json, 'utf8')));
+      expect(json.meta.seed).toBe(SEED);
+      expect(json.runs).toHaveLength(8);
+      const html = readFileSync(c.files.html, 'utf8');
+      for (const v of json.violations) expect(html).toContain(v.runId);
+    }
   });
 });
