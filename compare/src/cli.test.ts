@@ -1,14 +1,24 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseCompareArgs, UsageError } from './cli.ts';
+import { defaultConcurrency, parseCompareArgs, UsageError } from './cli.ts';
 import { crashCatalogue } from '@vendor-review/domain/conformance';
 import { RUNTIME_NAMES, runtimeInfos } from './runtimes.ts';
 
 describe('options', () => {
+  it('runs two cells per core by default, from 4 to 16', () => {
+    expect([1, 2, 3, 4, 8, 16].map((cores) => defaultConcurrency(cores))).toEqual([4, 4, 6, 8, 16, 16]);
+  });
+
   it('defaults', () => {
     const o = parseCompareArgs([]);
-    expect(o).toMatchObject({ json: false, reportDir: 'report', keepInfra: false, concurrency: 4, clean: false });
+    expect(o).toMatchObject({
+      json: false,
+      reportDir: 'report',
+      keepInfra: false,
+      concurrency: defaultConcurrency(),
+      clean: false,
+    });
     // Unset: once per cell, more for cells whose outcome depends on timing (defaultRepeats).
     expect(o.repeat).toBeUndefined();
     expect(o.crashPoints).toBeUndefined();

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { z } from 'zod';
 import {
   CRASH_POINT_NAMES,
@@ -16,6 +17,15 @@ import { RUNTIME_NAMES } from './runtimes.ts';
 export { UsageError };
 
 const SUITES: readonly Suite[] = ['crash', 'production', 'granularity'];
+
+/**
+ * Cells at once by default: two per core, at least 4, at most 16. A run is CPU-bound (every cell
+ * starts two or more worker processes); on two cores four cells already keep both busy, while a
+ * laptop with more cores would sit idle at four.
+ */
+export function defaultConcurrency(cores: number = os.availableParallelism()): number {
+  return Math.min(16, Math.max(4, 2 * cores));
+}
 /**
  * What runs without --suite. The granularity sweep is opt-in: its 18 cells add about a minute on two
  * cores (measured in compare/MEASUREMENTS.md), and the default run must stay under two minutes.
@@ -63,7 +73,7 @@ export const USAGE = `usage: pnpm compare [options]
   --model-upstream URL                   forward model calls to a real OpenAI-compatible provider (…/v1), still
                                          counted and priced by the world: model from OPENAI_MODEL, key from OPENAI_API_KEY
   --clean                                remove what earlier runs left in DATABASE_URL's database (only that), then exit
-  --concurrency N                        cells run at once (default: 4)
+  --concurrency N                        cells run at once (default: two per CPU core, 4 to 16: ${defaultConcurrency()} here)
   --bound S                              seconds before a waiting phase is declared stuck (default: 90)
   --json                                 print only the results JSON on stdout (progress on stderr)
   --report-dir DIR                       where results.json, results.md, report.html go (default: ./report)
@@ -137,7 +147,7 @@ const OptionsSchema = z.object({
       message: '--model-upstream needs an http(s) URL of an OpenAI-compatible API, e.g. https://provider.example/v1',
     }),
   clean: z.boolean().default(false),
-  concurrency: positiveInt('concurrency', 4, 32),
+  concurrency: positiveInt('concurrency', defaultConcurrency(), 32),
   bound: positiveInt('bound', 90, 600),
   json: z.boolean().default(false),
   'report-dir': z.string().min(1, '--report-dir needs a folder').default('report'),

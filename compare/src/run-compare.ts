@@ -134,7 +134,9 @@ async function runHazards(
   const lane = async () => {
     while (next < together.length) await runOne(together[next++]!);
   };
-  await Promise.all(Array.from({ length: Math.min(2, together.length) }, lane));
+  // Half as many lanes as cells at once (at least two): most of a hazard's time is spent waiting.
+  const lanes = Math.min(Math.max(2, Math.floor(opts.concurrency / 2)), together.length);
+  await Promise.all(Array.from({ length: lanes }, lane));
   await quiet;
   for (const i of alone) await runOne(i);
   return out;
