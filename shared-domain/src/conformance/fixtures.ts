@@ -1,6 +1,6 @@
 import type { DurableMark, DurableRecord, RuntimeInfo } from '../domain/runtime.ts';
 import { initialState, type ReviewState } from '../domain/state.ts';
-import type { WorkerLife } from '../infra/worker-process.ts';
+import { workerLife, type WorkerLife } from '../infra/worker-process.ts';
 import type { LedgerEntry } from '../world/ledger.ts';
 import type { CellObservation } from './observation.ts';
 import { baselineIdFor, scenarioId, type Scenario } from './scenarios.ts';
@@ -123,18 +123,15 @@ export function finalState(runId: string, extra: Partial<ReviewState> = {}): Rev
 }
 
 export function worker(name: string, startedAt: number, exitedAt: number, killed: boolean): WorkerLife {
-  return {
+  return workerLife({
     name,
     pid: name === 'A' ? 1001 : 1002,
     startedAt,
     exitedAt,
     exitCode: killed ? null : 0,
     signal: killed ? 'SIGKILL' : null,
-    crash: null,
-    readyAt: null,
     peakRssKb: 120_000,
-    logTail: '',
-  };
+  });
 }
 
 export function scenario(
