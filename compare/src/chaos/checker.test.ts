@@ -1,5 +1,6 @@
 import type { DurableMark, DurableRecord, ReviewState } from '@vendor-review/domain';
 import { reviewDigest } from '@vendor-review/domain';
+import { checkpointChain } from '@vendor-review/domain/conformance/fixtures';
 import type { DeliveryView, LedgerEntry } from '@vendor-review/domain/world';
 import { describe, expect, it } from 'vitest';
 import { checkRun, clean, extraSpend, lateCompletion, lateWrites, poolRow, type CheckedRun } from './checker.ts';
@@ -118,16 +119,6 @@ describe('the checker, from the outside only', () => {
 });
 
 describe('late writes', () => {
-  const cp = (id: string, parentId: string | null): DurableMark => ({
-    id,
-    kind: 'checkpoint',
-    at: null,
-    step: null,
-    short: id,
-    long: id,
-    parentId,
-    order: 0,
-  });
   const ev = (id: string, writer: string, parentId?: string): DurableMark => ({
     id,
     kind: 'event',
@@ -159,11 +150,11 @@ describe('late writes', () => {
   });
 
   it('a checkpoint chain that forks: two writers went on from one checkpoint', () => {
-    const durable: DurableRecord = {
-      runtime: 'langgraph',
-      kind: 'checkpoints',
-      marks: [cp('a', null), cp('b', 'a'), cp('c', 'a')],
-    };
+    const durable = checkpointChain([
+      ['a', null],
+      ['b', 'a'],
+      ['c', 'a'],
+    ]);
     expect(lateWrites(durable, [])).toEqual(['checkpoint a has two children: two writers went on from it']);
   });
 

@@ -184,6 +184,28 @@ export function baselineObservation(
 const NODES = ['VALIDATE', 'DISCOVER', 'SELECT_REQUIREMENT', 'SELECT_PAGE', 'FETCH', 'EXTRACT'];
 
 /** A checkpoint chain of `n` checkpoints (the first is LangGraph's input checkpoint), optionally forked. */
+/**
+ * A LangGraph record drawn by hand: each checkpoint `[id, parent, writer?]`, in the order given, its
+ * id its label. Enough for the judges that read only the chain's shape and who wrote what.
+ */
+export function checkpointChain(marks: [id: string, parent: string | null, writer?: string][]): DurableRecord {
+  return {
+    runtime: 'langgraph',
+    kind: 'checkpoints',
+    marks: marks.map(([id, parentId, writer], order): DurableMark => ({
+      id,
+      kind: 'checkpoint',
+      at: null,
+      step: null,
+      short: id,
+      long: id,
+      parentId,
+      ...(writer === undefined ? {} : { writer }),
+      order,
+    })),
+  };
+}
+
 export function lgRecord(n: number, forkAt?: number): DurableRecord {
   const mark = (id: string, parentId: string | null, step: number, node: string | null): DurableMark => ({
     id,

@@ -1,28 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { DurableMark, DurableRecord } from '../../domain/runtime.ts';
-import { entries, PIPELINE } from '../fixtures.ts';
+import { checkpointChain as chain, entries, PIPELINE } from '../fixtures.ts';
+import type { DurableRecord } from '../../domain/runtime.ts';
 import { judgeTwoWriters } from './two-writers.ts';
 
 /** What happens after the resume point: EXTRACT on, in the fixture pipeline. */
 const AFTER_RESUME = PIPELINE.filter((op) => op.kind !== 'web');
-
-function chain(marks: [id: string, parent: string | null, writer: string][]): DurableRecord {
-  return {
-    runtime: 'langgraph',
-    kind: 'checkpoints',
-    marks: marks.map(([id, parentId, writer], i): DurableMark => ({
-      id,
-      kind: 'checkpoint',
-      at: null,
-      step: null,
-      short: id,
-      long: id,
-      parentId,
-      writer,
-      order: i,
-    })),
-  };
-}
 
 describe('two writers, judged from the ledger and the durable record', () => {
   it('both resumers ran every operation after the resume point and the chain forks: forked, with what doubled', () => {
