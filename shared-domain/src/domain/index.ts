@@ -1,4 +1,5 @@
 export * from './errors.ts';
+export * from './retry-rule.ts';
 export * from './identity.ts';
 export * from './ports.ts';
 export * from './request.ts';

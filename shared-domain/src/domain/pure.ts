@@ -7,3 +7,4 @@ export * from './steps/names.ts';
 export { CRASH_POINTS, CRASH_POINT_NAMES, type CrashPointName } from './crashpoints.ts';
 export type { Variant } from './runtime.ts';
 export * from './granularity.ts';
+export * from './retry-rule.ts';

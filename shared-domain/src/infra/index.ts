@@ -25,6 +25,7 @@ export {
   type FreshDatabase,
 } from './postgres-databases.ts';
 export { runMigrations, type MigrationPlan, type MigrationResult } from './migrations.ts';
+export { createStepErrors, stepErrorsTableSql, type StepErrors } from './step-errors.ts';
 export { startTemporal, type SdkDevServer, type StartTemporalOptions, type TemporalHandle } from './temporal.ts';
 export type { TemporalRestartOptions } from './temporal-restart.ts';
 export { resolveTemporalCli } from './temporal-cli.ts';
@@ -41,6 +42,7 @@ export type { InfraLog } from './infra-log.ts';
 export { freePort } from './net-probe.ts';
 export { isProcessAlive } from './process-cleanup.ts';
 export { inTransaction } from './transaction.ts';
+export { installedVersions } from './package-versions.ts';
 export { isConnectionLoss, survivesConnectionLoss, waitForDatabase } from './connection-loss.ts';
 export {
   WorkerProcess,
