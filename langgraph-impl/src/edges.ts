@@ -1,6 +1,6 @@
 import type { ReviewState } from '@vendor-review/domain';
 import type { NodeDeps } from './nodes.ts';
-import { transientRetryPolicy } from './retry.ts';
+import { nodeRetryPolicy } from './retry.ts';
 
 /** A conditional edge that takes a failed run to DEAD_LETTER and any other to `next`. */
 export const failedOr =
@@ -8,7 +8,10 @@ export const failedOr =
   (s: ReviewState) =>
     s.failure ? 'DEAD_LETTER' : next;
 
-/** The options of a working node: naive is the graph as a tutorial writes it, with no retry policy at all. */
+/**
+ * The options of a working node, by its name: hardened, the retry rule of its step's kind (retry.ts);
+ * naive is the graph as a tutorial writes it, with no retry policy at all.
+ */
 export function nodePolicy(deps: Pick<NodeDeps, 'variant'>) {
-  return deps.variant === 'hardened' ? { retryPolicy: transientRetryPolicy() } : {};
+  return (node: string) => (deps.variant === 'hardened' ? { retryPolicy: nodeRetryPolicy(node) } : {});
 }

@@ -28,6 +28,7 @@ import {
 } from './lease.ts';
 import type { DomainSteps } from './nodes.ts';
 import { LG_OUTBOX, outboxWriter } from './outbox.ts';
+import { ownErrorCounter } from './retry.ts';
 import { LG_OUTBOX_SCOPE, SELECT_LEASE } from './sql.ts';
 import { loadRun, markRunFailed, markRunStarted, setRunStatus, type RunRow, type RunsDb } from './runs.ts';
 
@@ -179,6 +180,7 @@ async function drive(
       ...(run.variant === 'hardened'
         ? {
             outbox: outboxWriter(o.pool, lease),
+            ownErrors: ownErrorCounter(o.pool),
             onDeadLetter: (runId, failure) =>
               status((db) => markRunFailed(db, runId, o.worker, `${failure.step}: ${failure.error}`, failure)),
           }

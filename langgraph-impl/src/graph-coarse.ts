@@ -18,9 +18,9 @@ export function buildCoarseGraph(deps: NodeDeps) {
   const stage = createStageNodes(deps);
   const policy = nodePolicy(deps);
   return new StateGraph(ReviewChannels)
-    .addNode('REVIEW', stage.REVIEW, policy)
+    .addNode('REVIEW', stage.REVIEW, policy('REVIEW'))
     .addNode('AWAIT_APPROVAL', n.AWAIT_APPROVAL)
-    .addNode('SEND', stage.SEND, policy)
+    .addNode('SEND', stage.SEND, policy('SEND'))
     .addNode('DEAD_LETTER', n.DEAD_LETTER)
     .addEdge(START, 'REVIEW')
     .addConditionalEdges('REVIEW', failedOr('AWAIT_APPROVAL'), ['AWAIT_APPROVAL', 'DEAD_LETTER'])

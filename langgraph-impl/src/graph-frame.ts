@@ -18,11 +18,11 @@ export function buildGraphFrame(deps: NodeDeps) {
   const n = createNodes(deps);
   const policy = nodePolicy(deps);
   return new StateGraph(ReviewChannels)
-    .addNode('VALIDATE', n.VALIDATE, policy)
-    .addNode('DISCOVER', n.DISCOVER, policy)
-    .addNode('DRAFT', n.DRAFT, policy)
+    .addNode('VALIDATE', n.VALIDATE, policy('VALIDATE'))
+    .addNode('DISCOVER', n.DISCOVER, policy('DISCOVER'))
+    .addNode('DRAFT', n.DRAFT, policy('DRAFT'))
     .addNode('AWAIT_APPROVAL', n.AWAIT_APPROVAL)
-    .addNode('DELIVER', n.DELIVER, policy)
+    .addNode('DELIVER', n.DELIVER, policy('DELIVER'))
     .addNode('DEAD_LETTER', n.DEAD_LETTER)
     .addEdge(START, 'VALIDATE')
     .addConditionalEdges('VALIDATE', failedOr('DISCOVER'), ['DISCOVER', 'DEAD_LETTER'])

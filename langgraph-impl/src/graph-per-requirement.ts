@@ -16,7 +16,7 @@ export function buildPerRequirementGraph(deps: NodeDeps) {
   const nextRequirementOr = (s: ReviewState) =>
     s.failure ? 'DEAD_LETTER' : hasMoreRequirements(s) ? 'REQUIREMENT' : 'DRAFT';
   return buildGraphFrame(deps)
-    .addNode('REQUIREMENT', stage.REQUIREMENT, policy)
+    .addNode('REQUIREMENT', stage.REQUIREMENT, policy('REQUIREMENT'))
     .addConditionalEdges('DISCOVER', nextRequirementOr, ['REQUIREMENT', 'DRAFT', 'DEAD_LETTER'])
     .addConditionalEdges('REQUIREMENT', nextRequirementOr, ['REQUIREMENT', 'DRAFT', 'DEAD_LETTER']);
 }

@@ -22,12 +22,12 @@ export function buildGraph(deps: NodeDeps) {
 
   return (
     buildGraphFrame(deps)
-      .addNode('SELECT_REQUIREMENT', n.SELECT_REQUIREMENT, policy)
-      .addNode('SELECT_PAGE', n.SELECT_PAGE, policy)
-      .addNode('FETCH', n.FETCH, policy)
-      .addNode('EXTRACT', n.EXTRACT, policy)
-      .addNode('VERIFY', n.VERIFY, policy)
-      .addNode('SAVE_PROGRESS', n.SAVE_PROGRESS, policy)
+      .addNode('SELECT_REQUIREMENT', n.SELECT_REQUIREMENT, policy('SELECT_REQUIREMENT'))
+      .addNode('SELECT_PAGE', n.SELECT_PAGE, policy('SELECT_PAGE'))
+      .addNode('FETCH', n.FETCH, policy('FETCH'))
+      .addNode('EXTRACT', n.EXTRACT, policy('EXTRACT'))
+      .addNode('VERIFY', n.VERIFY, policy('VERIFY'))
+      .addNode('SAVE_PROGRESS', n.SAVE_PROGRESS, policy('SAVE_PROGRESS'))
       .addConditionalEdges('DISCOVER', failedOr('SELECT_REQUIREMENT'), ['SELECT_REQUIREMENT', 'DEAD_LETTER'])
       .addConditionalEdges('SELECT_REQUIREMENT', failedOr('SELECT_PAGE'), ['SELECT_PAGE', 'DEAD_LETTER'])
       .addConditionalEdges(

@@ -12,10 +12,11 @@ import {
   type StateUpdate,
   type StepContext,
   type StepName,
+  givesUp,
 } from '@vendor-review/domain';
 import type { Variant } from '@vendor-review/domain';
 import { FencedOutError } from './lease.ts';
-import { willBeRetried } from './retry.ts';
+import { ruleOf, type OwnErrorCounter } from './retry.ts';
 
 /** The shared steps, injectable so unit tests can run the graph without the world. */
 export const DOMAIN_STEPS = {
@@ -51,6 +52,8 @@ export interface NodeDeps {
   outbox?: OutboxWriter;
   /** hardened: DEAD_LETTER reports the failure here (marks the run failed). */
   onDeadLetter?: (runId: string, failure: DeadLetter) => Promise<void>;
+  /** hardened: counts a step's own errors where they outlive this worker (retry.ts); absent, LangGraph's attempt is the count. */
+  ownErrors?: OwnErrorCounter;
 }
 
 export type FetchInput = ReviewState & { target: FetchTarget };
@@ -106,29 +109,51 @@ function wrap<I extends ReviewState>(
   return async (state, config) => {
     assertCurrentVersion(state);
     if (state.failure) return {}; // a sibling already failed; EXTRACT's edge takes the run to DEAD_LETTER
-    const ctx = stepContext(deps, step, state, config, keyParts(state));
+    const parts = keyParts(state);
+    const ctx = stepContext(deps, step, state, config, parts);
     try {
       return await run(state, ctx);
     } catch (err) {
-      return deadLetterOrRethrow(deps, err, { step, attempts: ctx.attempt, input: describeInput(state) });
+      return deadLetterOrRethrow(deps, err, config, {
+        runId: state.runId,
+        step,
+        stepKey: [step, ...parts].join(':'),
+        input: describeInput(state),
+      });
     }
   };
 }
 
 /**
  * What a node does with an error: naive lets it propagate; hardened rethrows what LangGraph must
- * see (an interrupt, a lost lease, a transient error below the cap) and turns the rest into the
- * dead-letter record in state.
+ * see (an interrupt, a lost lease) and, by the one retry rule, a transient error below the cap of
+ * the step's own errors, and turns the rest into the dead-letter record in state.
+ *
+ * The count is the step's own errors across every worker that ran it (deps.ownErrors, durable),
+ * never below LangGraph's in-process attempt (each of those ended in an own error too), so the
+ * wrapper gives up no later than LangGraph's loop would. A graph aborted under the node (its lease
+ * lost: another worker owns the run now) is a lost machine, not an error of the step: not counted.
  */
-export function deadLetterOrRethrow(
+export async function deadLetterOrRethrow(
   deps: NodeDeps,
   err: unknown,
-  at: { step: string; attempts: number; input: unknown },
-): StateUpdate {
+  config: LangGraphRunnableConfig,
+  at: { runId: string; step: string; stepKey: string; input: unknown },
+): Promise<StateUpdate> {
   if (deps.variant === 'naive' || isGraphBubbleUp(err) || err instanceof FencedOutError) throw err;
-  if (willBeRetried(err, at.attempts)) throw err;
+  if (config.signal?.aborted) throw err;
+  const inProcess = config.executionInfo?.nodeAttempt ?? 1;
+  const counted = deps.ownErrors
+    ? await deps.ownErrors({ runId: at.runId, stepKey: at.stepKey, error: describe(err) }).catch(() => inProcess) // the store unreachable: this worker's own count, the pre-rule behaviour
+    : inProcess;
+  const ownErrors = Math.max(counted, inProcess);
+  if (!givesUp(ruleOf(at.step), err, ownErrors)) throw err;
   const steps = deps.steps ?? DOMAIN_STEPS;
-  return steps.deadLetter({ step: at.step, error: err, attempts: at.attempts, input: at.input });
+  return steps.deadLetter({ step: at.step, error: err, attempts: ownErrors, input: at.input });
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
 export function createNodes(deps: NodeDeps) {

@@ -1,4 +1,4 @@
-import { outboxTableSql } from '@vendor-review/domain/infra';
+import { outboxTableSql, stepErrorsTableSql } from '@vendor-review/domain/infra';
 
 /**
  * Every statement this package runs against its own tables, in one place. The checkpoint tables
@@ -20,6 +20,7 @@ export const TABLES = {
   outbox: 'lg_outbox',
   provenance: 'lg_checkpoint_provenance',
   migrations: 'lg_migrations',
+  stepErrors: 'lg_step_errors',
 } as const;
 
 /** Migration 1 (LG_MIGRATIONS): a change to our tables is a new migration, never an edit here. */
@@ -141,11 +142,23 @@ ALTER TABLE lg_runs ADD COLUMN granularity TEXT NOT NULL DEFAULT 'fine'
 `;
 
 /**
+ * Migration 5: the step's own errors, keyed by run and step (the hardened retry rule's count,
+ * retry.ts): LangGraph's attempt count lives in the worker's memory and dies with it.
+ */
+export const STEP_ERRORS_SQL = stepErrorsTableSql(TABLES.stepErrors);
+
+/**
  * Our schema, in order (shared-domain's runMigrations, recorded in lg_migrations). Append only: a
  * database remembers the numbers it has run, not their text. Migration 1 is the schema from before
  * this list, all IF NOT EXISTS, so a database set up by that code takes it as a no-op and goes on.
  */
-export const LG_MIGRATIONS: readonly string[] = [SCHEMA_SQL, PROVENANCE_SQL, OUTBOX_SQL, GRANULARITY_SQL];
+export const LG_MIGRATIONS: readonly string[] = [
+  SCHEMA_SQL,
+  PROVENANCE_SQL,
+  OUTBOX_SQL,
+  GRANULARITY_SQL,
+  STEP_ERRORS_SQL,
+];
 
 // --- runs -------------------------------------------------------------------------------------
 

@@ -16,16 +16,17 @@ function stageNode(deps: NodeDeps, name: string, stage: Stage): Node {
     assertCurrentVersion(state);
     if (state.failure) return {};
     let inner: StepName | null = null;
-    const attempts = config.executionInfo?.nodeAttempt ?? 1;
     try {
       return await stage(state, deps.ports, {
         contextFor: (step, keyParts) => stepContext(deps, step, state, config, keyParts),
         onStep: (step) => (inner = step),
       });
     } catch (err) {
-      return deadLetterOrRethrow(deps, err, {
+      return deadLetterOrRethrow(deps, err, config, {
+        runId: state.runId,
         step: inner ? `${inner} (in ${name})` : name,
-        attempts,
+        // One stage node per round: the requirements still pending tell the rounds apart.
+        stepKey: `${name}#${state.pending.length}`,
         input: { stage: name, current: state.current, pending: state.pending },
       });
     }

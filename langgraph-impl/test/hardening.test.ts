@@ -1,5 +1,11 @@
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
-import { initialState, parseReviewRequest, STATE_SCHEMA_VERSION, type ReviewState } from '@vendor-review/domain';
+import {
+  initialState,
+  parseReviewRequest,
+  STATE_SCHEMA_VERSION,
+  type ReviewState,
+  retryRuleFor,
+} from '@vendor-review/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveRun } from '../src/approvals.ts';
 import { ReviewSaver } from '../src/checkpointer.ts';
@@ -11,7 +17,6 @@ import { claimLease, fencedPool, FencedOutError, LeaseHeldError } from '../src/l
 import { createPool } from '../src/pool.ts';
 import { runRetention } from '../src/retention.ts';
 import { createRun, loadRun } from '../src/runs.ts';
-import { RETRY } from '../src/retry.ts';
 import { writeV1Checkpoint } from '../src/v1-checkpoint.ts';
 import { freshTestDatabase } from './db.ts';
 import { fakePorts, fakeSteps, sampleRequest, type FaultRule } from './fakes.ts';
@@ -98,8 +103,10 @@ describe.concurrent('retry policy and dead letter (hardened)', () => {
       times: 'forever',
     });
     expect(outcome.status).toBe('failed');
-    expect(world.calls.filter((c) => c.kind === 'web' && c.op.endsWith('/security'))).toHaveLength(RETRY.maxAttempts);
-    expect(outcome.state?.failure).toMatchObject({ step: 'FETCH', attempts: RETRY.maxAttempts });
+    expect(world.calls.filter((c) => c.kind === 'web' && c.op.endsWith('/security'))).toHaveLength(
+      retryRuleFor('page').maxAttempts,
+    );
+    expect(outcome.state?.failure).toMatchObject({ step: 'FETCH', attempts: retryRuleFor('page').maxAttempts });
     // siblings finished; EXTRACT never ran because the failure routed to DEAD_LETTER
     expect(world.calls.some((c) => c.kind === 'model')).toBe(false);
   });

@@ -4,14 +4,13 @@
  * retry/dead-letter policy against the world's injected faults. Real PostgreSQL, real world, real
  * child processes; the world's ledger and the checkpoint tables are the evidence.
  */
-import { createHttpPorts, reviewDigest, STATE_SCHEMA_VERSION } from '@vendor-review/domain';
+import { createHttpPorts, reviewDigest, STATE_SCHEMA_VERSION, retryRuleFor } from '@vendor-review/domain';
 import { startWorld, vendorRequest, type World } from '@vendor-review/domain/world';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeRun } from '../src/execute-run.ts';
 import { approveRun, createRun, EXIT, getRun, readDurableRecord, writeV1Checkpoint } from '../src/index.ts';
 import { claimLease } from '../src/lease.ts';
 import { createPool } from '../src/pool.ts';
-import { RETRY } from '../src/retry.ts';
 import { freshTestDatabase } from './db.ts';
 import { viewLedger } from './ledger.ts';
 import { killLeftovers, runWorker, startWorker, until } from './processes.ts';
@@ -391,9 +390,9 @@ describe.concurrent(
       const { outcome, l } = await runWith({ route: 'web', kind: '429', times: 'forever' });
       expect(outcome.status).toBe('failed');
       expect(l.entries.filter((e) => e.step === 'DISCOVER').map((e) => e.attempt)).toEqual(
-        [1, 2, 3, 4].slice(0, RETRY.maxAttempts),
+        [1, 2, 3, 4].slice(0, retryRuleFor('page').maxAttempts),
       );
-      expect(outcome.state?.failure).toMatchObject({ step: 'DISCOVER', attempts: RETRY.maxAttempts });
+      expect(outcome.state?.failure).toMatchObject({ step: 'DISCOVER', attempts: retryRuleFor('page').maxAttempts });
     });
 
     it('naive: the same transient fault fails the run at once (no retry policy)', async () => {

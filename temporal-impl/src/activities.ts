@@ -30,9 +30,10 @@ import {
   type StateUpdate,
   type StepContext,
   type StepName,
+  stepKindOf,
 } from '@vendor-review/domain';
 import { stageStepContext, stepContext } from './activities/context.ts';
-import { toActivityFailure } from './activities/failures.ts';
+import { failStep } from './activities/own-errors.ts';
 import { withHeartbeats } from './activities/heartbeat.ts';
 import type { DeadLetterEntry, Store } from './postgres-store.ts';
 import type { Variant } from '@vendor-review/domain';
@@ -64,7 +65,7 @@ export function createActivities(deps: ActivityDeps) {
       try {
         return await body(ctx);
       } catch (err) {
-        throw toActivityFailure(err, args.variant, ctx.attempt);
+        throw await failStep(err, { variant: args.variant, kind: stepKindOf(step), store: deps.store });
       }
     });
 
@@ -86,7 +87,7 @@ export function createActivities(deps: ActivityDeps) {
         });
       } catch (err) {
         if (err instanceof Error && inner) err.message = `${inner} (in ${name}): ${err.message}`;
-        throw toActivityFailure(err, a.variant, Context.current().info.attempt);
+        throw await failStep(err, { variant: a.variant, kind: stepKindOf(name), store: deps.store });
       }
     });
 
@@ -171,7 +172,7 @@ export function createActivities(deps: ActivityDeps) {
             await ctx.sleep(DELIVERY_POLL_MS);
           }
         } catch (err) {
-          throw toActivityFailure(err, 'hardened', ctx.info.attempt);
+          throw await failStep(err, { variant: 'hardened', kind: 'delivery', store: deps.store });
         }
       }),
 

@@ -22,7 +22,7 @@ export {
 } from './history.ts';
 export { workflowIdFor, runIdFromWorkflowId } from './identity.ts';
 export { sdkDownloadedTemporal } from './sdk-fallback.ts';
-export { HEARTBEAT_TIMEOUT, WORKFLOW_TASK_TIMEOUT, HARDENED_MAX_ATTEMPTS } from './workflows/activity-options.ts';
+export { HEARTBEAT_TIMEOUT, WORKFLOW_TASK_TIMEOUT } from './workflows/activity-options.ts';
 export { type ApprovalDecision, type VendorReviewInput } from './workflows/definitions.ts';
 export { STICKY_SCHEDULE_TO_START_TIMEOUT, MAX_HEARTBEAT_THROTTLE } from './worker-options.ts';
 export { HEARTBEAT_EVERY_MS } from './activities/heartbeat.ts';

@@ -8,7 +8,9 @@ import type { Mail, Ports } from '@vendor-review/domain';
 import {
   createOutbox,
   outboxTableSql,
+  createStepErrors,
   runMigrations,
+  stepErrorsTableSql,
   survivesConnectionLoss,
   type DrainResult,
   type OutboxRow,
@@ -16,6 +18,7 @@ import {
 
 export const OUTBOX_TABLE = 'temporal_outbox';
 export const DEAD_LETTER_TABLE = 'temporal_dead_letters';
+export const STEP_ERRORS_TABLE = 'temporal_step_errors';
 const MIGRATIONS_TABLE = 'temporal_migrations';
 const SETUP_LOCK = 7_411_204;
 
@@ -74,7 +77,15 @@ FROM ${OUTBOX_TABLE}_v1 ORDER BY id;
 DROP TABLE ${OUTBOX_TABLE}_v1;
 `;
 
-export const TEMPORAL_MIGRATIONS: readonly string[] = [SCHEMA_V1, OUTBOX_V2];
+/**
+ * Migration 3: the step's own errors, keyed by workflow run and activity id (the hardened retry
+ * rule's count, activities/own-errors.ts): the server's attempt number counts lost workers too.
+ */
+const STEP_ERRORS_V3 = stepErrorsTableSql(STEP_ERRORS_TABLE);
+
+export const TEMPORAL_MIGRATIONS: readonly string[] = [SCHEMA_V1, OUTBOX_V2, STEP_ERRORS_V3];
+
+const STEP_ERRORS = createStepErrors(STEP_ERRORS_TABLE);
 
 export interface RunRef {
   runId: string;
@@ -126,6 +137,8 @@ export interface Store {
    */
   deliverRun(o: { ports: Ports; worker: string; taskQueue: string; runId: string }): Promise<boolean>;
   recordDeadLetter(entry: DeadLetterEntry): Promise<void>;
+  /** Counts one more own error of an activity (keyed by workflow run and activity id); returns the count so far. */
+  recordStepError(o: { runtimeRunId: string; activityId: string; error: string }): Promise<number>;
   deadLetters(runId: string): Promise<DeadLetterRow[]>;
   close(): Promise<void>;
 }
@@ -168,6 +181,9 @@ export function openStore(databaseUrl: string): Store {
         ],
       );
     },
+
+    recordStepError: ({ runtimeRunId, activityId, error }) =>
+      STEP_ERRORS.record(pool, { runKey: runtimeRunId, stepKey: activityId, error }),
 
     async deadLetters(runId) {
       const { rows } = await pool.query(`SELECT * FROM ${DEAD_LETTER_TABLE} WHERE run_id = $1 ORDER BY id`, [runId]);

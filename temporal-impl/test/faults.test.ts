@@ -3,18 +3,9 @@
  * per case, each fault scoped to its run id.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { newRunId, type ReviewRequestInput } from '@vendor-review/domain';
+import { newRunId, retryRuleFor, type ReviewRequestInput } from '@vendor-review/domain';
 import { vendorRequest } from '@vendor-review/domain/world';
-import {
-  approveRun,
-  getRun,
-  HARDENED_MAX_ATTEMPTS,
-  openStore,
-  startRun,
-  waitForRun,
-  workflowIdFor,
-  type Store,
-} from '../src/index.ts';
+import { approveRun, getRun, openStore, startRun, waitForRun, workflowIdFor, type Store } from '../src/index.ts';
 import type { Variant } from '@vendor-review/domain';
 import { startTestEnvironment, taskQueueFor, type TestEnvironment } from './support/environment.ts';
 import type { WorkerProcess } from '@vendor-review/domain/infra';
@@ -116,9 +107,9 @@ describe.concurrent('faults', () => {
     env.world.addFault({ route: 'web', kind: '503', times: 'forever', runId });
     const view = await runToEnd('hardened', runId);
     expect(view.status).toBe('failed');
-    expect(env.world.ledger({ runId, kind: 'web' })).toHaveLength(HARDENED_MAX_ATTEMPTS.web);
+    expect(env.world.ledger({ runId, kind: 'web' })).toHaveLength(retryRuleFor('page').maxAttempts);
     const [letter] = await store.deadLetters(runId);
-    expect(letter).toMatchObject({ step: 'DISCOVER', attempts: HARDENED_MAX_ATTEMPTS.web });
+    expect(letter).toMatchObject({ step: 'DISCOVER', attempts: retryRuleFor('page').maxAttempts });
   });
 
   it('naive: a fault that never clears keeps retrying past any cap: the run looks stuck, not failed', async () => {
@@ -126,7 +117,7 @@ describe.concurrent('faults', () => {
     // A 404 on the sitemap: permanent, yet the naive policy retries it like any other error.
     env.world.addFault({ route: 'web', kind: '404', times: 'forever', runId });
     await startRun({ client: env.client, taskQueue, request, variant: 'naive', runId });
-    const bound = HARDENED_MAX_ATTEMPTS.web + 1;
+    const bound = retryRuleFor('page').maxAttempts + 1;
     const started = Date.now();
     // The SDK default policy: 1s, 2s, 4s, 8s… between attempts, forever, even for a 404.
     while (env.world.ledger({ runId, kind: 'web' }).length < bound) {

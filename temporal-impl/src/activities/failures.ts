@@ -1,9 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { isPermanent } from '@vendor-review/domain';
-import type { Variant } from '@vendor-review/domain';
+import { givesUp, type RetryRule, type Variant } from '@vendor-review/domain';
 
-/** Attached to every hardened failure so the workflow can write the attempt count into the dead letter. */
+/** Attached to every hardened failure so the workflow can write the count into the dead letter. */
 export interface FailureDetail {
+  /** The step's own errors so far, this one included (not the server's attempt number). */
   attempt: number;
   code?: string;
   status?: number;
@@ -13,22 +13,23 @@ export interface FailureDetail {
  * How a step's error leaves the activity.
  * naive: as thrown. The SDK turns it into a retryable failure whatever it is, and the default
  * policy retries it forever: a 422 is retried like a 503.
- * hardened: a domain PermanentError becomes a non-retryable ApplicationFailure (one attempt, then
- * the dead letter); everything else stays retryable under the activity's capped policy.
+ * hardened: the one retry rule decides (domain retry-rule.ts): an error it does not retry, or the
+ * step's `ownErrors`-th at its cap, becomes a non-retryable ApplicationFailure (the dead letter);
+ * a transient one below the cap stays retryable (the server's policy has no cap of its own).
  */
-export function toActivityFailure(err: unknown, variant: Variant, attempt: number): unknown {
+export function toActivityFailure(err: unknown, variant: Variant, o: { ownErrors: number; rule: RetryRule }): unknown {
   if (variant === 'naive' || err instanceof ApplicationFailure) return err;
   const error = err instanceof Error ? err : new Error(String(err));
   const { code, status } = error as Error & { code?: unknown; status?: unknown };
   const detail: FailureDetail = {
-    attempt,
+    attempt: o.ownErrors,
     ...(typeof code === 'string' ? { code } : {}),
     ...(typeof status === 'number' ? { status } : {}),
   };
   return ApplicationFailure.create({
     type: error.name,
     message: error.message,
-    nonRetryable: isPermanent(error),
+    nonRetryable: givesUp(o.rule, error, o.ownErrors),
     details: [detail],
   });
 }

@@ -1,20 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { activityOptions, HARDENED_MAX_ATTEMPTS, HEARTBEAT_TIMEOUT } from './activity-options.ts';
+import { retryRuleFor } from '@vendor-review/domain';
+import { activityOptions, HEARTBEAT_TIMEOUT, localVerifyOptions } from './activity-options.ts';
 
 describe('activityOptions', () => {
   it('naive sets no retry policy at all: the SDK default (unlimited attempts) applies', () => {
-    const o = activityOptions('naive', 'web', 'FETCH:soc2:0');
+    const o = activityOptions('naive', 'page', 'FETCH:soc2:0');
     expect(o.retry).toBeUndefined();
     expect(o).toMatchObject({ activityId: 'FETCH:soc2:0', heartbeatTimeout: HEARTBEAT_TIMEOUT });
   });
 
-  it('hardened caps every kind of step and never retries a PermanentError', () => {
-    for (const kind of ['pure', 'web', 'model', 'effect', 'deliveryWait'] as const) {
+  it('hardened takes the rule’s backoff, leaves the cap to the activity (unlimited on the server: a timeout spends nothing) and never retries a PermanentError', () => {
+    for (const kind of ['pure', 'page', 'model', 'effect', 'delivery'] as const) {
       const { retry } = activityOptions('hardened', kind, 'X');
-      expect(retry?.maximumAttempts).toBe(HARDENED_MAX_ATTEMPTS[kind]);
-      expect(retry?.maximumAttempts).toBeGreaterThan(0);
+      const rule = retryRuleFor(kind);
+      expect(retry).toMatchObject({
+        maximumAttempts: 0,
+        initialInterval: rule.backoff.initialMs,
+        backoffCoefficient: rule.backoff.factor,
+        maximumInterval: rule.backoff.maxMs,
+      });
       expect(retry?.nonRetryableErrorTypes).toContain('PermanentError');
     }
+  });
+
+  it('a local activity cannot lose its machine alone: the rule’s cap applies as it is', () => {
+    expect(localVerifyOptions('hardened').retry?.maximumAttempts).toBe(retryRuleFor('pure').maxAttempts);
   });
 
   it('every activity has a heartbeat timeout: that is how a dead worker is noticed', () => {
@@ -22,7 +32,7 @@ describe('activityOptions', () => {
   });
 
   it('a run can set its own heartbeat timeout (from the workflow input), for every kind of step', () => {
-    for (const kind of ['pure', 'web', 'model', 'effect', 'deliveryWait'] as const)
+    for (const kind of ['pure', 'page', 'model', 'effect', 'delivery'] as const)
       expect(activityOptions('naive', kind, 'X', 750).heartbeatTimeout).toBe(750);
   });
 });

@@ -9,78 +9,67 @@
  *   schedules with the value the run started with.
  * - startToCloseTimeout: bounds one attempt on a LIVE worker whose call hangs (slow or dropped
  *   connection). A dead worker is found by the heartbeat timeout long before this.
- * - retry initialInterval: the pause between the timed-out attempt and the next one. Naive keeps
- *   the SDK default (1s, doubling, unlimited attempts); hardened uses 200ms-500ms with a cap.
+ * - retry: naive keeps the SDK default (1s, doubling, unlimited attempts, every error); hardened
+ *   takes the backoff of the one retry rule (domain retry-rule.ts) and leaves the cap to the
+ *   activity, which counts only the step's own errors (see hardenedRetry below).
  * - The sticky queue's schedule-to-start timeout (1s, a Worker option in worker.ts) is how long a
  *   workflow task waits on the dead worker's sticky queue before any worker may take it.
  * - The workflow task timeout (5s, set at start in client.ts) only matters when the worker dies
  *   while it holds a workflow task.
  *
- * Expected recovery for a crash inside an activity: ~2s heartbeat + 0.2s-1s backoff + the time a
+ * Expected recovery for a crash inside an activity: ~2s heartbeat + the rule's backoff (0.2s-0.5s for a first retry) + the time a
  * replacement worker needs to start (it loads a prebuilt bundle).
  */
 import type { ActivityOptions, RetryPolicy } from '@temporalio/workflow';
-import type { Variant } from '@vendor-review/domain/pure';
+import { retryRuleFor, type RetryStepKind, type Variant } from '@vendor-review/domain/pure';
 
 export const HEARTBEAT_TIMEOUT = '2s';
 export const WORKFLOW_TASK_TIMEOUT = '5s';
 
-export type StepKind = 'pure' | 'web' | 'model' | 'effect' | 'deliveryWait' | 'deadLetter';
+/** The rule's kinds (domain retry-rule.ts), and the dead letter's own write, which is Temporal's alone. */
+export type StepKind = RetryStepKind | 'deadLetter';
 
-/** Error types that no retry can fix. The activities raise PermanentError as non-retryable anyway; listing it here also covers any path that throws it raw. */
+/** Error types that no retry can fix. The activities raise them as non-retryable anyway; listing them here also covers any path that throws one raw. */
 const NON_RETRYABLE = ['PermanentError', 'InvalidRequestError', 'UnsupportedStateVersionError'];
 
-const hardenedRetry: Record<StepKind, RetryPolicy> = {
-  // Pure steps only fail on a bug or bad state; a second attempt tells us which.
-  pure: { maximumAttempts: 2, initialInterval: '200ms', backoffCoefficient: 2, nonRetryableErrorTypes: NON_RETRYABLE },
-  // 429/503/resets clear within a second or two.
-  web: {
-    maximumAttempts: 4,
-    initialInterval: '200ms',
-    backoffCoefficient: 2,
-    maximumInterval: '2s',
+/**
+ * The hardened policy, derived from the one rule. The departure, and why: the server's attempt
+ * number counts a heartbeat or start-to-close timeout (a worker killed, frozen or cut off) like
+ * an error of the step's own, so the cap is NOT the server's. The server retries without limit,
+ * and the activity counts the step's own errors in PostgreSQL (activities/own-errors.ts) and
+ * fails non-retryable when they reach the rule's cap: a lost machine spends no attempt. The
+ * server's backoff still grows with its own attempt number, so a pause after a lost worker is
+ * spaced like one after an error (never shorter than the rule's).
+ */
+function hardenedRetry(kind: RetryStepKind): RetryPolicy {
+  const { backoff } = retryRuleFor(kind);
+  return {
+    maximumAttempts: 0,
+    initialInterval: backoff.initialMs,
+    backoffCoefficient: backoff.factor,
+    maximumInterval: backoff.maxMs,
     nonRetryableErrorTypes: NON_RETRYABLE,
-  },
-  // Each model attempt is paid: fewer attempts, longer pauses.
-  model: {
-    maximumAttempts: 3,
-    initialInterval: '500ms',
-    backoffCoefficient: 2,
-    maximumInterval: '4s',
-    nonRetryableErrorTypes: NON_RETRYABLE,
-  },
-  // Tracker note / outbox insert: idempotent by key, so retrying is safe.
-  effect: {
-    maximumAttempts: 5,
-    initialInterval: '200ms',
-    backoffCoefficient: 2,
-    maximumInterval: '2s',
-    nonRetryableErrorTypes: NON_RETRYABLE,
-  },
-  deliveryWait: {
-    maximumAttempts: 5,
-    initialInterval: '500ms',
-    backoffCoefficient: 2,
-    maximumInterval: '4s',
-    nonRetryableErrorTypes: NON_RETRYABLE,
-  },
-  // Losing the dead letter itself would lose the evidence: keep trying for a while.
-  deadLetter: { maximumAttempts: 20, initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '10s' },
+  };
+}
+
+/** Losing the dead letter itself would lose the evidence: keep trying for a while, whatever the error. */
+const DEAD_LETTER_RETRY: RetryPolicy = {
+  maximumAttempts: 20,
+  initialInterval: '500ms',
+  backoffCoefficient: 2,
+  maximumInterval: '10s',
 };
+
+const retryFor = (kind: StepKind): RetryPolicy => (kind === 'deadLetter' ? DEAD_LETTER_RETRY : hardenedRetry(kind));
 
 const startToClose: Record<StepKind, string> = {
   pure: '10s',
-  web: '20s',
+  page: '20s',
   model: '60s',
   effect: '20s',
-  deliveryWait: '60s',
+  delivery: '60s',
   deadLetter: '20s',
 };
-
-/** Hardened caps, exported so tests and reports can say "stops at N". */
-export const HARDENED_MAX_ATTEMPTS: Record<StepKind, number> = Object.fromEntries(
-  Object.entries(hardenedRetry).map(([k, p]) => [k, p.maximumAttempts ?? 0]),
-) as Record<StepKind, number>;
 
 /** `heartbeatMs` comes from the workflow's input (a run's own setting); absent, the default above. */
 export function activityOptions(
@@ -94,14 +83,20 @@ export function activityOptions(
     startToCloseTimeout: startToClose[kind],
     heartbeatTimeout: heartbeatMs === undefined ? HEARTBEAT_TIMEOUT : heartbeatMs,
     // naive: no `retry` at all, i.e. the SDK default (1s, x2, up to 100s, unlimited attempts, retries everything).
-    ...(variant === 'hardened' ? { retry: hardenedRetry[kind] } : {}),
+    ...(variant === 'hardened' ? { retry: retryFor(kind) } : {}),
   };
 }
 
-/** VERIFY as a local activity (workflow v2): it is pure and fast, so it needs no task queue round trip. */
+/**
+ * VERIFY as a local activity (workflow v2): it is pure and fast, so it needs no task queue round
+ * trip. A local activity runs in the worker that runs the workflow task, so no machine can be lost
+ * under it alone: the worker's own attempt number is the count of its own errors, and the rule's
+ * cap applies as it is.
+ */
 export function localVerifyOptions(variant: Variant) {
+  const rule = retryRuleFor('pure');
   return {
     startToCloseTimeout: startToClose.pure,
-    ...(variant === 'hardened' ? { retry: hardenedRetry.pure } : {}),
+    ...(variant === 'hardened' ? { retry: { ...hardenedRetry('pure'), maximumAttempts: rule.maxAttempts } } : {}),
   };
 }

@@ -37,7 +37,7 @@ import {
   type StateUpdate,
 } from '@vendor-review/domain/pure';
 import type { Activities } from '../activities.ts';
-import { activityOptions, HARDENED_MAX_ATTEMPTS, localVerifyOptions, type StepKind } from './activity-options.ts';
+import { activityOptions, localVerifyOptions, type StepKind } from './activity-options.ts';
 import { stepInput, type ArgPassing, type StateStep } from './step-input.ts';
 import {
   approveSignal,
@@ -125,7 +125,7 @@ export function makeVendorReview(change: VerifyChange, granularity: Granularity 
         merge(await step('model', 'REVIEW', 'REVIEW', (a) => a.review(args('review'))));
       } else {
         merge(await step('pure', 'VALIDATE', 'VALIDATE', (a) => a.validate(args('validate'))));
-        merge(await step('web', 'DISCOVER', 'DISCOVER', (a) => a.discover(args('discover'))));
+        merge(await step('page', 'DISCOVER', 'DISCOVER', (a) => a.discover(args('discover'))));
 
         const bound = state.pending.length + 1;
         for (let n = 1; hasMoreRequirements(state); n++) {
@@ -161,7 +161,7 @@ export function makeVendorReview(change: VerifyChange, granularity: Granularity 
             candidates.map((url, index) => {
               const target = { url, index, of: candidates.length };
               return step(
-                'web',
+                'page',
                 'FETCH',
                 `FETCH:${req}:${index}`,
                 (a) => a.fetchPage({ state: stepInput('fetchPage', before, passing, url), variant, target }),
@@ -204,7 +204,7 @@ export function makeVendorReview(change: VerifyChange, granularity: Granularity 
           const { key } = await step('effect', 'DELIVER', 'DELIVER:outbox', (a) =>
             a.enqueueDelivery(args('enqueueDelivery')),
           );
-          merge(await step('deliveryWait', 'DELIVER', 'DELIVER:sent', (a) => a.awaitDelivery({ key })));
+          merge(await step('delivery', 'DELIVER', 'DELIVER:sent', (a) => a.awaitDelivery({ key })));
         }
       }
       setStatus('completed');
@@ -212,7 +212,7 @@ export function makeVendorReview(change: VerifyChange, granularity: Granularity 
     } catch (err) {
       if (!(err instanceof StepFailed) || variant === 'naive') throw err instanceof StepFailed ? err.failure : err;
       const { attempted, failure } = err;
-      const attempts = attemptsOf(failure, attempted.kind);
+      const attempts = attemptsOf(failure);
       const recorded = await step('deadLetter', 'DEAD_LETTER', 'DEAD_LETTER', (a) =>
         a.recordDeadLetter({
           run: { runId: input.runId, workflowId, runtimeRunId },
@@ -271,12 +271,16 @@ export function describeFailure(failure: ActivityFailure): string {
   return cause ? `${cause.name}: ${cause.message}` : failure.message;
 }
 
-/** The last attempt reports its own number (see activities/failures.ts); a timeout reports none, so fall back to the cap. */
-export function attemptsOf(failure: ActivityFailure, kind: StepKind): number {
+/**
+ * The step's own errors, as the last attempt reported them (activities/own-errors.ts). A timeout
+ * reports none, and is none of the step's own (hardened retries it without limit, so one reaches
+ * the workflow only from a policy that is not ours): 0.
+ */
+export function attemptsOf(failure: ActivityFailure): number {
   const cause = failure.cause;
   if (cause instanceof ApplicationFailure) {
     const detail = cause.details?.[0] as { attempt?: unknown } | undefined;
     if (typeof detail?.attempt === 'number') return detail.attempt;
   }
-  return HARDENED_MAX_ATTEMPTS[kind];
+  return 0;
 }
