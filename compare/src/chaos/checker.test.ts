@@ -1,9 +1,18 @@
 import type { DurableMark, DurableRecord, ReviewState } from '@vendor-review/domain';
-import { reviewDigest } from '@vendor-review/domain';
+import { retryRuleFor, reviewDigest } from '@vendor-review/domain';
 import { checkpointChain } from '@vendor-review/domain/conformance/fixtures';
 import type { DeliveryView, LedgerEntry } from '@vendor-review/domain/world';
 import { describe, expect, it } from 'vitest';
-import { checkRun, clean, extraSpend, lateCompletion, lateWrites, poolRow, type CheckedRun } from './checker.ts';
+import {
+  checkRun,
+  clean,
+  extraSpend,
+  falseDeadLetter,
+  lateCompletion,
+  lateWrites,
+  poolRow,
+  type CheckedRun,
+} from './checker.ts';
 import type { RunRecords } from './records.ts';
 
 let seq = 0;
@@ -204,6 +213,76 @@ describe('extra model spend', () => {
     expect(extraSpend(ledger, baseline)).toBeCloseTo(0.002, 9);
     expect(extraSpend([model('m1'), model('m2')], baseline)).toBe(0);
     expect(extraSpend([model('m1', { costUsd: null }), model('m1', { costUsd: null })], baseline)).toBeNull();
+  });
+});
+
+describe('a false dead letter: dead-lettered below the cap of the step’s own errors, from the ledger', () => {
+  const cap = retryRuleFor('model').maxAttempts;
+  const deadAt = (step: string, attempts = cap) =>
+    ({
+      ...state(),
+      failure: { step, error: 'TransientError: model call -> HTTP 503', attempts, input: null },
+    }) as unknown as ReviewState;
+  const failedRun = (ledger: LedgerEntry[], step = 'EXTRACT', variant: 'hardened' | 'naive' = 'hardened') => ({
+    ...run({ final: { status: 'failed', state: deadAt(step) }, mails: [], ledger }),
+    variant,
+  });
+  const fault503 = (step: string, opKey: string) =>
+    entry({ kind: 'model', step, opKey, status: 503, outcome: 'fault', fault: '503' });
+
+  it('is one when the ledger shows fewer failed requests of the step than the cap, whatever the dead letter claims', () => {
+    // The worker's dead letter says "after 4 attempts"; the world saw two 503s: the others were lost machines.
+    const ledger = [fault503('EXTRACT', 'extract sso'), fault503('EXTRACT', 'extract sso')];
+    expect(falseDeadLetter(failedRun(ledger))).toMatch(
+      /after 2 failed request\(s\) of that step in the ledger, below the cap of 4/,
+    );
+    expect(kinds(failedRun(ledger))).toEqual(['false-dead-letter']);
+  });
+
+  it('is none at the cap of one operation’s failures, and failures of other steps or operations do not add up', () => {
+    const atCap = Array.from({ length: cap }, () => fault503('EXTRACT', 'extract sso'));
+    expect(falseDeadLetter(failedRun(atCap))).toBeNull();
+    const spread = [
+      ...Array.from({ length: cap - 1 }, () => fault503('EXTRACT', 'extract sso')),
+      fault503('EXTRACT', 'extract dpa'),
+      fault503('DRAFT', 'draft'),
+    ];
+    expect(falseDeadLetter(failedRun(spread))).toMatch(/after 3 failed/);
+  });
+
+  it('is none for a permanent error (a 4xx other than 429 is a full reason after one), nor for a naive run', () => {
+    const refused = [
+      entry({ kind: 'tracker', step: 'SAVE_PROGRESS', opKey: 'note sso', status: 422, outcome: 'fault', fault: '422' }),
+    ];
+    expect(falseDeadLetter(failedRun(refused, 'SAVE_PROGRESS'))).toBeNull();
+    expect(falseDeadLetter(failedRun([], 'EXTRACT', 'naive'))).toBeNull();
+    expect(falseDeadLetter(run())).toBeNull();
+  });
+
+  it('a stage retries as a whole: every failed request of the run counts', () => {
+    const spread = [fault503('EXTRACT', 'a'), fault503('EXTRACT', 'b'), fault503('DRAFT', 'c'), fault503('DRAFT', 'd')];
+    expect(falseDeadLetter(failedRun(spread, 'EXTRACT (in REQUIREMENT)'))).toBeNull();
+    expect(falseDeadLetter(failedRun(spread.slice(0, 2), 'EXTRACT (in REQUIREMENT)'))).toMatch(/after 2 failed/);
+  });
+
+  it('counts in its own column and makes the hardened row unclean', () => {
+    const verdict = checkRun(failedRun([]), { digest: DIGEST, ledger: [] });
+    const row = poolRow({
+      pool: 'temporal/hardened',
+      runtime: 'temporal',
+      variant: 'hardened',
+      verdicts: [verdict],
+      faults: {
+        kill: 2,
+        'crash-point': 0,
+        pause: 0,
+        'postgres-restart': 0,
+        'temporal-restart': 0,
+        'approve-while-down': 0,
+      },
+    });
+    expect(row).toMatchObject({ deadLettered: 1, falseDeadLetters: 1, otherViolations: 0 });
+    expect(clean(row)).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import { workerNameOf, type DurableRecord, type Variant } from '@vendor-review/domain';
+import { retryRuleFor, stepKindOf, workerNameOf, type DurableRecord, type Variant } from '@vendor-review/domain';
 import {
   executed,
   forkedCheckpoints,
@@ -26,12 +26,15 @@ export const VIOLATION_KINDS = [
   'mail-of-failed-run',
   'review-differs',
   'outbox-unsent',
+  'false-dead-letter',
 ] as const;
 export type ViolationKind = (typeof VIOLATION_KINDS)[number];
 
 /** The two the table counts on their own; the rest are "other violations". */
 export const DUPLICATE_KINDS: readonly ViolationKind[] = ['duplicate-mail', 'duplicate-note'];
 export const LATE_KINDS: readonly ViolationKind[] = ['late-write', 'late-completion'];
+/** Counted in a column of its own too: a dead letter for a lost machine, not for the step's errors. */
+export const FALSE_DEAD_LETTER_KINDS: readonly ViolationKind[] = ['false-dead-letter'];
 
 export interface Violation {
   runId: string;
@@ -133,6 +136,44 @@ export function extraSpend(ledger: readonly LedgerEntry[], baseline: readonly Le
   return sumCosts(executed(ledger).flatMap((e) => (seqs.has(e.seq) ? [e.costUsd] : [])));
 }
 
+/** A request the world failed: injected, refused on its own, or stalled until the client gave up. */
+const failedRequest = (e: LedgerEntry) =>
+  e.outcome === 'fault'
+    ? e.fault !== 'slow' && e.fault !== 'vary'
+    : e.outcome === 'error' || e.outcome === 'conflict' || (e.outcome === 'aborted' && e.fault === 'slow');
+/** A 4xx other than 429: the rule retries none of them, so one is a dead letter's full reason. */
+const permanentRequest = (e: LedgerEntry) => e.status >= 400 && e.status < 500 && e.status !== 429;
+
+/**
+ * A hardened run that ended in the dead letter although its step had not met the rule's cap of
+ * its own errors (domain retry-rule.ts): a dead letter for a lost machine. Judged from the world's
+ * ledger (the failed requests of the dead-lettered step, for this run), never from the count the
+ * worker wrote into the dead letter. A step's retries are per operation (one FETCH per page), so
+ * the most-failed operation of the step is its count; a stage (several steps in one node or
+ * activity, "EXTRACT (in REQUIREMENT)") retries as a whole, so every failed request of the run
+ * counts. A permanent error (a 4xx) is a full reason after one.
+ */
+export function falseDeadLetter(run: Pick<CheckedRun, 'variant' | 'records'>): string | null {
+  const failure = run.records.final?.status === 'failed' ? run.records.final.state?.failure : undefined;
+  if (run.variant !== 'hardened' || !failure) return null;
+  let kind;
+  try {
+    kind = stepKindOf(failure.step);
+  } catch {
+    return null; // not a working step (a dead letter of the harness's own making): no rule to hold it to
+  }
+  const cap = retryRuleFor(kind).maxAttempts;
+  const inStage = /\(in \w+\)/.test(failure.step);
+  const step = failure.step.split(' ')[0];
+  const failed = run.records.ledger.filter((e) => failedRequest(e) && (inStage || e.step === step));
+  if (failed.some(permanentRequest)) return null;
+  const perOp = new Map<string, number>();
+  for (const e of failed) perOp.set(inStage ? '' : e.opKey, (perOp.get(inStage ? '' : e.opKey) ?? 0) + 1);
+  const own = Math.max(0, ...perOp.values());
+  if (own >= cap) return null;
+  return `dead-lettered at ${failure.step} after ${own} failed request(s) of that step in the ledger, below the cap of ${cap} (the dead letter says ${failure.attempts}: ${failure.error.slice(0, 120)})`;
+}
+
 function failureOf(records: RunRecords): string {
   const f = records.final?.state?.failure;
   return (
@@ -186,6 +227,9 @@ export function checkRun(run: CheckedRun, baseline: Baseline | null): RunVerdict
   const unsent = records.outbox.filter((r) => r.status === 'pending');
   if (unsent.length) add('outbox-unsent', `${unsent.length} outbox row(s) still pending`, unsent.length);
 
+  const falseDead = falseDeadLetter(run);
+  if (falseDead) add('false-dead-letter', falseDead);
+
   const done = end === 'completed' && run.endedAt !== null;
   return {
     runId: run.runId,
@@ -221,6 +265,8 @@ export interface PoolRow {
   stuck: number;
   duplicateEffects: number;
   lateWrites: number;
+  /** Hardened runs dead-lettered below the cap of their step's own errors (falseDeadLetter). */
+  falseDeadLetters: number;
   otherViolations: number;
   extraSpendUsd: number | null;
   /** Start to completion of the completed runs, their wait for the approval left out. */
@@ -253,8 +299,13 @@ export function poolRow(o: {
     stuck: o.verdicts.filter((r) => r.end === 'stuck').length,
     duplicateEffects: sumCount(all, DUPLICATE_KINDS),
     lateWrites: sumCount(all, LATE_KINDS),
+    falseDeadLetters: sumCount(all, FALSE_DEAD_LETTER_KINDS),
     otherViolations: all.filter(
-      (x) => !DUPLICATE_KINDS.includes(x.kind) && !LATE_KINDS.includes(x.kind) && x.kind !== 'stuck',
+      (x) =>
+        !DUPLICATE_KINDS.includes(x.kind) &&
+        !LATE_KINDS.includes(x.kind) &&
+        !FALSE_DEAD_LETTER_KINDS.includes(x.kind) &&
+        x.kind !== 'stuck',
     ).length,
     extraSpendUsd: sumCosts(o.verdicts.map((r) => r.extraSpendUsd)),
     timeToCompletionMs: summarize(durations),
@@ -262,7 +313,12 @@ export function poolRow(o: {
   };
 }
 
-/** True when nothing a hardened variant must never show happened: no stuck run, no duplicate, no late write. */
-export function clean(row: Pick<PoolRow, 'stuck' | 'duplicateEffects' | 'lateWrites'>): boolean {
-  return row.stuck === 0 && row.duplicateEffects === 0 && row.lateWrites === 0;
+/**
+ * True when nothing a hardened variant must never show happened: no stuck run, no duplicate, no
+ * late write, no dead letter for a lost machine (a row from before that count has none).
+ */
+export function clean(
+  row: Pick<PoolRow, 'stuck' | 'duplicateEffects' | 'lateWrites'> & Partial<Pick<PoolRow, 'falseDeadLetters'>>,
+): boolean {
+  return row.stuck === 0 && row.duplicateEffects === 0 && row.lateWrites === 0 && !row.falseDeadLetters;
 }

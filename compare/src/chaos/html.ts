@@ -51,6 +51,7 @@ function summaryTable(result: ChaosResult): string {
     'approvals while down',
     'completed',
     'dead-lettered',
+    'false dead letters',
     'stuck',
     'duplicate effects',
     'late writes',
@@ -62,7 +63,7 @@ function summaryTable(result: ChaosResult): string {
   const num = (n: number, badWhen = false) => `<td class="num${badWhen && n > 0 ? ' bad' : ''}">${n}</td>`;
   const rows = result.rows.map((r) => {
     const f = r.faults;
-    return `<tr><td>${esc(poolLabel(r))}</td>${num(r.runs)}${num(f.kill)}${num(f['crash-point'])}${num(f.pause)}${num(f['postgres-restart'])}${num(f['temporal-restart'])}${num(f['world-fault'])}${num(f['approve-while-down'])}${num(r.completed)}${num(r.deadLettered)}${num(r.stuck, true)}${num(r.duplicateEffects, true)}${num(r.lateWrites, true)}${num(r.otherViolations, true)}<td class="num">${esc(money(r.extraSpendUsd))}</td><td class="num">${esc(seconds(r.timeToCompletionMs?.median ?? null))}</td><td class="num">${esc(seconds(r.timeToCompletionMs?.p95 ?? null))}</td></tr>`;
+    return `<tr><td>${esc(poolLabel(r))}</td>${num(r.runs)}${num(f.kill)}${num(f['crash-point'])}${num(f.pause)}${num(f['postgres-restart'])}${num(f['temporal-restart'])}${num(f['world-fault'])}${num(f['approve-while-down'])}${num(r.completed)}${num(r.deadLettered)}${num(r.falseDeadLetters, true)}${num(r.stuck, true)}${num(r.duplicateEffects, true)}${num(r.lateWrites, true)}${num(r.otherViolations, true)}<td class="num">${esc(money(r.extraSpendUsd))}</td><td class="num">${esc(seconds(r.timeToCompletionMs?.median ?? null))}</td><td class="num">${esc(seconds(r.timeToCompletionMs?.p95 ?? null))}</td></tr>`;
   });
   return `<table><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr>${rows.join('')}</table>`;
 }
@@ -180,7 +181,7 @@ export function renderChaosHtml(result: ChaosResult, o: { maxCards?: number } = 
   const hardened = result.rows.filter((r) => r.variant === 'hardened');
   const verdict = hardened.length
     ? hardened.every(clean)
-      ? '<p class="ok">Hardened: no stuck run, no duplicate effect, no late write accepted.</p>'
+      ? '<p class="ok">Hardened: no stuck run, no duplicate effect, no late write accepted, no false dead letter.</p>'
       : '<p class="notok">Hardened: NOT clean, see the violations.</p>'
     : '';
   const max = o.maxCards ?? 300;

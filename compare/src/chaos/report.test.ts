@@ -33,6 +33,7 @@ const row = (variant: 'naive' | 'hardened', duplicateEffects: number) => ({
   stuck: 0,
   duplicateEffects,
   lateWrites: 0,
+  falseDeadLetters: 0,
   otherViolations: 0,
   extraSpendUsd: 0.00012,
   timeToCompletionMs: { n: 3, median: 2_500, p95: 9_000, min: 2_000, max: 9_000 },
@@ -126,7 +127,7 @@ function fixture(hardenedDuplicates = 0): ChaosResult {
 describe('the table and the report', () => {
   it('the table has a row per runtime × variant, the fault counts, the verdict and each violation with its replay', () => {
     const text = renderChaosTable(fixture(), { color: false });
-    expect(text).toMatch(/LangGraph naive +4 4\/2\/1\/1\/0\/5\/1 +3 +1 +0 +1 +0 +0 +\$0\.00012 +2\.50 s +9\.00 s/);
+    expect(text).toMatch(/LangGraph naive +4 4\/2\/1\/1\/0\/5\/1 +3 +1 +0 +0 +1 +0 +0 +\$0\.00012 +2\.50 s +9\.00 s/);
     expect(text).toMatch(/hardened: no stuck run, no duplicate effect, no late write accepted/);
     expect(text).toMatch(/chs1-lg-naive-003 duplicate-mail: the mailer stored 2 mails/);
     expect(text).toMatch(/replay: pnpm chaos --seed s1 --run chs1-lg-naive-003/);

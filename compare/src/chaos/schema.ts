@@ -71,6 +71,11 @@ export const PoolRowSchema = z.object({
   stuck: z.number().int(),
   duplicateEffects: z.number().int(),
   lateWrites: z.number().int(),
+  falseDeadLetters: z
+    .number()
+    .int()
+    .default(0)
+    .describe('hardened runs dead-lettered below the cap of their step’s own errors, judged from the ledger'),
   otherViolations: z.number().int(),
   extraSpendUsd: usd,
   timeToCompletionMs: SummarySchema,

@@ -13,6 +13,7 @@ const COLUMNS = [
   { title: 'faults k/c/p/pg/tm/w/a', width: 22 },
   { title: 'done', width: 4, right: true },
   { title: 'dead', width: 4, right: true },
+  { title: 'f.dead', width: 6, right: true },
   { title: 'stuck', width: 5, right: true },
   { title: 'dup.eff', width: 7, right: true },
   { title: 'late', width: 4, right: true },
@@ -27,7 +28,8 @@ export const FAULTS_LEGEND =
   'tm Temporal restarts · w requests the world faulted · a approvals sent while no worker was alive';
 
 const TERMS_LEGEND =
-  'done: completed · dead: ended failed (hardened: dead-lettered) · dup.eff: mails or notes the receivers stored beyond one · ' +
+  'done: completed · dead: ended failed (hardened: dead-lettered) · f.dead: of those, dead-lettered below the cap of the ' +
+  'step’s own errors (the ledger shows fewer failed requests of that step: a lost machine spent the budget) · dup.eff: mails or notes the receivers stored beyond one · ' +
   'late: writes or completions accepted from a writer that had lost the run · other: a missing mail, a review unlike the ' +
   'uncrashed one, an outbox row never sent · p50/p95: start to completion of the completed runs, the wait for the approval left out';
 
@@ -68,13 +70,14 @@ export function renderChaosTable(result: ChaosResult, o: { color: boolean; maxVi
       cell(2, faultsCell(r.faults)),
       cell(3, String(r.completed)),
       cell(4, String(r.deadLettered)),
-      bad(r.stuck, 5),
-      bad(r.duplicateEffects, 6),
-      bad(r.lateWrites, 7),
-      bad(r.otherViolations, 8),
-      cell(9, money(r.extraSpendUsd)),
-      cell(10, seconds(t?.median ?? null)),
-      cell(11, seconds(t?.p95 ?? null)),
+      bad(r.falseDeadLetters, 5),
+      bad(r.stuck, 6),
+      bad(r.duplicateEffects, 7),
+      bad(r.lateWrites, 8),
+      bad(r.otherViolations, 9),
+      cell(10, money(r.extraSpendUsd)),
+      cell(11, seconds(t?.median ?? null)),
+      cell(12, seconds(t?.p95 ?? null)),
     ];
     lines.push(row.join(' ').replace(/\s+$/, ''));
   }
@@ -85,7 +88,7 @@ export function renderChaosTable(result: ChaosResult, o: { color: boolean; maxVi
   if (hardened.length)
     lines.push(
       hardened.every(clean)
-        ? paint('32', 'hardened: no stuck run, no duplicate effect, no late write accepted')
+        ? paint('32', 'hardened: no stuck run, no duplicate effect, no late write accepted, no false dead letter')
         : paint('31;1', 'hardened: NOT clean (see the violations below)'),
     );
   const max = o.maxViolations ?? 20;
