@@ -12,7 +12,7 @@ import {
 } from '@vendor-review/domain/infra';
 import { DEFAULT_MODEL, priceOf, startWorld, type World } from '@vendor-review/domain/world';
 import { openInvocationDatabase, type InvocationDatabase } from './database-runs.ts';
-import { needsTemporal, startRuntime, type StartedRuntime } from './runtimes.ts';
+import { runtimeModules, type StartedRuntime } from './runtimes.ts';
 
 /**
  * Zero-config bring-up: the world, PostgreSQL (embedded unless DATABASE_URL), Temporal (a dev
@@ -83,7 +83,9 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
   };
 
   try {
-    const withTemporal = needsTemporal(o.runtimes);
+    const modules = await runtimeModules(o.runtimes);
+    const temporalNeed = modules.find((m) => m.needs.temporal)?.needs.temporal;
+    const withTemporal = temporalNeed !== undefined;
     // A dev server we start keeps its state in a file, so the restart hazard can restart it and lose
     // nothing; the file goes with the rest at teardown (pushed first: removed after the server stopped).
     const temporalDir = withTemporal ? await mkdtemp(join(tmpdir(), 'vendor-review-temporal-')) : null;
@@ -101,7 +103,7 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
             env,
             log,
             ...(temporalDir ? { dbFilename: join(temporalDir, 'temporal.db') } : {}),
-            sdkFallback: async () => (await import('@vendor-review/temporal')).sdkDownloadedTemporal(),
+            ...(temporalNeed?.sdkFallback ? { sdkFallback: temporalNeed.sdkFallback } : {}),
           })
         : Promise.resolve(null),
     ]);
@@ -145,7 +147,7 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
         }
       : null;
     const started = await Promise.allSettled(
-      o.runtimes.map((name) => startRuntime(name, { worldUrl: world.url, databaseUrl, temporal })),
+      modules.map((m) => m.start({ worldUrl: world.url, databaseUrl, temporal })),
     );
     started.forEach((s, i) => s.status === 'fulfilled' && runtimes.set(o.runtimes[i]!, s.value));
     const broken = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');

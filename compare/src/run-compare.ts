@@ -2,7 +2,6 @@
  * The comparison as a function: bring up the infrastructure, run the matrix, judge it, write the
  * report. `compare.ts` is the command around it; the end-to-end test calls it directly.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defaultRepeats } from '@vendor-review/domain';
@@ -27,6 +26,7 @@ import { environmentReport } from './environment.ts';
 import { granularityScenarios, runGranularitySuite } from './granularity-suite.ts';
 import { startInfra, type Infra } from './infra.ts';
 import { createProgress, type Progress } from './progress.ts';
+import { writeReport } from './report-files.ts';
 import { renderHtml } from './report/html.ts';
 import { SCHEMA_VERSION, validateResults } from './report/results-schema.ts';
 import { renderMarkdown } from './report/markdown.ts';
@@ -42,9 +42,8 @@ import {
   productionRows,
   type Results,
 } from './report/results.ts';
-import { RUNTIME_NAMES, runtimeInfos } from './runtimes.ts';
+import { RUNTIME_NAMES, runtimeInfos, runtimeVersions } from './runtimes.ts';
 import { renderTable, repeatedSummary, rowLabel, seconds, TABLE_WIDTH } from './table.ts';
-import { runtimeVersions } from './versions.ts';
 
 export interface RunCompareResult {
   results: Results;
@@ -54,6 +53,8 @@ export interface RunCompareResult {
   granularity: CellObservation[];
   table: string;
   files: { json: string; md: string; html: string };
+  /** Why the report is not (all) in `files`, and where the results were saved instead; null when it is. */
+  reportError: string | null;
   exitCode: 0 | 1;
 }
 
@@ -284,7 +285,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
       rows,
       meta: {
         versions: {
-          ...runtimeVersions(),
+          runtimes: await runtimeVersions(names),
           temporalServer: infra.temporal?.version ?? null,
           node: process.versions.node,
         },
@@ -294,23 +295,28 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
         startedAt: new Date(started).toISOString(),
         machine: { cpus: os.cpus().length, platform: `${os.platform()} ${os.arch()}` },
         options: { ...opts },
-        runtimes: infos.map((i) => ({ name: i.name, label: i.label, title: i.title })),
+        runtimes: infos.map((i) => ({ name: i.name, label: i.label, title: i.title, colour: i.colour })),
         cells: rows.length,
         notRun: rows.filter((r) => r.status === 'error').length,
       },
     };
     // pnpm runs this from the package folder; a relative --report-dir means the caller's folder.
-    const dir = path.resolve(process.env.INIT_CWD ?? process.cwd(), opts.reportDir);
-    mkdirSync(dir, { recursive: true });
+    const cwd = process.env.INIT_CWD ?? process.cwd();
+    const dir = path.resolve(cwd, opts.reportDir);
     const files = {
       json: path.join(dir, 'results.json'),
       md: path.join(dir, 'results.md'),
       html: path.join(dir, 'report.html'),
     };
-    // The contract first: a results.json that breaks its schema is never written.
-    writeFileSync(files.json, `${JSON.stringify(validateResults(out), null, 2)}\n`);
-    writeFileSync(files.md, renderMarkdown(out));
-    writeFileSync(files.html, renderHtml(out, results, hazardObservations));
+    const reportError = writeReport(
+      [
+        // The contract first: a results.json that breaks its schema is never written there.
+        { path: files.json, render: () => `${JSON.stringify(validateResults(out), null, 2)}\n` },
+        { path: files.md, render: () => renderMarkdown(out) },
+        { path: files.html, render: () => renderHtml(out, results, hazardObservations) },
+      ],
+      { name: 'results.json', text: () => `${JSON.stringify(out, null, 2)}\n`, cwd },
+    );
     const crash = crashRows(out);
     const production = productionRows(out);
     const granularTable = granularityRows(out);
@@ -330,6 +336,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
       granularity,
       table,
       files,
+      reportError,
       exitCode: exitCodeFor(rows),
     };
   } finally {

@@ -45,15 +45,15 @@ export function fixtureHazards(): HazardObservation[] {
     durable: null,
   });
   return [
-    row({ hazard: 'retry-permanent', runtime: 'langgraph', variant: 'hardened' }, 'dead-lettered', {
+    row({ hazard: 'retry-permanent', runtime: 'langgraph', variant: 'hardened', deviations: [] }, 'dead-lettered', {
       attempts: 1,
       'dead letter': 'SAVE_PROGRESS, 1 attempt(s): PermanentError: HTTP 422',
     }),
-    row({ hazard: 'retry-permanent', runtime: 'temporal', variant: 'naive' }, 'retried-permanent', {
+    row({ hazard: 'retry-permanent', runtime: 'temporal', variant: 'naive', deviations: FIXTURE_RUNTIMES.temporal.hazardDeviations ?? [] }, 'retried-permanent', {
       attempts: 3,
       'seconds watched': 3.2,
     }),
-    row({ hazard: 'retry-permanent', runtime: 'temporal', variant: 'hardened' }, 'looks-stuck', {
+    row({ hazard: 'retry-permanent', runtime: 'temporal', variant: 'hardened', deviations: [] }, 'looks-stuck', {
       attempts: 7,
       'dead letter': null,
     }),
@@ -68,9 +68,10 @@ export function fixtureResults(observations = fixtureObservations(), hazards = f
     rows: [...buildRows(observations, labelOf), ...buildProductionRows(hazards, labelOf)],
     meta: {
       versions: {
-        langgraph: '1.7.3',
-        langgraphCheckpointPostgres: '1.0.5',
-        temporalSdk: '1.24.0',
+        runtimes: {
+          langgraph: { '@langchain/langgraph': '1.7.3', '@langchain/langgraph-checkpoint-postgres': '1.0.5' },
+          temporal: { '@temporalio/worker': '1.24.0' },
+        },
         temporalServer: '1.9.1',
         node: process.versions.node,
       },
@@ -87,7 +88,7 @@ export function fixtureResults(observations = fixtureObservations(), hazards = f
       startedAt: new Date(0).toISOString(),
       machine: { cpus: 2, platform: 'linux x64' },
       options: {},
-      runtimes: Object.values(FIXTURE_RUNTIMES).map(({ name, label, title }) => ({ name, label, title })),
+      runtimes: Object.values(FIXTURE_RUNTIMES).map(({ name, label, title, colour }) => ({ name, label, title, colour })),
       cells: 0,
       notRun: 0,
     },

@@ -1,6 +1,7 @@
 export { WORKER_ENTRY } from './paths.ts';
-export { LANGGRAPH, createLangGraphAdapter, type LangGraphAdapterOptions } from './adapter.ts';
-export { toDurableRecord } from './durable-record.ts';
+export { createLangGraphAdapter, type LangGraphAdapterOptions } from './harness/adapter.ts';
+export { LANGGRAPH } from './harness/info.ts';
+export { toDurableRecord } from './harness/durable-record.ts';
 export { LG_OUTBOX } from './outbox.ts';
 export { expireLeasesOf, leaseOwnerOf } from './lease.ts';
 
@@ -14,7 +15,7 @@ export {
   type DurableRecord,
   type DurableCheckpoint,
   type DurablePendingWrite,
-} from './inspect.ts';
+} from './harness/inspect.ts';
 export { runRetention, parseWindow } from './retention.ts';
 export { EXIT } from './exit-codes.ts';
 export { HARDENED_DURABILITY, NAIVE_DURABILITY, defaultDurability } from './durability.ts';

@@ -388,3 +388,16 @@ JOIN unnest($1::text[], $2::text[], $3::text[]) AS k (thread_id, checkpoint_ns, 
 
 /** Migrated channel values are stored as blobs under fresh versions, next to the ones PostgresSaver writes. */
 export const INSERT_MIGRATED_BLOB = UPSERT_CHECKPOINT_BLOB;
+
+/** How each run's status and lease were left (a checker's question, asked for many runs at once). */
+export const SELECT_COMPLETIONS = `
+SELECT r.run_id, r.status, r.last_worker, r.finished_at, l.owner, l.fencing_token, l.claimed_at
+FROM lg_runs r LEFT JOIN lg_leases l ON l.thread_id = r.thread_id
+WHERE r.run_id = ANY($1::text[])`;
+
+/** Who wrote each checkpoint of these runs' root graphs, in the order the rows were written. */
+export const SELECT_PROVENANCE_OF_RUNS = `
+SELECT r.run_id, p.checkpoint_id, p.writer, p.fencing_token, p.written_at
+FROM lg_runs r JOIN lg_checkpoint_provenance p ON p.thread_id = r.thread_id AND p.checkpoint_ns = ''
+WHERE r.run_id = ANY($1::text[])
+ORDER BY p.written_at, p.checkpoint_id`;

@@ -12,7 +12,7 @@ import { ReviewSaver } from '../src/checkpointer.ts';
 import { CheckpointUnreadableError, NothingToResumeError } from '../src/errors.ts';
 import { executeRun } from '../src/execute-run.ts';
 import { buildGraph } from '../src/graph.ts';
-import { getRun, readDurableRecord } from '../src/inspect.ts';
+import { getRun, readDurableRecord } from '../src/harness/inspect.ts';
 import { claimLease, fencedPool, FencedOutError, LeaseHeldError } from '../src/lease.ts';
 import { createPool } from '../src/pool.ts';
 import { runRetention } from '../src/retention.ts';

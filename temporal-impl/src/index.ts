@@ -1,7 +1,8 @@
 /** @vendor-review/temporal: the vendor review on Temporal. What the compare harness calls. */
 export { WORKER_ENTRY } from './paths.ts';
-export { TEMPORAL, createTemporalAdapter, temporalUiLink, type TemporalAdapterOptions } from './adapter.ts';
-export { toDurableRecord } from './durable-record.ts';
+export { createTemporalAdapter, temporalUiLink, type TemporalAdapterOptions } from './harness/adapter.ts';
+export { TEMPORAL } from './harness/info.ts';
+export { toDurableRecord } from './harness/durable-record.ts';
 
 export { buildWorkflowBundle, cachedWorkflowBundle, WORKFLOWS_PATH } from './bundle.ts';
 export {

@@ -1,4 +1,4 @@
-import { esc, num, RUNTIME_COLOURS } from '../report/svg.ts';
+import { esc, num } from '../report/svg.ts';
 import { bytes, ms, us } from './format.ts';
 import type { BenchReport } from './report.ts';
 import { evaluate } from './stats.ts';
@@ -8,7 +8,8 @@ import { PROJECT_TO } from './storage.ts';
  * The four drawings of bench.html, inline SVG: per-step cost as a multiple of the floor, throughput,
  * storage growth against Temporal's limits, and the recovery trade. No script, no network.
  */
-const colour = (runtime: string) => RUNTIME_COLOURS[runtime] ?? '#64748b';
+// Until the bench takes its runtimes from their modules, the two it measures keep their modules' colours.
+const colour = (runtime: string) => ({ langgraph: '#2563eb', temporal: '#7c3aed' })[runtime] ?? '#64748b';
 
 function svgOpen(width: number, height: number, label: string): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="100%" role="img" aria-label="${esc(label)}">`;

@@ -1,3 +1,4 @@
+import { flatVersions } from './machine.ts';
 import { bytes, ms, pct, times, us } from './format.ts';
 import type { BenchReport } from './report.ts';
 import type { Knob } from './recovery.ts';
@@ -13,8 +14,9 @@ export function provenanceLine(r: BenchReport): string {
   return (
     `Measured ${r.meta.startedAt.slice(0, 16).replace('T', ' ')} UTC by \`pnpm bench${r.meta.preset === 'quick' ? '' : ` --${r.meta.preset}`}\` ` +
     `on ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB (${m.platform}), shared: load average ${m.loadAverage.start} at the start, ${m.loadAverage.end ?? '—'} at the end; ` +
-    `Node ${v.node}, LangGraph ${v.langgraph ?? '?'} (checkpoint-postgres ${v.langgraphCheckpointPostgres ?? '?'}), ` +
-    `Temporal SDK ${v.temporalSdk ?? '?'} with server ${v.temporalServer ?? '?'}, PostgreSQL ${v.postgres ?? '?'}; wall time ${ms(r.meta.wallTimeMs)}.`
+    `${Object.entries(flatVersions(v))
+      .map(([k, x]) => `${k} ${x ?? '?'}`)
+      .join(', ')}; wall time ${ms(r.meta.wallTimeMs)}.`
   );
 }
 

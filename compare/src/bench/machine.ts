@@ -1,6 +1,6 @@
 import os from 'node:os';
 import pg from 'pg';
-import { runtimeVersions } from '../versions.ts';
+import { runtimeVersions } from '../runtimes.ts';
 
 /** Where and with what the figures were taken: they are only comparable with this beside them. */
 export interface Machine {
@@ -15,9 +15,8 @@ export interface Machine {
 
 export interface Versions {
   node: string;
-  langgraph: string | null;
-  langgraphCheckpointPostgres: string | null;
-  temporalSdk: string | null;
+  /** Per runtime, the libraries it ran on as installed. */
+  runtimes: Record<string, Record<string, string | null>>;
   temporalServer: string | null;
   postgres: string | null;
 }
@@ -34,7 +33,11 @@ export function machine(): Machine {
   };
 }
 
-export async function versions(databaseUrl: string, temporalServer: string | null): Promise<Versions> {
+export async function versions(
+  databaseUrl: string,
+  temporalServer: string | null,
+  runtimes: readonly string[],
+): Promise<Versions> {
   let postgres: string | null = null;
   const client = new pg.Client({ connectionString: databaseUrl });
   try {
@@ -45,5 +48,15 @@ export async function versions(databaseUrl: string, temporalServer: string | nul
   } finally {
     await client.end().catch(() => undefined);
   }
-  return { node: process.versions.node, ...runtimeVersions(), temporalServer, postgres };
+  return { node: process.versions.node, runtimes: await runtimeVersions(runtimes), temporalServer, postgres };
+}
+
+/** Every version in one list, library by library: `{ node, postgres, '@langchain/langgraph': '1.7.3', … }`. */
+export function flatVersions(v: Versions): Record<string, string | null> {
+  return {
+    node: v.node,
+    ...Object.assign({}, ...Object.values(v.runtimes)),
+    'temporal server': v.temporalServer,
+    postgresql: v.postgres,
+  };
 }

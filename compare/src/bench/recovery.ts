@@ -2,11 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import type { RunHandle, RuntimeAdapter } from '@vendor-review/domain';
 import {
+  baselineConfig,
   baselineIdFor,
   cellRequest,
   computeEvidence,
   runCell,
-  scenarioId,
+  scenarioFor,
   type Scenario,
 } from '@vendor-review/domain/conformance';
 import { WorkerProcess } from '@vendor-review/domain/infra';
@@ -63,15 +64,7 @@ export interface RecoverySection {
 }
 
 function scenario(adapter: RuntimeAdapter, crashPoint: RecoveryPoint['crashPoint']): Scenario {
-  return {
-    id: scenarioId(adapter.name, 'hardened', null, crashPoint),
-    runtime: adapter.name,
-    variant: 'hardened',
-    durability: null,
-    crashPoint,
-    baselineId: baselineIdFor(adapter, 'hardened'),
-    faults: [],
-  };
+  return { ...scenarioFor(adapter, baselineConfig(adapter, 'hardened'), crashPoint), baselineId: baselineIdFor(adapter, 'hardened') };
 }
 
 async function sweepKills(

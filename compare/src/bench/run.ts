@@ -56,7 +56,7 @@ export async function runBench(o: {
     harness: null,
   };
   const describe = ctx.infra.describe();
-  const v = await versions(ctx.infra.databaseUrl, ctx.infra.temporal?.version ?? null);
+  const v = await versions(ctx.infra.databaseUrl, ctx.infra.temporal?.version ?? null, ctx.runtimes);
   try {
     const needsWorker = wants('per-step') || wants('storage');
     const worker = needsWorker ? await startBenchWorker(ctx) : null;

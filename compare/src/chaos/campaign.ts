@@ -3,7 +3,7 @@ import os from 'node:os';
 import { isTerminal, type RunStatus, type Variant } from '@vendor-review/domain';
 import { safeDigest } from '@vendor-review/domain/conformance';
 import { vendorRequest, worldClient, type WorldClient } from '@vendor-review/domain/world';
-import { machine, versions } from '../bench/machine.ts';
+import { flatVersions, machine, versions } from '../bench/machine.ts';
 import { startInfra, type Infra } from '../infra.ts';
 import { checkRun, poolRow, type Baseline, type PoolRow, type RunVerdict } from './checker.ts';
 import { Injector, type InjectorPool } from './injector.ts';
@@ -151,7 +151,7 @@ export async function runCampaign(o: CampaignOptions, progress: CampaignProgress
         return { world: d.world, postgres: d.postgres, temporal: d.temporal };
       })(),
       machine: { ...host, loadAverage: { ...host.loadAverage, end: Math.round(os.loadavg()[0]! * 100) / 100 } },
-      versions: { ...(await versions(infra.databaseUrl, infra.temporal?.version ?? null)) },
+      versions: flatVersions(await versions(infra.databaseUrl, infra.temporal?.version ?? null, o.runtimes)),
       notes,
     };
   } finally {

@@ -44,7 +44,7 @@ export async function startChaosRuntime(
     worldUrl: infra.worldUrl,
     databaseUrl: infra.databaseUrl,
     temporal: infra.temporal,
-    taskQueue: (_runId, config) => queueOf(config.variant),
+    sharedQueue: (config) => queueOf(config.variant),
   });
   const runtime = {
     name,

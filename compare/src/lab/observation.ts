@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { CrashLine, CrashPointName, RunView, RuntimeAdapter } from '@vendor-review/domain';
 import {
   runCell,
-  scenarioId,
+  scenarioFor,
   type CellObservation,
   type CellStatus,
   type Scenario,
@@ -63,16 +63,7 @@ export async function observeLabRun(
     adapter.durableRecord(h).catch(() => null),
     adapter.inspect(h).catch(() => adapter.status(h)),
   ]);
-  const scenario: Scenario = {
-    id: scenarioId(run.runtime, h.config.variant, h.config.durability, crash ? BY_HAND : null),
-    runtime: run.runtime,
-    variant: h.config.variant,
-    durability: h.config.durability,
-    crashPoint: crash ? BY_HAND : null,
-    baselineId: scenarioId(run.runtime, h.config.variant, h.config.durability, null),
-    faults: [],
-    ...(h.config.granularity ? { granularity: h.config.granularity } : {}),
-  };
+  const scenario: Scenario = scenarioFor(adapter, h.config, crash ? BY_HAND : null);
   const obs: CellObservation = {
     scenario,
     repetition: 0,
@@ -117,20 +108,10 @@ export async function baselineFor(
   const file = path.join(files(dir).baselines, `${key}.json`);
   const kept = readJson<CellObservation>(file);
   if (kept) return kept;
-  const id = scenarioId(run.runtime, h.config.variant, h.config.durability, null);
   log(
     `no uncrashed ${run.runtime} ${describeConfig(h.config)} run of this review yet: running one now to compare with, as pnpm compare does (one whole run)…`,
   );
-  const scenario: Scenario = {
-    id,
-    runtime: run.runtime,
-    variant: h.config.variant,
-    durability: h.config.durability,
-    crashPoint: null,
-    baselineId: id,
-    faults: [],
-    ...(h.config.granularity ? { granularity: h.config.granularity } : {}),
-  };
+  const scenario: Scenario = scenarioFor(adapter, h.config, null);
   const obs = await runCell(scenario, 0, { adapter, worldUrl, request: run.request, boundMs: 300_000 });
   if (obs.status === 'completed') writeJson(file, obs);
   return obs;

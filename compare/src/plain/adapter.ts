@@ -22,12 +22,19 @@ export const PLAIN: RuntimeInfo = {
   name: 'plain',
   label: 'plain',
   title: 'Plain runner (no durability)',
+  colour: '#64748b',
   configurations: [
     { variant: 'naive', durability: null },
     { variant: 'hardened', durability: null },
   ],
   // The reference row of the crash table; the production hazards are about what a runtime adds.
   suites: ['crash'],
+  crashDeviations: [
+    {
+      expected: { kind: 'restart' },
+      why: 'The plain runner keeps nothing durable: the job is started again from its request, and everything before the crash runs again.',
+    },
+  ],
 };
 
 export async function createPlainAdapter(o: {

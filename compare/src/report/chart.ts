@@ -1,13 +1,13 @@
 import { CRASH_POINT_NAMES } from '@vendor-review/domain/pure';
 import { money, rowLabel } from '../table.ts';
 import type { ResultRow } from './results.ts';
-import { esc, num, RUNTIME_COLOURS } from './svg.ts';
+import { colourOf, esc, num, type RuntimeLook } from './svg.ts';
 
 /**
  * Extra model cost per crash point, one bar per runtime/variant row: the price of re-execution at a
  * glance. Hardened rows are drawn lighter so the naive/hardened gap reads without a legend hunt.
  */
-export function renderCostChart(rows: ResultRow[], width = 900): string {
+export function renderCostChart(rows: ResultRow[], runtimes: readonly RuntimeLook[], width = 900): string {
   const crashed = rows.filter((r) => r.crashPoint !== null);
   const points = CRASH_POINT_NAMES.filter((p) => crashed.some((r) => r.crashPoint === p));
   if (!points.length) return '<p class="empty">No crashed cells, so no extra cost to chart.</p>';
@@ -18,7 +18,18 @@ export function renderCostChart(rows: ResultRow[], width = 900): string {
   const top = 24;
   const plotH = 180;
   const left = 64;
-  const bottom = 64;
+  // A legend entry per runtime and variant present, as many to a line as fit.
+  const legend = runtimes
+    .filter((rt) => crashed.some((r) => r.runtime === rt.name))
+    .flatMap((rt) =>
+      (['naive', 'hardened'] as const)
+        .filter((v) => crashed.some((r) => r.runtime === rt.name && r.variant === v))
+        .map((v) => ({ label: `${rt.title} ${v}`, colour: rt.colour, cls: v === 'hardened' ? ' hardened' : '' })),
+    );
+  const entryW = 210;
+  const perLine = Math.max(1, Math.floor((width - left) / entryW));
+  const legendLines = Math.ceil(legend.length / perLine);
+  const bottom = 42 + 22 * legendLines;
   const height = top + plotH + bottom;
   const groupW = (width - left - 10) / points.length;
   const y = (v: number) => top + plotH - (max > 0 ? (Math.max(0, v) / max) * plotH : 0);
@@ -44,22 +55,16 @@ export function renderCostChart(rows: ResultRow[], width = 900): string {
       const h = Math.max(cost > 0 ? 1.5 : 0.5, top + plotH - by);
       const light = r.variant === 'hardened' ? ' hardened' : '';
       parts.push(
-        `<rect class="bar${light}" x="${num(bx)}" y="${num(top + plotH - h)}" width="${num(barW)}" height="${num(h)}" fill="${RUNTIME_COLOURS[r.runtime] ?? '#64748b'}"><title>${esc(`${p} · ${rowLabel(r)}: ${r.extraModelCalls} extra model call(s), ${r.extraTokens} tokens, ${money(r.extraCostUsd)}`)}</title></rect>`,
+        `<rect class="bar${light}" x="${num(bx)}" y="${num(top + plotH - h)}" width="${num(barW)}" height="${num(h)}" fill="${colourOf(runtimes, r.runtime)}"><title>${esc(`${p} · ${rowLabel(r)}: ${r.extraModelCalls} extra model call(s), ${r.extraTokens} tokens, ${money(r.extraCostUsd)}`)}</title></rect>`,
       );
     });
     parts.push(
       `<text class="axis group-label" x="${num(gx + groupW / 2)}" y="${top + plotH + 16}" text-anchor="middle">${esc(p)}</text>`,
     );
   });
-  const ly = height - 22;
-  const legend: [string, string, string][] = [
-    ['LangGraph naive', RUNTIME_COLOURS.langgraph!, ''],
-    ['LangGraph hardened', RUNTIME_COLOURS.langgraph!, ' hardened'],
-    ['Temporal naive', RUNTIME_COLOURS.temporal!, ''],
-    ['Temporal hardened', RUNTIME_COLOURS.temporal!, ' hardened'],
-  ];
-  legend.forEach(([label, colour, cls], i) => {
-    const lx = left + i * 170;
+  legend.forEach(({ label, colour, cls }, i) => {
+    const lx = left + (i % perLine) * entryW;
+    const ly = top + plotH + 50 + 22 * Math.floor(i / perLine);
     parts.push(
       `<rect class="bar${cls}" x="${lx}" y="${ly - 9}" width="12" height="12" fill="${colour}"/><text class="axis" x="${lx + 16}" y="${ly + 1}">${esc(label)}</text>`,
     );

@@ -1,6 +1,6 @@
 import { granularityPoints, type GranularityPoint, type GranularityRow } from './granularity-rows.ts';
 import { bytes, ms, pointLabel, repeatedText } from './granularity-table.ts';
-import { esc, num, RUNTIME_COLOURS } from './svg.ts';
+import { colourOf, esc, num, type RuntimeLook } from './svg.ts';
 
 /**
  * The trade at a glance: one point per runtime and granularity, what a late crash repeated (paid
@@ -15,7 +15,7 @@ function niceMax(v: number): number {
   return 10 * step;
 }
 
-export function renderGranularityChart(rows: GranularityRow[], width = 900): string {
+export function renderGranularityChart(rows: GranularityRow[], looks: readonly RuntimeLook[], width = 900): string {
   const points = granularityPoints(rows).filter(
     (p): p is GranularityPoint & { uncrashed: GranularityRow; late: GranularityRow } =>
       p.uncrashed?.overheadMs != null && p.late?.repeatedModelCalls != null,
@@ -54,7 +54,7 @@ export function renderGranularityChart(rows: GranularityRow[], width = 900): str
   runtimes.forEach((rt, ri) => {
     // Runtimes that land close together: one's names above its points, the next one's below.
     const labelDy = ri % 2 === 0 ? -9 : 19;
-    const colour = RUNTIME_COLOURS[rt] ?? '#64748b';
+    const colour = colourOf(looks, rt);
     const mine = points.filter((p) => p.runtime === rt);
     if (mine.length > 1) {
       const d = mine
@@ -78,7 +78,7 @@ export function renderGranularityChart(rows: GranularityRow[], width = 900): str
     const ly = height - 14;
     const label = points.find((p) => p.runtime === rt)!.runtimeLabel;
     parts.push(
-      `<circle cx="${lx + 6}" cy="${ly - 4}" r="6" fill="${RUNTIME_COLOURS[rt] ?? '#64748b'}"/><text class="axis" x="${lx + 16}" y="${ly}">${esc(label)}</text>`,
+      `<circle cx="${lx + 6}" cy="${ly - 4}" r="6" fill="${colourOf(looks, rt)}"/><text class="axis" x="${lx + 16}" y="${ly}">${esc(label)}</text>`,
     );
   });
   parts.push('</svg>');

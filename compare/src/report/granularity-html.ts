@@ -2,6 +2,7 @@ import { GRANULARITY_INFO } from '@vendor-review/domain';
 import { GRANULARITY_CRASH_POINTS } from '@vendor-review/domain/conformance';
 import { money, seconds } from '../table.ts';
 import { renderGranularityChart } from './granularity-chart.ts';
+import type { RuntimeLook } from './svg.ts';
 import { granularityPoints, type GranularityRow } from './granularity-rows.ts';
 import { bytes, GRANULARITY_LESSON, granularitySeen, ms, pointLabel, repeatedText } from './granularity-table.ts';
 import { esc } from './svg.ts';
@@ -15,7 +16,7 @@ svg .point text { font-size: 11px; } svg .trade { stroke-dasharray: 4 3; }
 table.granularity td.cost { color: var(--muted); }
 `;
 
-export function renderGranularitySection(rows: GranularityRow[]): string {
+export function renderGranularitySection(rows: GranularityRow[], runtimes: readonly RuntimeLook[]): string {
   const points = granularityPoints(rows);
   const head =
     '<tr><th>runtime / granularity</th><th>records</th><th>stored</th><th>overhead</th><th>wall (world)</th><th>early: repeated</th><th>extra</th><th>late: repeated</th><th>extra</th><th>recovery</th></tr>';
@@ -38,8 +39,8 @@ export function renderGranularitySection(rows: GranularityRow[]): string {
 ${granularitySeen(rows)
   .map((s) => `<p class="seen">${esc(s)}</p>`)
   .join('')}
-${renderGranularityChart(rows)}
+${renderGranularityChart(rows, runtimes)}
 <table class="granularity">${head}${body}</table>
-<p class="seen">records: checkpoints (LangGraph) or history events (Temporal) of the uncrashed run, pre-approved so nobody's reply is timed · stored: what the runtime keeps for it · overhead: the time between its first and last call to the world that the world was not answering · early: ${esc(GRANULARITY_CRASH_POINTS.early.where)} · late: ${esc(GRANULARITY_CRASH_POINTS.late.where)}.</p>
+<p class="seen">records: what the runtime keeps durable (checkpoints, history events, journal rows) for the uncrashed run, pre-approved so nobody's reply is timed · stored: what the runtime keeps for it · overhead: the time between its first and last call to the world that the world was not answering · early: ${esc(GRANULARITY_CRASH_POINTS.early.where)} · late: ${esc(GRANULARITY_CRASH_POINTS.late.where)}.</p>
 <ul>${boundaries}</ul>${notes ? `<ul class="seen">${notes}</ul>` : ''}`;
 }

@@ -32,7 +32,7 @@ export const GranularityRowSchema = z
       .number()
       .int()
       .nullable()
-      .describe('checkpoints (LangGraph) or history events (Temporal) at the end'),
+      .describe('what the runtime keeps durable at the end: checkpoints, history events or journal rows'),
     bytesStored: z.number().int().nullable().describe('what the runtime stores for the run, in bytes'),
     overheadMs: z
       .number()

@@ -77,7 +77,7 @@ describe('the granularity report', () => {
   });
 
   it('the chart has a point per runtime and granularity, placed by overhead and late repeats', () => {
-    const svg = renderGranularityChart(rows);
+    const svg = renderGranularityChart(rows, Object.values(FIXTURE_RUNTIMES));
     expect(svg.match(/<g class="point"/g)).toHaveLength(granularityPoints(rows).length);
     const y = (rt: string, g: string) =>
       Number(
@@ -85,6 +85,6 @@ describe('the granularity report', () => {
       );
     // More repeated work is drawn higher (smaller y).
     expect(y('langgraph', 'coarse')).toBeLessThan(y('langgraph', 'fine'));
-    expect(renderGranularitySection(rows)).toContain('<h2 id="granularity">');
+    expect(renderGranularitySection(rows, Object.values(FIXTURE_RUNTIMES))).toContain('<h2 id="granularity">');
   });
 });

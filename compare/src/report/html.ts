@@ -2,6 +2,7 @@ import { CRASH_POINTS, CRASH_POINT_NAMES } from '@vendor-review/domain/pure';
 import type { CellObservation, HazardObservation } from '@vendor-review/domain/conformance';
 import { distributionText, lessonLines, money, observedLine, repeatedSummary, rowLabel, seconds } from '../table.ts';
 import { renderCostChart } from './chart.ts';
+import { runtimesTitle, versionsLine } from './meta-lines.ts';
 import { GRANULARITY_CSS, renderGranularitySection } from './granularity-html.ts';
 import { renderProductionSections, PRODUCTION_CSS } from './production-html.ts';
 import { crashRows, granularityRows, productionRows, type ResultRow, type Results } from './results.ts';
@@ -146,22 +147,22 @@ export function renderHtml(
   const legend = `<div class="legend"><span><i style="background:#3b82f6"></i>web GET</span><span><i style="background:#8b5cf6"></i>model call</span><span><i style="background:#0d9488"></i>tracker note</span><span><i style="background:#ea580c"></i>mail</span><span><i style="background:#fff;border:2px solid #dc2626"></i>re-executed beyond the baseline</span><span>◆ durable write</span><span style="color:#dc2626">┆ crash (SIGKILL)</span></div>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Crash comparison: LangGraph vs Temporal</title><style>${CSS}${PRODUCTION_CSS}${GRANULARITY_CSS}</style></head>
+<title>Crash comparison: ${esc(runtimesTitle(meta))}</title><style>${CSS}${PRODUCTION_CSS}${GRANULARITY_CSS}</style></head>
 <body>
-<h1>What re-executes when a worker dies: LangGraph vs Temporal</h1>
-<p class="meta">${rows.length} crash cells · ${production.length} production hazard rows · wall time ${esc(seconds(meta.wallTimeMs))} · ${esc(meta.startedAt)} · LangGraph <code>${esc(meta.versions.langgraph ?? '?')}</code> · Temporal SDK <code>${esc(meta.versions.temporalSdk ?? '?')}</code> · Temporal server <code>${esc(meta.versions.temporalServer ?? '?')}</code> · Node <code>${esc(meta.versions.node)}</code><br>
+<h1>What re-executes when a worker dies: ${esc(runtimesTitle(meta))}</h1>
+<p class="meta">${rows.length} crash cells · ${production.length} production hazard rows · wall time ${esc(seconds(meta.wallTimeMs))} · ${esc(meta.startedAt)} · <span class="versions">${esc(versionsLine(meta))}</span><br>
 PostgreSQL: ${esc(meta.infrastructure.postgres)} · Temporal: ${esc(meta.infrastructure.temporal)} · world: ${esc(meta.infrastructure.world)} · model: ${esc(meta.infrastructure.model)}<br>
 Outside settings in force: <span class="env-in-force">${esc(meta.environment.inForce.join(', ') || 'none')}</span> · set in the harness's environment but deliberately not passed to the workers: <span class="env-withheld">${esc(meta.environment.notPassedToWorkers.join(', ') || 'none')}</span></p>
-<p>Each cell ran one review on a fresh business run. Worker A (a real process) was killed with SIGKILL at the named crash point, worker B (a new process) resumed the run. Every number comes from outside the workers: the simulated world's ledger (what was called, how often, at what cost) and the runtime's durable record (LangGraph checkpoints, Temporal history). "Repeated" means executed more often than in the uncrashed baseline of the same runtime and variant.</p>
+<p>Each cell ran one review on a fresh business run. Worker A (a real process) was killed with SIGKILL at the named crash point, worker B (a new process) resumed the run. Every number comes from outside the workers: the simulated world's ledger (what was called, how often, at what cost) and the runtime's durable record (its checkpoints, history or step journal). "Repeated" means executed more often than in the uncrashed baseline of the same runtime and variant.</p>
 <h2 id="summary">Summary</h2>
 ${summaryTable(rows)}
 <h2 id="cost">Extra model cost per crash point</h2>
-${renderCostChart(rows)}
+${renderCostChart(rows, meta.runtimes)}
 <h2 id="timelines">Timelines</h2>
 ${legend}
 ${sections.join('\n')}
 ${production.length ? `<h2 id="production">Production hazards: resumable is not correct</h2><p>Each row put one runtime, in one variant, through one hazard, with real worker processes and the simulated world; the verdict is judged from the world's ledger and the durable records.</p>${renderProductionSections(production, hazards)}` : ''}
-${granular.length ? renderGranularitySection(granular) : ''}
+${granular.length ? renderGranularitySection(granular, meta.runtimes) : ''}
 </body></html>
 `;
 }

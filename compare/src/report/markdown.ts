@@ -3,6 +3,7 @@ import { distributionText, lessonLines, money, observedLine, repeatedSummary, ro
 import { HAZARD_SECTIONS } from '@vendor-review/domain';
 import { figureText, productionLabel } from './production-table.ts';
 import { granularityMarkdown } from './granularity-table.ts';
+import { labelsLine, runtimesTitle, versionsLine } from './meta-lines.ts';
 import { crashRows, granularityRows, productionRows, type ProductionRow, type ResultRow, type Results } from './results.ts';
 
 /** results.md: the same table as the terminal, for a pull request or a wiki page. */
@@ -47,18 +48,18 @@ export function renderMarkdown(results: Results): string {
   const rows = crashRows(results);
   const production = productionRows(results);
   const out: string[] = [
-    '# Crash comparison: LangGraph vs Temporal',
+    `# Crash comparison: ${runtimesTitle(meta)}`,
     '',
     `Wall time ${seconds(meta.wallTimeMs)} · ${rows.length} cells · started ${meta.startedAt}`,
     '',
-    `Versions: LangGraph ${meta.versions.langgraph ?? '?'} (checkpoint-postgres ${meta.versions.langgraphCheckpointPostgres ?? '?'}), Temporal SDK ${meta.versions.temporalSdk ?? '?'}, Temporal server ${meta.versions.temporalServer ?? '?'}, Node ${meta.versions.node}.`,
+    `Versions: ${versionsLine(meta)}.`,
     '',
     `Infrastructure: world ${meta.infrastructure.world}; model ${meta.infrastructure.model}; PostgreSQL ${meta.infrastructure.postgres}; Temporal ${meta.infrastructure.temporal}.`,
     '',
     `Outside settings in force: ${meta.environment.inForce.length ? meta.environment.inForce.map((s) => `\`${s}\``).join(', ') : 'none'}. ` +
       `Set in the harness's environment but deliberately not passed to the workers: ${meta.environment.notPassedToWorkers.length ? meta.environment.notPassedToWorkers.map((s) => `\`${s}\``).join(', ') : 'none'}.`,
     '',
-    'LG = LangGraph, TM = Temporal. "repeated" counts executions beyond the uncrashed baseline of the same runtime and variant, per kind of operation, as the world\'s ledger recorded them.',
+    `${labelsLine(meta)}. "repeated" counts executions beyond the uncrashed baseline of the same runtime and variant, per kind of operation, as the world's ledger recorded them.`,
     '',
   ];
   const baselines = rows.filter((r) => r.crashPoint === null);

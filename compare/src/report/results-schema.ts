@@ -9,7 +9,7 @@ import { GranularityRowSchema } from './granularity-schema.ts';
  * Schema beside this file (results.schema.json, checked in tests to be up to date) for anyone who
  * reads the file without TypeScript. A change that breaks a reader bumps SCHEMA_VERSION.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** A zod enum that keeps the literal types of a readonly list. */
 const oneOf = <T extends string>(values: readonly T[]) => z.enum(values as unknown as [T, ...T[]]);
@@ -123,9 +123,9 @@ export const RowSchema = z.discriminatedUnion('suite', [CrashRowSchema, Producti
 
 export const ResultsMetaSchema = z.object({
   versions: z.object({
-    langgraph: z.string().nullable(),
-    langgraphCheckpointPostgres: z.string().nullable(),
-    temporalSdk: z.string().nullable(),
+    runtimes: z
+      .record(z.string(), z.record(z.string(), z.string().nullable()))
+      .describe('per runtime, the libraries it ran on as installed: { langgraph: { "@langchain/langgraph": "1.7.3" } }'),
     temporalServer: z.string().nullable().describe("the server's own answer (GetSystemInfo), also for your own server"),
     node: z.string(),
   }),
@@ -143,7 +143,9 @@ export const ResultsMetaSchema = z.object({
       .array(z.string())
       .describe('variables set around the harness that workers deliberately did not get'),
   }),
-  runtimes: z.array(z.object({ name: z.string(), label: z.string(), title: z.string() })),
+  runtimes: z
+    .array(z.object({ name: z.string(), label: z.string(), title: z.string(), colour: z.string() }))
+    .describe('the runtimes in table order, as their runtime modules name them'),
   wallTimeMs: z.number(),
   startedAt: z.string(),
   machine: z.object({ cpus: z.number().int(), platform: z.string() }),

@@ -17,8 +17,14 @@ export const KIND_COLOURS: Record<string, string> = {
   mail: '#ea580c',
 };
 
-export const RUNTIME_COLOURS: Record<string, string> = {
-  langgraph: '#2563eb',
-  temporal: '#7c3aed',
-  plain: '#64748b',
-};
+/** A runtime as the charts draw it: its name in the rows, its words and its colour (from its runtime module). */
+export interface RuntimeLook {
+  name: string;
+  label: string;
+  title: string;
+  colour: string;
+}
+
+export function colourOf(runtimes: readonly RuntimeLook[], name: string): string {
+  return runtimes.find((r) => r.name === name)?.colour ?? '#64748b';
+}

@@ -27,7 +27,7 @@ export function checkCrashCell(obs: CellObservation, baseline: CellObservation |
   const point = obs.scenario.crashPoint;
   if (point === null) throw new Error(`${obs.scenario.id} is a baseline, not a crashed cell`);
   const expectation = expectationFor(point, {
-    runtime: obs.scenario.runtime,
+    deviations: obs.scenario.deviations,
     variant: obs.scenario.variant,
     durability: obs.durability ?? obs.scenario.durability,
   });

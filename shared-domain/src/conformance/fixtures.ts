@@ -1,3 +1,4 @@
+import { BEFORE_THE_GATE } from '../domain/crash-expectations.ts';
 import type { DurableMark, DurableRecord, RuntimeInfo } from '../domain/runtime.ts';
 import { initialState, type ReviewState } from '../domain/state.ts';
 import { workerLife, type WorkerLife } from '../infra/worker-process.ts';
@@ -11,6 +12,7 @@ export const FIXTURE_RUNTIMES: Record<'langgraph' | 'temporal', RuntimeInfo> = {
     name: 'langgraph',
     label: 'LG',
     title: 'LangGraph',
+    colour: '#2563eb',
     configurations: [
       { variant: 'naive', durability: 'async' },
       { variant: 'naive', durability: 'sync' },
@@ -21,11 +23,38 @@ export const FIXTURE_RUNTIMES: Record<'langgraph' | 'temporal', RuntimeInfo> = {
       { variant: 'hardened', durability: null, granularity: 'per-requirement' },
       { variant: 'hardened', durability: null, granularity: 'coarse' },
     ],
+    // As its runtime module says (a test may build rows that depend on them).
+    crashDeviations: [
+      {
+        durability: 'exit',
+        points: BEFORE_THE_GATE,
+        expected: { kind: 'lost' },
+        why: 'Durability "exit" writes a checkpoint only when the graph stops.',
+      },
+      {
+        durability: 'async',
+        points: BEFORE_THE_GATE,
+        expected: { kind: 'varies' },
+        why: 'Durability "async" writes checkpoints in the background while the next steps run.',
+      },
+    ],
   },
   temporal: {
     name: 'temporal',
     label: 'TM',
     title: 'Temporal',
+    colour: '#7c3aed',
+    // As its runtime module says (a test may build rows that depend on them).
+    hazardDeviations: [
+      {
+        hazard: 'retry-permanent',
+        variant: 'naive',
+        expected: 'retried-permanent',
+        why: 'Temporal’s default retry policy retries every failure, forever.',
+      },
+      { hazard: 'two-writers', variant: 'naive', expected: 'one-writer', why: 'one task, one poller' },
+      { hazard: 'zombie', variant: 'naive', expected: 'fenced', why: 'stale task token' },
+    ],
     configurations: [
       { variant: 'naive', durability: null },
       { variant: 'hardened', durability: null },
@@ -148,6 +177,7 @@ export function scenario(
     crashPoint,
     baselineId: baselineIdFor(FIXTURE_RUNTIMES[runtime], variant),
     faults: [],
+    deviations: FIXTURE_RUNTIMES[runtime].crashDeviations ?? [],
   };
 }
 

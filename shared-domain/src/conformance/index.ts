@@ -9,6 +9,7 @@ export {
   selectScenarios,
   scenarioId,
   baselineIdFor,
+  scenarioFor,
   type Scenario,
   type Selection,
 } from './scenarios.ts';
@@ -36,3 +37,16 @@ export { checkCrashCell, extraByKind, type CrashVerdict } from './crash-check.ts
 export { crashSpec, runThroughAdapter, type CrashSpecOptions, type CrashSpecCells } from './crash-spec.ts';
 export * from './production/index.ts';
 export * from './granularity/index.ts';
+export {
+  baselineConfig,
+  type CompletionFact,
+  type OutboxFact,
+  type ProvenanceFact,
+  type RuntimeEnv,
+  type RuntimeModule,
+  type RuntimeNeeds,
+  type RuntimeRecords,
+  type StartedRuntime,
+  type TemporalEnv,
+  type WorkerModel,
+} from './runtime-module.ts';

@@ -1,3 +1,4 @@
+import type { CrashDeviation } from '../domain/crash-expectations.ts';
 import { CRASH_POINT_NAMES, type CrashPointName } from '../domain/crashpoints.ts';
 import { DEFAULT_GRANULARITY, granularityOf, type Granularity } from '../domain/granularity.ts';
 import type { Durability, RuntimeInfo, Variant } from '../domain/runtime.ts';
@@ -26,6 +27,8 @@ export interface Scenario {
   crashOccurrence?: number;
   /** Record the approval before worker A starts, so the run never waits for a person (timings). */
   approveAtStart?: boolean;
+  /** Where its runtime departs from the crash rule (its runtime module's `crashDeviations`). */
+  deviations: readonly CrashDeviation[];
 }
 
 export function scenarioId(
@@ -53,6 +56,30 @@ function variantsOf(runtime: RuntimeInfo): Variant[] {
   return [...new Set(runtime.configurations.map((c) => c.variant))];
 }
 
+/**
+ * One cell of a runtime in one configuration, judged against the uncrashed run of the same
+ * configuration (a lab run, a bench sweep); the catalogue below points crashed cells at the
+ * variant's baseline instead.
+ */
+export function scenarioFor(
+  runtime: RuntimeInfo,
+  config: { variant: Variant; durability: Durability | null; granularity?: Granularity },
+  crashPoint: CrashPointName | null,
+): Scenario {
+  const { variant, durability } = config;
+  return {
+    id: scenarioId(runtime.name, variant, durability, crashPoint),
+    runtime: runtime.name,
+    variant,
+    durability,
+    crashPoint,
+    baselineId: scenarioId(runtime.name, variant, durability, null),
+    faults: [],
+    ...(config.granularity ? { granularity: config.granularity } : {}),
+    deviations: runtime.crashDeviations ?? [],
+  };
+}
+
 /** Every runtime's baselines first, then each crash point in each runtime's configurations. */
 export function crashCatalogue(runtimes: readonly RuntimeInfo[]): Scenario[] {
   const out: Scenario[] = [];
@@ -60,23 +87,14 @@ export function crashCatalogue(runtimes: readonly RuntimeInfo[]): Scenario[] {
     for (const variant of variantsOf(rt)) {
       const baselineId = baselineIdFor(rt, variant);
       const durability = baselineDurability(rt, variant);
-      out.push({ id: baselineId, runtime: rt.name, variant, durability, crashPoint: null, baselineId, faults: [] });
+      out.push({ ...scenarioFor(rt, { variant, durability }, null), id: baselineId, baselineId });
     }
   }
   for (const crashPoint of CRASH_POINT_NAMES) {
     for (const rt of runtimes) {
       // The crash points are about one graph; the other granularities have a suite of their own.
       for (const { variant, durability } of rt.configurations.filter((c) => granularityOf(c) === DEFAULT_GRANULARITY)) {
-        const id = scenarioId(rt.name, variant, durability, crashPoint);
-        out.push({
-          id,
-          runtime: rt.name,
-          variant,
-          durability,
-          crashPoint,
-          baselineId: baselineIdFor(rt, variant),
-          faults: [],
-        });
+        out.push({ ...scenarioFor(rt, { variant, durability }, crashPoint), baselineId: baselineIdFor(rt, variant) });
       }
     }
   }

@@ -59,8 +59,11 @@ export const CRASH_RULES: Record<CrashPointName, Record<Variant, CrashOutcome>> 
   'awaiting-approval': same(none),
 };
 
-export interface Deviation {
-  runtime?: string;
+/**
+ * A runtime's documented departure from the rule, listed in its own runtime module (RuntimeInfo
+ * `crashDeviations`); the first that matches a cell applies.
+ */
+export interface CrashDeviation {
   durability?: Durability;
   variant?: Variant;
   /** The crash points it applies to; all when omitted. */
@@ -69,7 +72,8 @@ export interface Deviation {
   why: string;
 }
 
-const BEFORE_THE_GATE: readonly CrashPointName[] = [
+/** The crash points before the approval gate, where a run has done its research and mailed nothing. */
+export const BEFORE_THE_GATE: readonly CrashPointName[] = [
   'boundary',
   'after-fetch',
   'after-model',
@@ -78,39 +82,11 @@ const BEFORE_THE_GATE: readonly CrashPointName[] = [
   'parallel-fetch',
 ];
 
-/** Documented departures from the rule; the first that matches a cell applies. */
-export const CRASH_DEVIATIONS: readonly Deviation[] = [
-  {
-    runtime: 'plain',
-    expected: { kind: 'restart' },
-    why: 'The plain runner keeps nothing durable: the job is started again from its request, and everything before the crash runs again.',
-  },
-  {
-    runtime: 'langgraph',
-    durability: 'exit',
-    points: BEFORE_THE_GATE,
-    expected: { kind: 'lost' },
-    why: 'Durability "exit" writes a checkpoint only when the graph stops; before the approval interrupt a killed worker leaves nothing to resume from, and the run is lost.',
-  },
-  {
-    runtime: 'langgraph',
-    durability: 'async',
-    points: BEFORE_THE_GATE,
-    expected: { kind: 'varies' },
-    why: 'Durability "async" writes checkpoints in the background while the next steps run; a kill loses whatever was still queued, so how much repeats depends on the machine\'s load.',
-  },
-];
-
 /** How often a cell whose outcome `varies` runs by default: enough to show a distribution, not an anecdote. */
 export const VARYING_REPEATS = 3;
 
 /** Default runs of a cell: VARYING_REPEATS where the outcome depends on timing, else once. */
-export function defaultRepeats(cell: {
-  crashPoint: CrashPointName | null;
-  runtime: string;
-  variant: Variant;
-  durability: Durability | null;
-}): number {
+export function defaultRepeats(cell: CrashCell & { crashPoint: CrashPointName | null }): number {
   if (cell.crashPoint === null) return 1;
   return expectationFor(cell.crashPoint, cell).expected.kind === 'varies' ? VARYING_REPEATS : 1;
 }
@@ -121,13 +97,16 @@ export interface Expectation {
   why: string | null;
 }
 
-export function expectationFor(
-  point: CrashPointName,
-  cell: { runtime: string; variant: Variant; durability: Durability | null },
-): Expectation {
-  const d = CRASH_DEVIATIONS.find(
+/** A crash cell as far as its expectation goes: its configuration and its runtime's departures. */
+export interface CrashCell {
+  variant: Variant;
+  durability: Durability | null;
+  deviations: readonly CrashDeviation[];
+}
+
+export function expectationFor(point: CrashPointName, cell: CrashCell): Expectation {
+  const d = cell.deviations.find(
     (x) =>
-      (x.runtime === undefined || x.runtime === cell.runtime) &&
       (x.durability === undefined || x.durability === cell.durability) &&
       (x.variant === undefined || x.variant === cell.variant) &&
       (x.points === undefined || x.points.includes(point)),

@@ -1,4 +1,6 @@
+import type { CrashDeviation } from './crash-expectations.ts';
 import type { Granularity } from './granularity.ts';
+import type { HazardDeviation } from './hazards.ts';
 import type { RuntimeDrills } from './drills.ts';
 import type { ReviewRequestInput } from './request.ts';
 import type { ReviewState } from './state.ts';
@@ -128,10 +130,16 @@ export interface RuntimeInfo {
   readonly label: string;
   /** For people: "LangGraph". */
   readonly title: string;
+  /** Its colour in every chart (a CSS colour). */
+  readonly colour: string;
   /** The ways it can run, the baseline configuration of each variant first. */
   readonly configurations: readonly RunConfig[];
   /** The suites it takes part in; all when omitted. */
   readonly suites?: readonly Suite[];
+  /** Where its crash cells depart from the catalogue's rule (crash-expectations.ts), each with its reason. */
+  readonly crashDeviations?: readonly CrashDeviation[];
+  /** Where its hazard rows end elsewhere than the catalogue expects (hazards.ts), each with its reason. */
+  readonly hazardDeviations?: readonly HazardDeviation[];
 }
 
 /**

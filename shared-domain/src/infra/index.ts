@@ -41,7 +41,7 @@ export { InfraError } from './infra-error.ts';
 export type { InfraLog } from './infra-log.ts';
 export { freePort } from './net-probe.ts';
 export { isProcessAlive } from './process-cleanup.ts';
-export { inTransaction } from './transaction.ts';
+export { inTransaction, withConnection } from './transaction.ts';
 export { installedVersions } from './package-versions.ts';
 export { isConnectionLoss, survivesConnectionLoss, waitForDatabase } from './connection-loss.ts';
 export {
@@ -66,5 +66,17 @@ export {
   type DrainOutcome,
   type DrainResult,
 } from './outbox.ts';
-export { parseCli, runCli, exitFor, UsageError, HelpRequested, type CliSpec } from './cli.ts';
-export { workerBundle, sourcesHash, publishCached, type Built } from './worker-bundle.ts';
+export {
+  parseCli,
+  runCli,
+  exitFor,
+  commaList,
+  wholeNumber,
+  writableDirectory,
+  UsageError,
+  HelpRequested,
+  type CliSpec,
+  type RunCliOptions,
+} from './cli.ts';
+export { ensureWritableDirectory, makeDirectory, writeFileAtomic } from './files.ts';
+export { workerBundle, describeBuilt, sourcesHash, publishCached, type Built } from './worker-bundle.ts';

@@ -113,6 +113,8 @@ export interface Outbox {
   enqueue(db: Queryable, row: { scope: string; key: string; run: RunIdentity; mail: Mail }): Promise<void>;
   byKey(db: Queryable, key: string): Promise<OutboxRow | null>;
   forRun(db: Queryable, runId: string): Promise<OutboxRow[]>;
+  /** Each of these runs' rows, oldest first, in one query; runs with none are absent. */
+  forRuns(db: Queryable, runIds: readonly string[]): Promise<Map<string, OutboxRow[]>>;
   /** Rows not yet sent nor given up (including those waiting out a backoff). */
   unsent(db: Queryable, scope: string, runId?: string): Promise<number>;
   /** Claims one due row, sends it and records the result; null when nothing is due. */
@@ -128,6 +130,7 @@ export function createOutbox(table: string): Outbox {
              ON CONFLICT (idempotency_key) DO NOTHING`,
     byKey: `SELECT * FROM ${table} WHERE idempotency_key = $1`,
     forRun: `SELECT * FROM ${table} WHERE run_id = $1 ORDER BY id`,
+    forRuns: `SELECT * FROM ${table} WHERE run_id = ANY($1::text[]) ORDER BY id`,
     unsent: `SELECT count(*)::int AS n FROM ${table} WHERE status = 'pending' AND scope = $1 AND ($2::text IS NULL OR run_id = $2)`,
     claim: `SELECT * FROM ${table}
             WHERE status = 'pending' AND scope = $1 AND ($2::text IS NULL OR run_id = $2) AND next_attempt_at <= now()
@@ -186,6 +189,15 @@ export function createOutbox(table: string): Outbox {
     },
     async forRun(db, runId) {
       return (await db.query(sql.forRun, [runId])).rows.map(toRow);
+    },
+    async forRuns(db, runIds) {
+      const out = new Map<string, OutboxRow[]>();
+      for (const row of (await db.query(sql.forRuns, [runIds])).rows.map(toRow)) {
+        const list = out.get(row.run.runId);
+        if (list) list.push(row);
+        else out.set(row.run.runId, [row]);
+      }
+      return out;
     },
     unsent,
     drainOne,

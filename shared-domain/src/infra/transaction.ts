@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 
 /** Runs fn on one pooled client inside a transaction: committed when fn returns, rolled back when it throws. */
 export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -13,5 +13,17 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
     throw err;
   } finally {
     client.release();
+  }
+}
+
+/** Runs fn on a connection of its own, closed afterwards: for a question asked rarely (a checker's, once a campaign). */
+export async function withConnection<T>(databaseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }

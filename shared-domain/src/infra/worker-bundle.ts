@@ -64,6 +64,11 @@ export function publishCached(dir: string, prefix: string, from: string, to: str
   }
 }
 
+/** A build in words, for the start-up line: "LangGraph worker from cache", "… built in 14.2 s". */
+export function describeBuilt(what: string, b: Built): string {
+  return `${what} ${b.cached ? 'from cache' : `built in ${(b.ms / 1000).toFixed(1)} s`}`;
+}
+
 export async function workerBundle(entry: string, external: string[] = []): Promise<Built> {
   const { build } = await import('esbuild');
   const packageRoot = path.resolve(path.dirname(entry), '..');

@@ -91,6 +91,7 @@ export function granularityCatalogue(
           baselineId,
           faults: [],
           approveAtStart: true,
+          deviations: rt.crashDeviations ?? [],
         };
         uncrashed.push({ ...base, id: baselineId, crash: null, crashPoint: null });
         for (const crash of sel.crashes ?? GRANULARITY_CRASHES) {

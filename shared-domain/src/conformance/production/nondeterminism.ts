@@ -35,6 +35,7 @@ async function runArm(env: HazardEnv, scenario: HazardScenario, granularity: Gra
     faults: [{ route: 'model', kind: 'vary', times: 'forever' }],
     // The human has said yes before anything runs: the only thing drafted twice is the review.
     approveAtStart: true,
+    deviations: env.adapter.crashDeviations ?? [],
   };
   const obs = await runCell(cell, 0, env);
   if (obs.crash?.point !== 'after-deliver')

@@ -35,6 +35,7 @@ const row = (hazard: 'restart-postgres' | 'restart-temporal'): HazardScenario =>
   hazard,
   runtime: 'temporal',
   variant: 'hardened',
+  deviations: [],
 });
 
 async function noteOf(

@@ -1,4 +1,4 @@
-import type { HazardId } from '../../domain/hazards.ts';
+import type { HazardDeviation, HazardId } from '../../domain/hazards.ts';
 import type { ReviewRequestInput } from '../../domain/request.ts';
 import type { DurableRecord, RuntimeAdapter, Variant } from '../../domain/runtime.ts';
 import type { PostgresHandle } from '../../infra/postgres.ts';
@@ -12,6 +12,8 @@ export interface HazardScenario {
   hazard: HazardId;
   runtime: string;
   variant: Variant;
+  /** Where its runtime ends elsewhere than the catalogue expects (its runtime module's `hazardDeviations`). */
+  deviations: readonly HazardDeviation[];
 }
 
 /** What a hazard runner gets: the runtime under test and the world, nothing else. */

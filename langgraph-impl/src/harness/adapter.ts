@@ -11,42 +11,21 @@ import {
   type RunConfig,
   type RunHandle,
   type RuntimeAdapter,
-  type RuntimeInfo,
   type RunView,
   type WorkerSpec,
 } from '@vendor-review/domain';
-import { approveRun } from './approvals.ts';
+import { approveRun } from '../approvals.ts';
+import { LANGGRAPH } from './info.ts';
 import { toDurableRecord } from './durable-record.ts';
 import { langGraphDrills } from './drills.ts';
-import { defaultDurability } from './durability.ts';
-import { EXIT } from './exit-codes.ts';
+import { defaultDurability } from '../durability.ts';
+import { EXIT } from '../exit-codes.ts';
 import { getRun, readDurableRecord } from './inspect.ts';
-import { expireLeasesOf, leaseOwnerOf } from './lease.ts';
-import { WORKER_ENTRY } from './paths.ts';
-import { createPool } from './pool.ts';
-import { insertRun } from './runs.ts';
-import { ABANDON_RUN, SELECT_LEASE, SELECT_RUN_STATUS } from './sql.ts';
-
-/**
- * LangGraph as the harness sees it. Its naive variant comes in all three durability modes
- * (`async` first: what a tutorial gets without choosing); the hardened variant picks its own.
- */
-export const LANGGRAPH: RuntimeInfo = {
-  name: 'langgraph',
-  label: 'LG',
-  title: 'LangGraph',
-  configurations: [
-    { variant: 'naive', durability: 'async' },
-    { variant: 'naive', durability: 'sync' },
-    { variant: 'naive', durability: 'exit' },
-    { variant: 'hardened', durability: null },
-    // The same pipeline with fewer boundaries (domain granularity.ts); the crash catalogue keeps to `fine`.
-    { variant: 'naive', durability: 'sync', granularity: 'per-requirement' },
-    { variant: 'naive', durability: 'sync', granularity: 'coarse' },
-    { variant: 'hardened', durability: null, granularity: 'per-requirement' },
-    { variant: 'hardened', durability: null, granularity: 'coarse' },
-  ],
-};
+import { expireLeasesOf, leaseOwnerOf } from '../lease.ts';
+import { WORKER_ENTRY } from '../paths.ts';
+import { createPool } from '../pool.ts';
+import { insertRun } from '../runs.ts';
+import { ABANDON_RUN, SELECT_LEASE, SELECT_RUN_STATUS } from '../sql.ts';
 
 export interface LangGraphAdapterOptions {
   databaseUrl: string;

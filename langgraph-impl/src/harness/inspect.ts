@@ -1,13 +1,13 @@
 import type { DeliveryReceipt, Ports, ReviewState } from '@vendor-review/domain';
 import type pg from 'pg';
 import type { Durability, Variant } from '@vendor-review/domain';
-import { ReviewSaver } from './checkpointer.ts';
-import { RunNotFoundError } from './errors.ts';
-import { compileGraph } from './graph.ts';
-import { withPool } from './pool.ts';
-import { loadRun, type RunRow, type StoredStatus } from './runs.ts';
-import { LG_OUTBOX } from './outbox.ts';
-import { SELECT_CHECKPOINT_ROWS, SELECT_THREAD_BYTES, SELECT_WRITE_ROWS } from './sql.ts';
+import { ReviewSaver } from '../checkpointer.ts';
+import { RunNotFoundError } from '../errors.ts';
+import { compileGraph } from '../graph.ts';
+import { withPool } from '../pool.ts';
+import { loadRun, type RunRow, type StoredStatus } from '../runs.ts';
+import { LG_OUTBOX } from '../outbox.ts';
+import { SELECT_CHECKPOINT_ROWS, SELECT_THREAD_BYTES, SELECT_WRITE_ROWS } from '../sql.ts';
 
 /** Reading a run never executes a node; these ports make sure of it. */
 const NO_PORTS: Ports = new Proxy({} as Ports, {

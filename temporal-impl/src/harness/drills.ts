@@ -14,11 +14,11 @@ import {
 } from '@vendor-review/domain';
 import { startTemporal, type TemporalHandle as TemporalServer } from '@vendor-review/domain/infra';
 import pg from 'pg';
-import { cachedWorkflowBundle } from './bundle.ts';
-import { fetchHistoryJson } from './history.ts';
-import { workflowIdFor } from './identity.ts';
-import { DEAD_LETTER_TABLE, OUTBOX_TABLE } from './postgres-store.ts';
-import { approveSignal } from './workflows/definitions.ts';
+import { cachedWorkflowBundle } from '../bundle.ts';
+import { fetchHistoryJson } from '../history.ts';
+import { workflowIdFor } from '../identity.ts';
+import { DEAD_LETTER_TABLE, OUTBOX_TABLE } from '../postgres-store.ts';
+import { approveSignal } from '../workflows/definitions.ts';
 
 const VERSIONS = {
   v1: fileURLToPath(new URL('./versions/v1.ts', import.meta.url)),

@@ -11,33 +11,18 @@ import {
   type RunConfig,
   type RunHandle,
   type RuntimeAdapter,
-  type RuntimeInfo,
   type RunView,
   type WorkerSpec,
 } from '@vendor-review/domain';
-import { approveRun, getRun, runStatus, startRun } from './client.ts';
+import { approveRun, getRun, runStatus, startRun } from '../client.ts';
 import { temporalDrills } from './drills.ts';
 import { toDurableRecord } from './durable-record.ts';
-import { readHistory } from './history.ts';
+import { TEMPORAL } from './info.ts';
+import { readHistory } from '../history.ts';
 import { pendingActivities } from './in-flight.ts';
-import { workflowIdFor } from './identity.ts';
-import { WORKER_ENTRY } from './paths.ts';
+import { workflowIdFor } from '../identity.ts';
+import { WORKER_ENTRY } from '../paths.ts';
 
-/** Temporal as the harness sees it: no durability modes, a history instead of checkpoints. */
-export const TEMPORAL: RuntimeInfo = {
-  name: 'temporal',
-  label: 'TM',
-  title: 'Temporal',
-  configurations: [
-    { variant: 'naive', durability: null },
-    { variant: 'hardened', durability: null },
-    // The same pipeline with fewer boundaries (domain granularity.ts); the crash catalogue keeps to `fine`.
-    { variant: 'naive', durability: null, granularity: 'per-requirement' },
-    { variant: 'naive', durability: null, granularity: 'coarse' },
-    { variant: 'hardened', durability: null, granularity: 'per-requirement' },
-    { variant: 'hardened', durability: null, granularity: 'coarse' },
-  ],
-};
 
 export interface TemporalAdapterOptions {
   /**

@@ -1,0 +1,37 @@
+import type { RuntimeModule } from '@vendor-review/domain/conformance';
+import { describeBuilt, installedVersions, workerBundle } from '@vendor-review/domain/infra';
+import { LANGGRAPH } from './info.ts';
+
+/**
+ * LangGraph's StateGraph as the tools see it: a library on the PostgreSQL it is given, one worker
+ * process per run (it owns the run's thread for as long as it lives).
+ */
+export const runtime: RuntimeModule = {
+  info: LANGGRAPH,
+  needs: {},
+  versions: () =>
+    installedVersions(import.meta.url, ['@langchain/langgraph', '@langchain/langgraph-checkpoint-postgres']),
+  async start(env) {
+    const [{ createLangGraphAdapter }, { langGraphRecords }, { setupDatabase }, { WORKER_ENTRY }] = await Promise.all([
+      import('./adapter.ts'),
+      import('./records.ts'),
+      import('../setup.ts'),
+      import('../paths.ts'),
+    ]);
+    const [worker] = await Promise.all([workerBundle(WORKER_ENTRY), setupDatabase(env.databaseUrl)]);
+    const leaseTtlMs = env.tuning?.leaseTtlMs;
+    const adapter = createLangGraphAdapter({
+      databaseUrl: env.databaseUrl,
+      worldUrl: env.worldUrl,
+      workerEntry: worker.path,
+      ...(leaseTtlMs ? { leaseTtlMs } : {}),
+    });
+    return {
+      info: LANGGRAPH,
+      adapter,
+      built: [describeBuilt('LangGraph worker', worker)],
+      workers: { kind: 'per-run' },
+      records: langGraphRecords(env.databaseUrl),
+    };
+  },
+};

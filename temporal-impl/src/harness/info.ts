@@ -1,0 +1,43 @@
+import type { RuntimeInfo } from '@vendor-review/domain';
+
+const NAIVE_TEMPORAL_RETRIES =
+  'Temporal’s default retry policy retries every failure, forever, with a growing backoff: without a policy of your own there is no cap and no dead letter.';
+
+const TEMPORAL_ONE_TASK =
+  'Temporal hands each task (a workflow task, an activity attempt) to exactly one polling worker and lets one workflow task run at a time: a second worker on the queue gets the next task, never the one the first holds. The runtime owns this, not the variant.';
+
+const TEMPORAL_STALE_TOKEN =
+  'An activity completes with its task token, which names the attempt; once the heartbeat timeout has ended an attempt, the server answers its completion with NotFound and its result never reaches the history. The fence is the runtime’s, not the variant’s. Its catch: a stopped worker’s long polls stay open, so the server usually hands the retry back to the frozen worker rather than to the live one, and nobody runs the step until it wakes.';
+
+const TEMPORAL_CHECKS_ENCODINGS =
+  'Every Temporal payload carries its encoding, and the data converter refuses one it has no converter or codec for, whatever the workflow code: the check is the SDK’s, not the variant’s.';
+
+const TEMPORAL_SERVER_KEEPS_IT =
+  'The workflow’s history is on the server’s database file and the worker’s pollers retry until the server is back; an activity that reports within its heartbeat timeout counts once. The runtime rides it out in both variants.';
+
+/** Temporal as the harness sees it: no durability modes, a history instead of checkpoints. */
+export const TEMPORAL: RuntimeInfo = {
+  name: 'temporal',
+  label: 'TM',
+  title: 'Temporal',
+  colour: '#7c3aed',
+  configurations: [
+    { variant: 'naive', durability: null },
+    { variant: 'hardened', durability: null },
+    // The same pipeline with fewer boundaries (domain granularity.ts); the crash catalogue keeps to `fine`.
+    { variant: 'naive', durability: null, granularity: 'per-requirement' },
+    { variant: 'naive', durability: null, granularity: 'coarse' },
+    { variant: 'hardened', durability: null, granularity: 'per-requirement' },
+    { variant: 'hardened', durability: null, granularity: 'coarse' },
+  ],
+  hazardDeviations: [
+    { hazard: 'retry-transient', variant: 'naive', expected: 'recovered', why: NAIVE_TEMPORAL_RETRIES },
+    { hazard: 'retry-exhausted', variant: 'naive', expected: 'looks-stuck', why: NAIVE_TEMPORAL_RETRIES },
+    { hazard: 'retry-permanent', variant: 'naive', expected: 'retried-permanent', why: NAIVE_TEMPORAL_RETRIES },
+    { hazard: 'retry-lost-workers', variant: 'naive', expected: 'recovered', why: NAIVE_TEMPORAL_RETRIES },
+    { hazard: 'two-writers', variant: 'naive', expected: 'one-writer', why: TEMPORAL_ONE_TASK },
+    { hazard: 'zombie', variant: 'naive', expected: 'fenced', why: TEMPORAL_STALE_TOKEN },
+    { hazard: 'deploy-unknown-format', variant: 'naive', expected: 'refused-clearly', why: TEMPORAL_CHECKS_ENCODINGS },
+    { hazard: 'restart-temporal', variant: 'naive', expected: 'rode-it-out', why: TEMPORAL_SERVER_KEEPS_IT },
+  ],
+};

@@ -1,0 +1,59 @@
+import type { RuntimeModule } from '@vendor-review/domain/conformance';
+import { describeBuilt, installedVersions, withConnection, workerBundle } from '@vendor-review/domain/infra';
+import { TEMPORAL } from './info.ts';
+
+/**
+ * Temporal as the tools see it: a server that keeps each run's history, and worker processes that
+ * poll a task queue (any live one takes the next task). Hardened workers keep the outbox and the
+ * dead letters in the PostgreSQL they are given.
+ */
+export const runtime: RuntimeModule = {
+  info: TEMPORAL,
+  needs: { temporal: { sdkFallback: async () => (await import('../sdk-fallback.ts')).sdkDownloadedTemporal() } },
+  versions: () => installedVersions(import.meta.url, ['@temporalio/worker']),
+  async start(env) {
+    if (!env.temporal) throw new Error('the Temporal runtime needs a Temporal server');
+    const temporal = env.temporal;
+    const [{ createTemporalAdapter }, { cachedWorkflowBundle }, { setupDatabase, TM_OUTBOX }, { WORKER_ENTRY }] =
+      await Promise.all([
+        import('./adapter.ts'),
+        import('../bundle.ts'),
+        import('../postgres-store.ts'),
+        import('../paths.ts'),
+      ]);
+    const [worker, bundle] = await Promise.all([
+      // The SDK loads a native bridge and its own sandbox code from its package: left external.
+      workerBundle(WORKER_ENTRY, ['@temporalio/*']),
+      cachedWorkflowBundle(),
+      setupDatabase(env.databaseUrl),
+    ]);
+    const { heartbeatTimeoutMs, stickyScheduleToStartMs } = env.tuning ?? {};
+    const sharedQueue = env.sharedQueue;
+    const adapter = await createTemporalAdapter({
+      temporal,
+      uiUrl: temporal.uiUrl,
+      databaseUrl: env.databaseUrl,
+      worldUrl: env.worldUrl,
+      bundlePath: bundle.path,
+      workerEntry: worker.path,
+      ...(sharedQueue ? { taskQueue: (_runId, config) => sharedQueue(config) } : {}),
+      ...(heartbeatTimeoutMs ? { heartbeatTimeoutMs } : {}),
+      ...(stickyScheduleToStartMs ? { stickyScheduleToStartMs } : {}),
+    });
+    return {
+      info: TEMPORAL,
+      adapter,
+      built: [describeBuilt('Temporal worker', worker), describeBuilt('workflow bundle', bundle)],
+      workers: {
+        kind: 'queue',
+        // A queue worker serves no run in particular: its spec is the one any run of its configuration's queue gets.
+        spec(config, w) {
+          if (!sharedQueue) throw new Error('queue workers need the queue their runs share (RuntimeEnv.sharedQueue)');
+          const anyRun = { runId: `${sharedQueue(config)}-pool`, config, durability: null, runtimeIds: {}, link: null };
+          return adapter.workerSpec({ ...anyRun, taskQueue: sharedQueue(config) }, w);
+        },
+      },
+      records: { outbox: (runIds) => withConnection(env.databaseUrl, (db) => TM_OUTBOX.forRuns(db, runIds)) },
+    };
+  },
+};
