@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { compileRetryPolicy } from '@temporalio/common';
 import { retryRuleFor } from '@vendor-review/domain';
 import { activityOptions, HEARTBEAT_TIMEOUT, localVerifyOptions } from './activity-options.ts';
 
@@ -13,13 +14,15 @@ describe('activityOptions', () => {
     for (const kind of ['pure', 'page', 'model', 'effect', 'delivery'] as const) {
       const { retry } = activityOptions('hardened', kind, 'X');
       const rule = retryRuleFor(kind);
+      expect(retry?.maximumAttempts).toBeUndefined();
       expect(retry).toMatchObject({
-        maximumAttempts: 0,
         initialInterval: rule.backoff.initialMs,
         backoffCoefficient: rule.backoff.factor,
         maximumInterval: rule.backoff.maxMs,
       });
       expect(retry?.nonRetryableErrorTypes).toContain('PermanentError');
+      // What the SDK does with it when the workflow schedules the activity (it refuses maximumAttempts: 0).
+      expect(compileRetryPolicy(retry!).maximumAttempts ?? 0).toBe(0);
     }
   });
 

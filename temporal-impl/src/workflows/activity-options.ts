@@ -43,8 +43,8 @@ const NON_RETRYABLE = ['PermanentError', 'InvalidRequestError', 'UnsupportedStat
  */
 function hardenedRetry(kind: RetryStepKind): RetryPolicy {
   const { backoff } = retryRuleFor(kind);
+  // No maximumAttempts: unlimited on the server (the SDK refuses 0, which the server would read so).
   return {
-    maximumAttempts: 0,
     initialInterval: backoff.initialMs,
     backoffCoefficient: backoff.factor,
     maximumInterval: backoff.maxMs,
