@@ -259,6 +259,19 @@ describe('a false dead letter: dead-lettered below the cap of the step’s own e
     expect(falseDeadLetter(run())).toBeNull();
   });
 
+  it('a call whose worker died under it (aborted) is a lost machine, not an own error', () => {
+    const lost = entry({
+      kind: 'model',
+      step: 'EXTRACT',
+      opKey: 'extract sso',
+      status: 0,
+      outcome: 'aborted',
+      fault: 'slow',
+    });
+    const ledger = [fault503('EXTRACT', 'extract sso'), lost, lost, fault503('EXTRACT', 'extract sso')];
+    expect(falseDeadLetter(failedRun(ledger))).toMatch(/after 2 failed/);
+  });
+
   it('a stage retries as a whole: every failed request of the run counts', () => {
     const spread = [fault503('EXTRACT', 'a'), fault503('EXTRACT', 'b'), fault503('DRAFT', 'c'), fault503('DRAFT', 'd')];
     expect(falseDeadLetter(failedRun(spread, 'EXTRACT (in REQUIREMENT)'))).toBeNull();

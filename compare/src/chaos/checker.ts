@@ -2,6 +2,7 @@ import { retryRuleFor, stepKindOf, workerNameOf, type DurableRecord, type Varian
 import {
   executed,
   forkedCheckpoints,
+  ownErrorsOfStep,
   repeatedOperations,
   repeatSeqs,
   safeDigest,
@@ -136,22 +137,11 @@ export function extraSpend(ledger: readonly LedgerEntry[], baseline: readonly Le
   return sumCosts(executed(ledger).flatMap((e) => (seqs.has(e.seq) ? [e.costUsd] : [])));
 }
 
-/** A request the world failed: injected, refused on its own, or stalled until the client gave up. */
-const failedRequest = (e: LedgerEntry) =>
-  e.outcome === 'fault'
-    ? e.fault !== 'slow' && e.fault !== 'vary'
-    : e.outcome === 'error' || e.outcome === 'conflict' || (e.outcome === 'aborted' && e.fault === 'slow');
-/** A 4xx other than 429: the rule retries none of them, so one is a dead letter's full reason. */
-const permanentRequest = (e: LedgerEntry) => e.status >= 400 && e.status < 500 && e.status !== 429;
-
 /**
  * A hardened run that ended in the dead letter although its step had not met the rule's cap of
  * its own errors (domain retry-rule.ts): a dead letter for a lost machine. Judged from the world's
- * ledger (the failed requests of the dead-lettered step, for this run), never from the count the
- * worker wrote into the dead letter. A step's retries are per operation (one FETCH per page), so
- * the most-failed operation of the step is its count; a stage (several steps in one node or
- * activity, "EXTRACT (in REQUIREMENT)") retries as a whole, so every failed request of the run
- * counts. A permanent error (a 4xx) is a full reason after one.
+ * ledger (ownErrorsOfStep: the failed requests of the dead-lettered step, for this run), never
+ * from the count the worker wrote into the dead letter. A permanent error is a full reason after one.
  */
 export function falseDeadLetter(run: Pick<CheckedRun, 'variant' | 'records'>): string | null {
   const failure = run.records.final?.status === 'failed' ? run.records.final.state?.failure : undefined;
@@ -163,14 +153,8 @@ export function falseDeadLetter(run: Pick<CheckedRun, 'variant' | 'records'>): s
     return null; // not a working step (a dead letter of the harness's own making): no rule to hold it to
   }
   const cap = retryRuleFor(kind).maxAttempts;
-  const inStage = /\(in \w+\)/.test(failure.step);
-  const step = failure.step.split(' ')[0];
-  const failed = run.records.ledger.filter((e) => failedRequest(e) && (inStage || e.step === step));
-  if (failed.some(permanentRequest)) return null;
-  const perOp = new Map<string, number>();
-  for (const e of failed) perOp.set(inStage ? '' : e.opKey, (perOp.get(inStage ? '' : e.opKey) ?? 0) + 1);
-  const own = Math.max(0, ...perOp.values());
-  if (own >= cap) return null;
+  const { count: own, permanent } = ownErrorsOfStep(run.records.ledger, failure.step);
+  if (permanent || own >= cap) return null;
   return `dead-lettered at ${failure.step} after ${own} failed request(s) of that step in the ledger, below the cap of ${cap} (the dead letter says ${failure.attempts}: ${failure.error.slice(0, 120)})`;
 }
 

@@ -7,6 +7,7 @@ export {
   RUNS_ALONE,
 } from './catalogue.ts';
 export { productionSpec } from './spec.ts';
+export { failedRequest, ownErrorsOfStep, permanentRequest } from './own-errors.ts';
 export { followRun, type Followed } from './follow.ts';
 export { supervise, reportWorkerGone, NOT_NOW_PAUSE_MS, type Supervised } from './supervisor.ts';
 export {

@@ -1,0 +1,104 @@
+import { newRunId } from '../../domain/identity.ts';
+import { retryRuleFor, stepKindOf } from '../../domain/retry-rule.ts';
+import type { WorkerProcess } from '../../infra/worker-process.ts';
+import { worldClient } from '../../world/client.ts';
+import { oneRequirement } from '../request.ts';
+import { ownErrorsOfStep } from './own-errors.ts';
+import { stopAll, supervise } from './supervisor.ts';
+import type { HazardOutcome, HazardRunner } from './types.ts';
+
+/**
+ * A step failing transiently while the machines under it die: the model call of EXTRACT answers
+ * 503, then stalls twice (and the harness SIGKILLs the worker inside each stall, mid-call), then
+ * answers 503 until the step has met one error fewer than the rule's cap, then answers. Only the
+ * 503s are the step's own errors; the two stalls are lost machines, which must spend nothing. So
+ * the hardened run must complete: a runtime that counts a lost worker as an attempt dead-letters
+ * it below the cap (a false dead letter), and the ledger says so.
+ *
+ * The stalls are the world's `slow` fault, long enough that the worker is surely still inside the
+ * call when it dies; the harness sees a stall begin in the world's fault book (a rule's `fired`
+ * grows when a request arrives), not in the worker's output.
+ */
+const STEP = 'EXTRACT';
+const KILLS = 2;
+const STALL_MS = 30_000;
+const POLL_MS = 100;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export const lostWorkersHazard: HazardRunner = async (env, scenario) => {
+  const { adapter } = env;
+  const world = worldClient(env.worldUrl);
+  const cap = retryRuleFor(stepKindOf(STEP)).maxAttempts;
+  const own = cap - 1;
+  const handle = await adapter.startRun(
+    oneRequirement(env.request),
+    { variant: scenario.variant, durability: null },
+    { runId: newRunId(`${scenario.runtime.slice(0, 2)}-lost-workers`) },
+  );
+  const scope = { route: 'model', runId: handle.runId, step: STEP } as const;
+  // The fault book serves the first live rule: one 503, the two stalls, then the rest of the 503s.
+  await world.addFault({ ...scope, kind: '503', times: 1 });
+  const stall = await world.addFault({ ...scope, kind: 'slow', times: KILLS, delayMs: STALL_MS });
+  await world.addFault({ ...scope, kind: '503', times: own - 1 });
+
+  let kills = 0;
+  const stallsBegun = async () => (await world.faults()).find((f) => f.id === stall.id)?.fired ?? KILLS;
+  /** Kills the worker as soon as a stall it has not been killed in begins (it is inside the call). */
+  const killInStall = async (w: WorkerProcess) => {
+    while (w.alive && kills < KILLS) {
+      if ((await stallsBegun().catch(() => kills)) > kills) {
+        kills++;
+        await w.kill();
+        return;
+      }
+      await sleep(POLL_MS);
+    }
+  };
+  const watchers: Promise<void>[] = [];
+  const started = Date.now();
+  const sup = await supervise({
+    adapter,
+    handle,
+    spec: (name) => adapter.workerSpec(handle, { name, crashPlan: null }),
+    restarts: KILLS + 1,
+    boundMs: env.boundMs,
+    onWorker: (w) => watchers.push(killInStall(w)),
+  });
+  await stopAll(sup.workers);
+  await Promise.all(watchers);
+
+  const view = await adapter.inspect(handle).catch(() => sup.end.view);
+  const ledger = await world.ledger({ runId: handle.runId });
+  const failure = view?.state?.failure ?? null;
+  const step = ownErrorsOfStep(ledger, failure?.step ?? STEP);
+  const calls = ledger.filter((e) => e.step === STEP && e.kind === 'model').length;
+  const verdict =
+    sup.end.end === 'timeout' || sup.end.end === 'stopped'
+      ? 'looks-stuck'
+      : view?.status === 'completed'
+        ? 'recovered'
+        : failure
+          ? step.count >= cap || step.permanent
+            ? 'dead-lettered'
+            : 'false-dead-letter'
+          : 'failed-at-once';
+  if (verdict === 'looks-stuck') await adapter.abandon?.(handle, 'retrying without end').catch(() => undefined);
+  const outcome: HazardOutcome = {
+    verdict,
+    runId: handle.runId,
+    ledger,
+    durable: await adapter.durableRecord(handle).catch(() => null),
+    figures: {
+      'own errors (ledger)': step.count,
+      cap,
+      'workers killed mid-call': kills,
+      [`${STEP} calls`]: calls,
+      'worker processes': sup.workers.length,
+      'final status': view?.status ?? 'unknown',
+      'dead letter': failure ? `${failure.step} after ${failure.attempts} attempt(s)` : null,
+      'seconds to the end': Math.round((sup.end.at - started) / 100) / 10,
+    },
+  };
+  return outcome;
+};
