@@ -74,8 +74,17 @@ export interface HazardSpec {
   verdicts: Record<string, string>;
   /** The verdict each variant must reach. */
   expected: Record<Variant, string>;
-  /** Runtimes documented to end elsewhere, with the reason. */
-  deviations?: readonly { runtime: string; variant?: Variant; expected: string; why: string }[];
+}
+
+/**
+ * A runtime's documented departure from a hazard's expected verdict, listed in its own runtime
+ * module (RuntimeInfo `hazardDeviations`) with the reason.
+ */
+export interface HazardDeviation {
+  hazard: HazardId;
+  variant?: Variant;
+  expected: string;
+  why: string;
 }
 
 const RETRY_VERDICTS = {
@@ -86,14 +95,8 @@ const RETRY_VERDICTS = {
   'retried-permanent': 'retried an error no retry can fix: running, no dead letter',
 };
 
-const NAIVE_TEMPORAL_RETRIES =
-  'Temporal’s default retry policy retries every failure, forever, with a growing backoff: without a policy of your own there is no cap and no dead letter.';
 
-const TEMPORAL_ONE_TASK =
-  'Temporal hands each task (a workflow task, an activity attempt) to exactly one polling worker and lets one workflow task run at a time: a second worker on the queue gets the next task, never the one the first holds. The runtime owns this, not the variant.';
 
-const TEMPORAL_STALE_TOKEN =
-  'An activity completes with its task token, which names the attempt; once the heartbeat timeout has ended an attempt, the server answers its completion with NotFound and its result never reaches the history. The fence is the runtime’s, not the variant’s. Its catch: a stopped worker’s long polls stay open, so the server usually hands the retry back to the frozen worker rather than to the live one, and nobody runs the step until it wakes.';
 
 const LOST_WORKER_VERDICTS = {
   recovered:
@@ -108,8 +111,6 @@ const LOST_WORKER_VERDICTS = {
 const DEPLOY_BROKE =
   'the run failed or stopped with an error that does not say the record is from other code, or went on and did something else';
 
-const TEMPORAL_CHECKS_ENCODINGS =
-  'Every Temporal payload carries its encoding, and the data converter refuses one it has no converter or codec for, whatever the workflow code: the check is the SDK’s, not the variant’s.';
 
 const RESTART_VERDICTS = {
   'rode-it-out':
@@ -120,8 +121,6 @@ const RESTART_VERDICTS = {
   'lost-the-run': 'after the outage the run failed, is gone, or made no progress',
 };
 
-const TEMPORAL_SERVER_KEEPS_IT =
-  'The workflow’s history is on the server’s database file and the worker’s pollers retry until the server is back; an activity that reports within its heartbeat timeout counts once. The runtime rides it out in both variants.';
 
 export const HAZARDS = {
   'retry-transient': {
@@ -129,28 +128,24 @@ export const HAZARDS = {
     title: 'two 503s from the tracker, then it answers',
     verdicts: RETRY_VERDICTS,
     expected: { naive: 'failed-at-once', hardened: 'recovered' },
-    deviations: [{ runtime: 'temporal', variant: 'naive', expected: 'recovered', why: NAIVE_TEMPORAL_RETRIES }],
   },
   'retry-exhausted': {
     section: 'retries',
     title: 'the vendor site answers 503, forever',
     verdicts: RETRY_VERDICTS,
     expected: { naive: 'failed-at-once', hardened: 'dead-lettered' },
-    deviations: [{ runtime: 'temporal', variant: 'naive', expected: 'looks-stuck', why: NAIVE_TEMPORAL_RETRIES }],
   },
   'retry-permanent': {
     section: 'retries',
     title: 'the tracker refuses the note with a 422',
     verdicts: RETRY_VERDICTS,
     expected: { naive: 'failed-at-once', hardened: 'dead-lettered' },
-    deviations: [{ runtime: 'temporal', variant: 'naive', expected: 'retried-permanent', why: NAIVE_TEMPORAL_RETRIES }],
   },
   'retry-lost-workers': {
     section: 'retries',
     title: 'the model call fails transiently (one error fewer than the cap) and its worker is killed twice mid-call',
     verdicts: LOST_WORKER_VERDICTS,
     expected: { naive: 'failed-at-once', hardened: 'recovered' },
-    deviations: [{ runtime: 'temporal', variant: 'naive', expected: 'recovered', why: NAIVE_TEMPORAL_RETRIES }],
   },
   'bad-input': {
     section: 'bad-input',
@@ -170,7 +165,6 @@ export const HAZARDS = {
         'one writer at a time: the other worker was refused, or got no task the first held; nothing ran twice',
     },
     expected: { naive: 'forked', hardened: 'one-writer' },
-    deviations: [{ runtime: 'temporal', variant: 'naive', expected: 'one-writer', why: TEMPORAL_ONE_TASK }],
   },
   zombie: {
     section: 'zombie',
@@ -183,7 +177,6 @@ export const HAZARDS = {
         'its writes were refused, but its calls to the world after waking repeated effects the takeover had made',
     },
     expected: { naive: 'late-write-accepted', hardened: 'fenced' },
-    deviations: [{ runtime: 'temporal', variant: 'naive', expected: 'fenced', why: TEMPORAL_STALE_TOKEN }],
   },
   'deploy-v1-state': {
     section: 'deploy',
@@ -210,9 +203,6 @@ export const HAZARDS = {
       broke: DEPLOY_BROKE,
     },
     expected: { naive: 'read-blindly', hardened: 'refused-clearly' },
-    deviations: [
-      { runtime: 'temporal', variant: 'naive', expected: 'refused-clearly', why: TEMPORAL_CHECKS_ENCODINGS },
-    ],
   },
   'memory-lost': {
     section: 'memory',
@@ -241,7 +231,6 @@ export const HAZARDS = {
       'the Temporal server killed and restarted on its database file, twice mid-run: just after a tracker note and just after the mail',
     verdicts: RESTART_VERDICTS,
     expected: { naive: 'duplicated-effects', hardened: 'rode-it-out' },
-    deviations: [{ runtime: 'temporal', variant: 'naive', expected: 'rode-it-out', why: TEMPORAL_SERVER_KEEPS_IT }],
   },
   retention: {
     section: 'retention',
@@ -278,10 +267,9 @@ export const HAZARD_IDS = Object.keys(HAZARDS) as HazardId[];
 
 export function expectedVerdict(
   id: HazardId,
-  runtime: string,
   variant: Variant,
+  deviations: readonly HazardDeviation[],
 ): { verdict: string; why: string | null } {
-  const spec: HazardSpec = HAZARDS[id];
-  const d = spec.deviations?.find((x) => x.runtime === runtime && (x.variant === undefined || x.variant === variant));
-  return d ? { verdict: d.expected, why: d.why } : { verdict: spec.expected[variant], why: null };
+  const d = deviations.find((x) => x.hazard === id && (x.variant === undefined || x.variant === variant));
+  return d ? { verdict: d.expected, why: d.why } : { verdict: HAZARDS[id].expected[variant], why: null };
 }

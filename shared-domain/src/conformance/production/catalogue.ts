@@ -54,7 +54,13 @@ export function productionCatalogue(
     for (const rt of runtimes) {
       if (rt.suites && !rt.suites.includes('production')) continue;
       for (const variant of [...new Set(rt.configurations.map((c) => c.variant))] as Variant[]) {
-        out.push({ id: `${hazard}/${rt.name}/${variant}`, hazard, runtime: rt.name, variant });
+        out.push({
+          id: `${hazard}/${rt.name}/${variant}`,
+          hazard,
+          runtime: rt.name,
+          variant,
+          deviations: rt.hazardDeviations ?? [],
+        });
       }
     }
   }
@@ -90,8 +96,8 @@ export async function runHazard(scenario: HazardScenario, env: HazardEnv): Promi
 
 /** The verdict a hazard row must show, and where it does not. */
 export function checkHazard(obs: HazardObservation): { expected: string; why: string | null; violations: string[] } {
-  const { hazard, runtime, variant } = obs.scenario;
-  const { verdict: expected, why } = expectedVerdict(hazard, runtime, variant);
+  const { hazard, variant, deviations } = obs.scenario;
+  const { verdict: expected, why } = expectedVerdict(hazard, variant, deviations);
   const violations: string[] = [];
   if (obs.status === 'error') violations.push(`could not run: ${obs.note}`);
   else if (obs.status === 'ran' && obs.verdict !== expected) {
