@@ -43,6 +43,8 @@ import {
   type Results,
 } from './report/results.ts';
 import { RUNTIME_NAMES, runtimeInfos, runtimeVersions } from './runtimes.ts';
+import { labelsLine } from './report/meta-lines.ts';
+import { buildScorecard, renderScorecardText } from './report/scorecard.ts';
 import { renderTable, repeatedSummary, rowLabel, seconds, TABLE_WIDTH } from './table.ts';
 
 export interface RunCompareResult {
@@ -321,7 +323,16 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
     const production = productionRows(out);
     const granularTable = granularityRows(out);
     const table = [
-      crash.length ? renderTable({ rows: crash, wallTimeMs, color: io.color, width: io.width ?? TABLE_WIDTH }) : '',
+      renderScorecardText(buildScorecard(out), { color: io.color, width: io.width ?? TABLE_WIDTH }),
+      crash.length
+        ? renderTable({
+            rows: crash,
+            wallTimeMs,
+            color: io.color,
+            width: io.width ?? TABLE_WIDTH,
+            labels: labelsLine(out.meta),
+          })
+        : '',
       production.length
         ? renderProduction(production, { color: io.color, width: Math.max(TABLE_WIDTH, io.width ?? TABLE_WIDTH) })
         : '',

@@ -174,6 +174,8 @@ export interface TableInput {
   color: boolean;
   /** Terminal columns; the table never goes below TABLE_WIDTH. */
   width?: number;
+  /** What the runtime labels stand for ("LG = LangGraph, TM = Temporal"), from the runtimes that ran. */
+  labels?: string;
 }
 
 /** "web+1 model+1" for one outcome of a cell. */
@@ -245,7 +247,7 @@ export function lessonLines(point: CrashPointName, rows: ResultRow[]): string[] 
   return out;
 }
 
-export function renderTable({ rows, wallTimeMs, color, width = TABLE_WIDTH }: TableInput): string {
+export function renderTable({ rows, wallTimeMs, color, width = TABLE_WIDTH, labels }: TableInput): string {
   const paint = painter(color);
   const total = Math.max(TABLE_WIDTH, width);
   const widths = columnWidths(rows, total);
@@ -287,7 +289,8 @@ export function renderTable({ rows, wallTimeMs, color, width = TABLE_WIDTH }: Ta
   out.push(rule);
   out.push(`${rows.length} cells: ${summary}${wallTimeMs !== undefined ? ` · wall time ${seconds(wallTimeMs)}` : ''}`);
   const legend =
-    "state / effect: duplicated in the run's state / in the outside world · recovery: crash → first progress by worker B · =base: final review equals the uncrashed baseline · ↳ a cell whose runs disagreed, with its distribution · $? the model's price is unknown · LG = LangGraph, TM = Temporal";
+    "state / effect: duplicated in the run's state / in the outside world · recovery: crash → first progress by worker B · =base: final review equals the uncrashed baseline · ↳ a cell whose runs disagreed, with its distribution · $? the model's price is unknown" +
+    (labels ? ` · ${labels}` : '');
   for (const l of wrap(legend, total, '')) out.push(paint('2', l));
   return out.join('\n');
 }

@@ -27,12 +27,22 @@ export interface RenderedCell {
   timelineWidth: number;
 }
 
+/** One cell of the scorecard as drawn: its word, its background, and whether its link lands on a row. */
+export interface RenderedScore {
+  line: string;
+  word: string;
+  background: string;
+  linksToRow: boolean;
+}
+
 export interface RenderedReport {
   errors: string[];
   requests: string[];
   cells: RenderedCell[];
   bars: number;
   title: string;
+  /** The scorecard's column headings and its cells, line by line. */
+  scorecard: { columns: string[]; cells: RenderedScore[] };
 }
 
 export async function renderReport(htmlPath: string): Promise<RenderedReport> {
@@ -63,7 +73,21 @@ export async function renderReport(htmlPath: string): Promise<RenderedReport> {
       }),
     );
     const bars = await page.$$eval('svg.cost-chart rect.bar', (r) => r.length);
-    return { errors, requests, cells, bars, title: await page.title() };
+    const columns = await page.$$eval('table.scorecard tr:first-child th:not(.line)', (ths) =>
+      ths.map((th) => th.textContent ?? ''),
+    );
+    const scores = await page.$$eval('table.scorecard tr[data-line] td:not(.line)', (tds) =>
+      tds.map((td) => {
+        const href = td.querySelector('a')?.getAttribute('href') ?? '';
+        return {
+          line: td.closest('tr')?.getAttribute('data-line') ?? '',
+          word: td.textContent ?? '',
+          background: getComputedStyle(td).backgroundColor,
+          linksToRow: href.startsWith('#') && document.getElementById(href.slice(1)) !== null,
+        };
+      }),
+    );
+    return { errors, requests, cells, bars, title: await page.title(), scorecard: { columns, cells: scores } };
   } finally {
     await browser.close();
   }

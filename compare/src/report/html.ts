@@ -3,6 +3,7 @@ import type { CellObservation, HazardObservation } from '@vendor-review/domain/c
 import { distributionText, lessonLines, money, observedLine, repeatedSummary, rowLabel, seconds } from '../table.ts';
 import { renderCostChart } from './chart.ts';
 import { runtimesTitle, versionsLine } from './meta-lines.ts';
+import { buildScorecard, cellAnchor, renderScorecardHtml, SCORECARD_CSS } from './scorecard.ts';
 import { GRANULARITY_CSS, renderGranularitySection } from './granularity-html.ts';
 import { renderProductionSections, PRODUCTION_CSS } from './production-html.ts';
 import { crashRows, granularityRows, productionRows, type ResultRow, type Results } from './results.ts';
@@ -71,15 +72,12 @@ function summaryTable(rows: ResultRow[]): string {
       const varies = r.variesAcrossRepeats
         ? `<tr class="varies"><td></td><td colspan="10">↳ over ${r.repetitions} runs: ${esc(distributionText(r))}</td></tr>`
         : '';
-      return `${header}<tr><td><a href="#${esc(anchor(r.cellId))}">${esc(rowLabel(r))}</a></td><td title="${esc(r.lastDurable)}">${esc(r.lastDurableShort)}</td><td title="${esc(r.firstAfterResume)}">${esc(r.firstAfterResumeShort)}</td><td title="${esc(r.repeatedOperations.join('\n'))}">${esc(repeatedSummary(r))}</td><td class="num">${base ? '—' : r.extraModelCalls}</td><td class="num">${base ? '—' : esc(money(r.extraCostUsd))}</td>${yesCell(r.stateDuplicated, base)}${yesCell(r.sideEffectDuplicated, base)}<td class="num">${esc(seconds(r.recoveryMs))}</td><td class="${r.finalMatchesBaseline ? 'no-good' : 'yes-bad'}">${r.finalMatchesBaseline ? 'yes' : 'no'}</td><td class="${statusClass(r.status)}">${esc(r.status)}</td></tr>${varies}`;
+      return `${header}<tr><td><a href="#${esc(cellAnchor(r.cellId))}">${esc(rowLabel(r))}</a></td><td title="${esc(r.lastDurable)}">${esc(r.lastDurableShort)}</td><td title="${esc(r.firstAfterResume)}">${esc(r.firstAfterResumeShort)}</td><td title="${esc(r.repeatedOperations.join('\n'))}">${esc(repeatedSummary(r))}</td><td class="num">${base ? '—' : r.extraModelCalls}</td><td class="num">${base ? '—' : esc(money(r.extraCostUsd))}</td>${yesCell(r.stateDuplicated, base)}${yesCell(r.sideEffectDuplicated, base)}<td class="num">${esc(seconds(r.recoveryMs))}</td><td class="${r.finalMatchesBaseline ? 'no-good' : 'yes-bad'}">${r.finalMatchesBaseline ? 'yes' : 'no'}</td><td class="${statusClass(r.status)}">${esc(r.status)}</td></tr>${varies}`;
     })
     .join('');
   return `<table>${head}${body}</table>`;
 }
 
-function anchor(cellId: string): string {
-  return `cell-${cellId.replace(/[^a-z0-9]+/gi, '-')}`;
-}
 
 function cellCard(r: ResultRow, obs: CellObservation | undefined): string {
   const facts = [
@@ -108,7 +106,7 @@ function cellCard(r: ResultRow, obs: CellObservation | undefined): string {
   const timeline = obs
     ? renderTimeline({ obs, repeatSeqs: r.repeatSeqs })
     : '<p class="empty">no observation recorded</p>';
-  return `<section class="cell" id="${esc(anchor(r.cellId))}" data-cell="${esc(r.cellId)}" data-status="${esc(r.status)}"><header><h3>${esc(rowLabel(r))}</h3><span class="badge ${esc(r.status)}">${esc(r.status)}</span>${r.finalMatchesBaseline ? '' : '<span class="badge error">review differs from baseline</span>'}</header><div class="facts">${facts.join(' · ')}</div>${varies}${whys}${violations}${note}${timeline}</section>`;
+  return `<section class="cell" id="${esc(cellAnchor(r.cellId))}" data-cell="${esc(r.cellId)}" data-status="${esc(r.status)}"><header><h3>${esc(rowLabel(r))}</h3><span class="badge ${esc(r.status)}">${esc(r.status)}</span>${r.finalMatchesBaseline ? '' : '<span class="badge error">review differs from baseline</span>'}</header><div class="facts">${facts.join(' · ')}</div>${varies}${whys}${violations}${note}${timeline}</section>`;
 }
 
 export function renderHtml(
@@ -147,13 +145,14 @@ export function renderHtml(
   const legend = `<div class="legend"><span><i style="background:#3b82f6"></i>web GET</span><span><i style="background:#8b5cf6"></i>model call</span><span><i style="background:#0d9488"></i>tracker note</span><span><i style="background:#ea580c"></i>mail</span><span><i style="background:#fff;border:2px solid #dc2626"></i>re-executed beyond the baseline</span><span>◆ durable write</span><span style="color:#dc2626">┆ crash (SIGKILL)</span></div>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Crash comparison: ${esc(runtimesTitle(meta))}</title><style>${CSS}${PRODUCTION_CSS}${GRANULARITY_CSS}</style></head>
+<title>Crash comparison: ${esc(runtimesTitle(meta))}</title><style>${CSS}${PRODUCTION_CSS}${GRANULARITY_CSS}${SCORECARD_CSS}</style></head>
 <body>
 <h1>What re-executes when a worker dies: ${esc(runtimesTitle(meta))}</h1>
 <p class="meta">${rows.length} crash cells · ${production.length} production hazard rows · wall time ${esc(seconds(meta.wallTimeMs))} · ${esc(meta.startedAt)} · <span class="versions">${esc(versionsLine(meta))}</span><br>
 PostgreSQL: ${esc(meta.infrastructure.postgres)} · Temporal: ${esc(meta.infrastructure.temporal)} · world: ${esc(meta.infrastructure.world)} · model: ${esc(meta.infrastructure.model)}<br>
 Outside settings in force: <span class="env-in-force">${esc(meta.environment.inForce.join(', ') || 'none')}</span> · set in the harness's environment but deliberately not passed to the workers: <span class="env-withheld">${esc(meta.environment.notPassedToWorkers.join(', ') || 'none')}</span></p>
 <p>Each cell ran one review on a fresh business run. Worker A (a real process) was killed with SIGKILL at the named crash point, worker B (a new process) resumed the run. Every number comes from outside the workers: the simulated world's ledger (what was called, how often, at what cost) and the runtime's durable record (its checkpoints, history or step journal). "Repeated" means executed more often than in the uncrashed baseline of the same runtime and variant.</p>
+${renderScorecardHtml(buildScorecard(results))}
 <h2 id="summary">Summary</h2>
 ${summaryTable(rows)}
 <h2 id="cost">Extra model cost per crash point</h2>

@@ -2,6 +2,7 @@ import { HAZARD_SECTIONS, type HazardSection } from '@vendor-review/domain';
 import type { HazardObservation } from '@vendor-review/domain/conformance';
 import { figureText, productionLabel } from './production-table.ts';
 import type { ProductionRow } from './results.ts';
+import { hazardAnchor } from './scorecard.ts';
 import { esc } from './svg.ts';
 import { renderWritersChart, WRITERS_CSS } from './writers-chart.ts';
 
@@ -33,7 +34,7 @@ function row(r: ProductionRow): string {
   const figures = Object.entries(r.figures)
     .map(([k, v]) => esc(figureText(k, v)))
     .join(' · ');
-  return `<tr data-hazard="${esc(r.scenario)}" data-runtime="${esc(r.runtime)}" data-variant="${esc(r.variant)}"><td>${esc(productionLabel(r))}</td><td class="verdict${ok ? '' : ' bad'}">${esc(verdict)}</td><td class="figures">${figures}</td><td class="${ok ? 'no-good' : 'yes-bad'}">${esc(conforms)}</td></tr>`;
+  return `<tr id="${esc(hazardAnchor(r))}" data-hazard="${esc(r.scenario)}" data-runtime="${esc(r.runtime)}" data-variant="${esc(r.variant)}"><td>${esc(productionLabel(r))}</td><td class="verdict${ok ? '' : ' bad'}">${esc(verdict)}</td><td class="figures">${figures}</td><td class="${ok ? 'no-good' : 'yes-bad'}">${esc(conforms)}</td></tr>`;
 }
 
 export function renderProductionSections(rows: ProductionRow[], observations: readonly HazardObservation[] = []): string {

@@ -8,6 +8,7 @@ export * from './digest.ts';
 export * from './state-migrations.ts';
 export * from './crashpoints.ts';
 export * from './crash-expectations.ts';
+export * from './severity.ts';
 export * from './hazards.ts';
 export * from './runtime.ts';
 export * from './drills.ts';

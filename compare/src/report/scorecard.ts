@@ -1,0 +1,172 @@
+import {
+  CRASH_POINT_NAMES,
+  HAZARD_IDS,
+  HAZARDS,
+  SEVERITIES,
+  SEVERITY_TEXT,
+  VERDICT_SEVERITY,
+  worst,
+  type Severity,
+  type Variant,
+} from '@vendor-review/domain';
+import { repeatedSummary, rowLabel } from '../table.ts';
+import { crashRows, productionRows, type Outcome, type ProductionRow, type ResultRow, type Results } from './results.ts';
+import { esc } from './svg.ts';
+
+/**
+ * The whole comparison on one screen: every runtime × variant against every crash point and every
+ * hazard, one cell each, coloured by the worst thing that happened there (severity.ts) and linked
+ * to the row that says why. Built once from results.json, drawn to HTML and to the terminal.
+ */
+export interface ScoreCell {
+  /** null: nothing was judged (the hazard was skipped or could not run). */
+  severity: Severity | null;
+  word: string;
+  /** Every row behind the cell, in words (several LangGraph durabilities share one naive cell). */
+  detail: string;
+  /** The anchor of the worst row in report.html. */
+  anchor: string;
+}
+
+export interface ScoreLine {
+  kind: 'crash' | 'hazard';
+  id: string;
+  cells: (ScoreCell | null)[];
+}
+
+export interface Scorecard {
+  columns: { runtime: string; variant: Variant; label: string }[];
+  lines: ScoreLine[];
+}
+
+export function cellAnchor(cellId: string): string {
+  return `cell-${cellId.replace(/[^a-z0-9]+/gi, '-')}`;
+}
+
+export function hazardAnchor(r: Pick<ProductionRow, 'scenario' | 'runtime' | 'variant'>): string {
+  return `hazard-${r.scenario}-${r.runtime}-${r.variant}`.replace(/[^a-z0-9-]+/gi, '-');
+}
+
+function outcomeSeverity(o: Outcome): Severity {
+  if (o.status !== 'completed') return 'lost';
+  if (o.sideEffectDuplicated) return 'effect';
+  if ((o.repeatedByKind.model ?? 0) > 0) return 'paid';
+  return Object.values(o.repeatedByKind).some((n) => (n ?? 0) > 0) ? 'read' : 'nothing';
+}
+
+const CRASH_WORD: Record<Severity, string> = { nothing: 'none', read: 'read', paid: 'paid', effect: 'twice', lost: 'lost' };
+
+function crashCell(rows: ResultRow[]): ScoreCell {
+  const judged = rows.map((r) => ({ r, severity: worst(r.outcomes.map(outcomeSeverity)) }));
+  const top = judged.reduce((a, b) => (SEVERITIES.indexOf(b.severity) > SEVERITIES.indexOf(a.severity) ? b : a));
+  const word = top.severity === 'lost' ? top.r.status : CRASH_WORD[top.severity];
+  return {
+    severity: top.severity,
+    word,
+    detail: judged
+      .map(({ r, severity }) => `${rowLabel(r)}: ${SEVERITY_TEXT[severity]} (${repeatedSummary(r) || 'nothing repeated'})`)
+      .join('\n'),
+    anchor: cellAnchor(top.r.cellId),
+  };
+}
+
+function hazardCell(r: ProductionRow): ScoreCell {
+  const severity = r.status === 'ran' && r.verdict ? (VERDICT_SEVERITY[r.verdict] ?? null) : null;
+  return {
+    severity,
+    word: r.status === 'ran' ? (r.verdict ?? '?') : r.status,
+    detail: `${r.title}: ${r.status === 'ran' ? (r.verdictText ?? r.verdict) : (r.note ?? r.status)}`,
+    anchor: hazardAnchor(r),
+  };
+}
+
+export function buildScorecard(results: Results): Scorecard {
+  const crash = crashRows(results).filter((r) => r.crashPoint !== null);
+  const hazards = productionRows(results);
+  const present = (runtime: string, variant: Variant) =>
+    crash.some((r) => r.runtime === runtime && r.variant === variant) ||
+    hazards.some((r) => r.runtime === runtime && r.variant === variant);
+  const columns = results.meta.runtimes.flatMap((rt) =>
+    (['naive', 'hardened'] as const)
+      .filter((v) => present(rt.name, v))
+      .map((variant) => ({ runtime: rt.name, variant, label: `${rt.label} ${variant}` })),
+  );
+  const lines: ScoreLine[] = [];
+  for (const point of CRASH_POINT_NAMES) {
+    const mine = crash.filter((r) => r.crashPoint === point);
+    if (!mine.length) continue;
+    lines.push({
+      kind: 'crash',
+      id: point,
+      cells: columns.map((c) => {
+        const rows = mine.filter((r) => r.runtime === c.runtime && r.variant === c.variant);
+        return rows.length ? crashCell(rows) : null;
+      }),
+    });
+  }
+  for (const id of HAZARD_IDS) {
+    const mine = hazards.filter((r) => r.scenario === id);
+    if (!mine.length) continue;
+    lines.push({
+      kind: 'hazard',
+      id,
+      cells: columns.map((c) => {
+        const r = mine.find((x) => x.runtime === c.runtime && x.variant === c.variant);
+        return r ? hazardCell(r) : null;
+      }),
+    });
+  }
+  return { columns, lines };
+}
+
+const lineTitle = (l: ScoreLine) => (l.kind === 'crash' ? `crash: ${l.id}` : HAZARDS[l.id as keyof typeof HAZARDS].title);
+
+export const SCORECARD_CSS = `
+table.scorecard { table-layout: fixed; } table.scorecard th, table.scorecard td { text-align: center; padding: 3px 2px; }
+table.scorecard th.line, table.scorecard td.line { text-align: left; width: 30%; white-space: normal; }
+table.scorecard td a { display: block; color: inherit; text-decoration: none; font-size: 11.5px; }
+.sev-nothing { background: #dcfce7; } .sev-read { background: #ecfccb; } .sev-paid { background: #fef3c7; }
+.sev-effect { background: #fdba74; } .sev-lost { background: #f87171; color: #fff; } .sev-none { background: #f1f5f9; color: var(--muted); }
+.scale span { display: inline-block; padding: 1px 8px; margin: 0 6px 4px 0; border-radius: 3px; font-size: 12px; }
+`;
+
+export function renderScorecardHtml(card: Scorecard): string {
+  if (!card.lines.length) return '';
+  const head = `<tr><th class="line">crash point or hazard</th>${card.columns.map((c) => `<th>${esc(c.label)}</th>`).join('')}</tr>`;
+  const body = card.lines
+    .map((l) => {
+      const cells = l.cells
+        .map((c) =>
+          c
+            ? `<td class="sev-${c.severity ?? 'none'}" title="${esc(c.detail)}"><a href="#${esc(c.anchor)}">${esc(c.word)}</a></td>`
+            : '<td class="sev-none">—</td>',
+        )
+        .join('');
+      return `<tr data-line="${esc(l.id)}"><td class="line">${esc(lineTitle(l))}</td>${cells}</tr>`;
+    })
+    .join('');
+  const scale = SEVERITIES.map((s) => `<span class="sev-${s}">${esc(SEVERITY_TEXT[s])}</span>`).join('');
+  return `<h2 id="scorecard">At a glance</h2><p class="scale">${scale}</p><table class="scorecard">${head}${body}</table>`;
+}
+
+const TERMINAL_PAINT: Record<Severity, string> = { nothing: '32', read: '32', paid: '33', effect: '31', lost: '1;31' };
+
+/** The compact form for the terminal: one short word per cell, coloured when asked. */
+export function renderScorecardText(card: Scorecard, o: { color: boolean; width: number }): string {
+  if (!card.lines.length) return '';
+  const words = card.lines.flatMap((l) => l.cells.map((c) => c?.word.length ?? 0));
+  const cellW = Math.max(8, ...card.columns.map((c) => c.label.length + 1), Math.min(18, Math.max(...words) + 1));
+  const lineW = Math.max(24, o.width - cellW * card.columns.length - 1);
+  const fit = (t: string, w: number) => (t.length > w ? `${t.slice(0, w - 1)}…` : t.padEnd(w));
+  const paint = (s: Severity | null, t: string) => (o.color && s ? `\x1b[${TERMINAL_PAINT[s]}m${t}\x1b[0m` : t);
+  const out = [`${fit('at a glance', lineW)} ${card.columns.map((c) => fit(c.label, cellW)).join('')}`];
+  for (const l of card.lines) {
+    const cells = l.cells.map((c) => (c ? paint(c.severity, fit(c.word, cellW)) : fit('—', cellW))).join('');
+    out.push(`${fit(l.kind === 'crash' ? l.id : lineTitle(l), lineW)} ${cells}`);
+  }
+  out.push(
+    '',
+    `a crash point's cell says what repeated (${SEVERITIES.map((s) => CRASH_WORD[s]).join(' · ')}), a hazard's its verdict; the colour is the worst outcome: ${SEVERITIES.map((s) => SEVERITY_TEXT[s]).join(' < ')}`,
+  );
+  return out.join('\n');
+}
