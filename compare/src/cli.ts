@@ -11,7 +11,7 @@ import {
   type Suite,
   type Variant,
 } from '@vendor-review/domain';
-import { parseCli, UsageError } from '@vendor-review/domain/infra';
+import { commaList, parseCli, UsageError, wholeNumber } from '@vendor-review/domain/infra';
 import { RUNTIME_NAMES } from './runtimes.ts';
 
 export { UsageError };
@@ -79,67 +79,7 @@ export const USAGE = `usage: pnpm compare [options]
   --report-dir DIR                       where results.json, results.md, report.html go (default: ./report)
   --keep-infra                           leave the world, PostgreSQL and Temporal running at the end`;
 
-function commaList<T extends string>(label: string, allowed: readonly T[]) {
-  return z
-    .string()
-    .optional()
-    .transform((text, ctx): T[] | undefined => {
-      if (text === undefined) return undefined;
-      const items = text
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      if (items.length === 0) {
-        ctx.addIssue({ code: 'custom', message: `--${label} needs at least one of: ${allowed.join(', ')}` });
-        return z.NEVER;
-      }
-      const unknown = items.filter((i) => !(allowed as readonly string[]).includes(i));
-      if (unknown.length) {
-        const what = label === 'crash' ? 'crash point' : label;
-        ctx.addIssue({
-          code: 'custom',
-          message: `unknown ${what} ${unknown.map((u) => `"${u}"`).join(', ')} (known: ${allowed.join(', ')})`,
-        });
-        return z.NEVER;
-      }
-      return [...new Set(items)] as T[];
-    });
-}
-
-function positiveInt(label: string, fallback: number, max: number) {
-  return z
-    .string()
-    .optional()
-    .transform((text, ctx) => {
-      if (text === undefined) return fallback;
-      const n = Number(text);
-      if (!Number.isInteger(n) || n < 1 || n > max) {
-        ctx.addIssue({ code: 'custom', message: `--${label} must be a whole number from 1 to ${max}, got "${text}"` });
-        return z.NEVER;
-      }
-      return n;
-    });
-}
-
 const OptionsSchema = z.object({
-  suite: commaList('suite', SUITES),
-  runtime: commaList('runtime', RUNTIME_NAMES),
-  variant: commaList('variant', VARIANTS),
-  crash: commaList('crash', CRASH_POINT_NAMES),
-  durability: commaList('durability', DURABILITIES),
-  granularity: commaList('granularity', GRANULARITIES),
-  repeat: z
-    .string()
-    .optional()
-    .transform((text, ctx) => {
-      if (text === undefined) return undefined;
-      const n = Number(text);
-      if (!Number.isInteger(n) || n < 1 || n > 50) {
-        ctx.addIssue({ code: 'custom', message: `--repeat must be a whole number from 1 to 50, got "${text}"` });
-        return z.NEVER;
-      }
-      return n;
-    }),
   'model-upstream': z
     .string()
     .optional()
@@ -147,8 +87,6 @@ const OptionsSchema = z.object({
       message: '--model-upstream needs an http(s) URL of an OpenAI-compatible API, e.g. https://provider.example/v1',
     }),
   clean: z.boolean().default(false),
-  concurrency: positiveInt('concurrency', defaultConcurrency(), 32),
-  bound: positiveInt('bound', 90, 600),
   json: z.boolean().default(false),
   'report-dir': z.string().min(1, '--report-dir needs a folder').default('report'),
   'keep-infra': z.boolean().default(false),
@@ -181,23 +119,32 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
   const parsed = OptionsSchema.safeParse(values);
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]!.message);
   const o = parsed.data;
+  const suites = commaList('--suite', values.suite, SUITES);
+  const runtimes = commaList('--runtime', values.runtime, RUNTIME_NAMES);
+  const variants = commaList('--variant', values.variant, VARIANTS);
+  const crashPoints = commaList('--crash', values.crash, CRASH_POINT_NAMES, 'crash point');
+  const durabilities = commaList('--durability', values.durability, DURABILITIES);
+  const granularities = commaList('--granularity', values.granularity, GRANULARITIES);
+  const repeat = wholeNumber('--repeat', values.repeat, { max: 50 });
+  const concurrency = wholeNumber('--concurrency', values.concurrency, { max: 32 }) ?? defaultConcurrency();
+  const boundSeconds = wholeNumber('--bound', values.bound, { max: 600 }) ?? 90;
   const upstreamModel = env.OPENAI_MODEL?.trim();
   if (o['model-upstream'] && !upstreamModel)
     throw new UsageError('--model-upstream needs OPENAI_MODEL: the model name the provider serves (e.g. gpt-4o-mini)');
   return {
-    suites: o.suite ?? [...DEFAULT_SUITES],
-    runtimes: o.runtime,
-    variants: o.variant,
-    crashPoints: o.crash,
-    durabilities: o.durability,
-    granularities: o.granularity,
-    repeat: o.repeat,
+    suites: suites ?? [...DEFAULT_SUITES],
+    runtimes,
+    variants,
+    crashPoints,
+    durabilities,
+    granularities,
+    repeat,
     json: o.json,
     reportDir: o['report-dir'],
     keepInfra: o['keep-infra'],
     ...(o['model-upstream'] ? { modelUpstream: { baseUrl: o['model-upstream'], model: upstreamModel! } } : {}),
     clean: o.clean,
-    concurrency: o.concurrency,
-    boundSeconds: o.bound,
+    concurrency,
+    boundSeconds,
   };
 }

@@ -3,27 +3,17 @@
  * re-executed, write the report. Exit codes: 0 all cells ran, 1 a cell could not run (it is in the
  * table as "error"), 2 a usage mistake. Options are checked before anything heavy is even loaded.
  */
-import { runCli } from '@vendor-review/domain/infra';
+import { runCli, writableDirectory } from '@vendor-review/domain/infra';
 import { parseCompareArgs, UsageError } from './cli.ts';
 import { seconds } from './table.ts';
 
 async function main(argv: string[]): Promise<number> {
   const opts = parseCompareArgs(argv);
   if (opts.clean) return clean();
+  // Written only at the end: a folder that cannot take the report is refused before anything starts.
+  opts.reportDir = writableDirectory('--report-dir', opts.reportDir, process.env.INIT_CWD ?? process.cwd());
   const color = !opts.json && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  let interrupted = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupted) return;
-    interrupted = true;
-    log(`compare: ${signal}: stopping workers and infrastructure…`);
-    // The infra helpers' own exit hooks stop the servers; the workers are ours to kill.
-    void import('@vendor-review/domain/infra').then((m) => m.killAllWorkers()).finally(() => process.exit(130));
-  };
-  // Stay subscribed (not `once`): the infra helpers re-raise a signal nobody else listens to, which
-  // would end the process by the signal before the workers are killed and the exit code is set.
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
 
   const { runCompare } = await import('./run-compare.ts');
   const result = await runCompare(opts, {
@@ -42,8 +32,15 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(result.results, null, 2)}\n`);
   } else {
     process.stdout.write(`${result.table}\n`);
-    process.stdout.write(`\nreport: ${result.files.html}\n        ${result.files.md}\n        ${result.files.json}\n`);
+    if (!result.reportError)
+      process.stdout.write(
+        `\nreport: ${result.files.html}\n        ${result.files.md}\n        ${result.files.json}\n`,
+      );
     process.stdout.write(`wall time: ${seconds(result.results.meta.wallTimeMs)}\n`);
+  }
+  if (result.reportError) {
+    log(`compare: ${result.reportError}`);
+    return 1;
   }
   if (result.exitCode)
     log(`compare: ${result.results.meta.notRun} cell(s) could not run; see the table and ${result.files.md}`);
@@ -67,4 +64,4 @@ async function clean(): Promise<number> {
   return 0;
 }
 
-runCli('compare', () => main(process.argv.slice(2)));
+runCli('compare', () => main(process.argv.slice(2)), { stopsOnSignal: true });

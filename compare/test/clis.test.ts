@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
 const COMMANDS: Record<string, string> = {
   compare: root('compare/src/compare.ts'),
+  chaos: root('compare/src/chaos/cli.ts'),
   bench: root('compare/src/bench/cli.ts'),
   review: root('shared-domain/src/cli/review.ts'),
   world: root('shared-domain/src/world/cli.ts'),
@@ -69,6 +70,38 @@ describe.concurrent('every command line', () => {
     [['--model-upstream', 'nowhere'], { OPENAI_MODEL: 'm' }, /--model-upstream needs an http\(s\) URL/],
   ] as const)('compare %j: one line and exit 2, before anything starts', async (args, env, message) => {
     const r = await run(COMMANDS.compare!, [...args], env);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+  });
+
+  // `--runs -1` used to be "argument is ambiguous": every number is refused in the option's own words.
+  it.each([
+    ['compare', ['--concurrency', '0'], '--concurrency must be a whole number from 1 to 32, got "0"'],
+    ['compare', ['--repeat', '-2'], '--repeat must be a whole number from 1 to 50, got "-2"'],
+    ['compare', ['--bound', 'soon'], '--bound must be a whole number from 1 to 600, got "soon"'],
+    ['chaos', ['--runs', '-1'], '--runs must be a whole number from 1 to 10000, got "-1"'],
+    ['chaos', ['--workers', '0'], '--workers must be a whole number from 1 to 16, got "0"'],
+    ['chaos', ['--bound', '1.5'], '--bound must be a whole number from 1 to 3600, got "1.5"'],
+    ['world', ['--port', '-1'], '--port must be a whole number from 0 to 65535, got "-1"'],
+    ['world', ['--model-latency', 'fast'], '--model-latency must be a whole number from 0 to 60000, got "fast"'],
+    ['lab', ['up', '--page-latency', '-5'], '--page-latency must be a whole number from 0 to 60000, got "-5"'],
+    ['lab', ['up', '--world-port', 'x'], '--world-port must be a whole number from 0 to 65535, got "x"'],
+  ] as const)('%s %j: one line in the option’s own words, exit 2', async (name, args, message) => {
+    const entry = name === 'lab' ? root('compare/src/lab/cli.ts') : COMMANDS[name]!;
+    const r = await run(entry, [...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual([`${name}: ${message} (see --help)`]);
+  });
+
+  // Runtime names come from the registry, narrowed to those the command drives.
+  it.each([
+    ['compare', ['--runtime', 'airflow'], /^compare: unknown runtime "airflow" \(known: langgraph, temporal, plain/],
+    ['chaos', ['--runtime', 'plain'], /^chaos: unknown runtime "plain" \(known: langgraph, temporal/],
+    ['bench', ['--runtime', 'plain'], /^bench: unknown runtime "plain" \(known: langgraph, temporal/],
+    ['chaos', ['--runtime', ','], /^chaos: --runtime needs at least one of: langgraph, temporal/],
+  ] as const)('%s %j: one line naming what is known, exit 2', async (name, args, message) => {
+    const r = await run(COMMANDS[name]!, [...args]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);

@@ -6,47 +6,30 @@
  *
  *   pnpm bench [--quick | --full | --smoke] [--section list] [--runtime list] [--harness] [--json] [--report-dir DIR]
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseCli, runCli, UsageError } from '@vendor-review/domain/infra';
+import { commaList, parseCli, runCli, UsageError, writableDirectory } from '@vendor-review/domain/infra';
+import { writeReport } from '../report-files.ts';
+import { RUNTIME_NAMES } from '../runtimes.ts';
 import { planFor, SECTIONS, type Preset, type SectionName } from './plan.ts';
+
+/**
+ * The registry's runtimes this bench measures, in its order. Its sections open each runtime by
+ * name today (context.ts); the plain runner is the floor of every table, never a --runtime.
+ */
+const BENCHED: readonly string[] = ['langgraph', 'temporal'];
+const BENCH_RUNTIMES = RUNTIME_NAMES.filter((n) => BENCHED.includes(n));
 
 const USAGE = `usage: pnpm bench [--quick | --full | --smoke] [options]
   --quick            the default: every measurement but the harness's, in a few minutes
   --full             also 64 reviews at once, more runs and kills per figure, and the default pnpm compare timed
   --smoke            the smallest inputs, for CI: proves the bench runs and its output keeps its shape
   --section list     only these: ${SECTIONS.join(',')}
-  --runtime list     langgraph,temporal (default both; the plain runner is always the floor)
+  --runtime list     ${BENCH_RUNTIMES.join(',')} (default: all; the plain runner is always the floor)
   --harness          add the harness section (the default pnpm compare, timed) to --quick
   --json             print only the JSON report on stdout (progress on stderr)
   --report-dir DIR   where bench.json, bench.md and bench.html go (default: ./report)`;
-
-const list = <T extends string>(allowed: readonly T[], what: string) =>
-  z
-    .string()
-    .optional()
-    .transform((s, ctx): T[] | undefined => {
-      if (s === undefined) return undefined;
-      const items = [
-        ...new Set(
-          s
-            .split(',')
-            .map((x) => x.trim())
-            .filter(Boolean),
-        ),
-      ];
-      const bad = items.filter((i) => !(allowed as readonly string[]).includes(i));
-      if (!items.length || bad.length) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `unknown ${what} "${bad.join(',') || s}" (known: ${allowed.join(', ')})`,
-        });
-        return z.NEVER;
-      }
-      return items as T[];
-    });
 
 const Options = z
   .object({
@@ -54,8 +37,6 @@ const Options = z
     full: z.boolean().default(false),
     smoke: z.boolean().default(false),
     harness: z.boolean().default(false),
-    section: list(SECTIONS, 'section'),
-    runtime: list(['langgraph', 'temporal'] as const, 'runtime'),
     json: z.boolean().default(false),
     'report-dir': z.string().min(1, '--report-dir needs a folder').default('report'),
   })
@@ -80,27 +61,26 @@ async function main(): Promise<number> {
   const parsed = Options.safeParse(values);
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]!.message);
   const o = parsed.data;
+  const section = commaList('--section', values.section, SECTIONS);
+  const runtime = commaList('--runtime', values.runtime, BENCH_RUNTIMES);
+  // pnpm runs this from the package folder; a relative --report-dir means the caller's folder.
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  // Written only at the end: a folder that cannot take the report is refused before anything starts.
+  const dir = writableDirectory('--report-dir', o['report-dir'], cwd);
   const preset: Preset = o.full ? 'full' : o.smoke ? 'smoke' : 'quick';
   const plan = planFor(preset, os.cpus().length);
-  const sections: SectionName[] = o.section ?? [
+  const sections: SectionName[] = section ?? [
     ...plan.sections,
     ...(o.harness && !plan.sections.includes('harness') ? (['harness'] as const) : []),
   ];
   plan.sections = sections;
-  const runtimes = o.runtime ?? ['langgraph', 'temporal'];
+  const runtimes = runtime ?? [...BENCH_RUNTIMES];
 
   const started = Date.now();
   const log = (line: string) =>
     process.stderr.write(`bench +${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s  ${line}\n`);
-  process.on('SIGINT', () => {
-    log('interrupted: stopping workers and infrastructure…');
-    void import('@vendor-review/domain/infra').then((m) => m.killAllWorkers()).finally(() => process.exit(130));
-  });
-
   const { runBench } = await import('./run.ts');
   const { report, failures } = await runBench({ plan, runtimes, log, startedAt: started });
-  const dir = path.resolve(process.env.INIT_CWD ?? process.cwd(), o['report-dir']);
-  mkdirSync(dir, { recursive: true });
   const { renderMarkdown } = await import('./render-md.ts');
   const { renderBenchHtml } = await import('./render-html.ts');
   const files = {
@@ -108,19 +88,26 @@ async function main(): Promise<number> {
     md: path.join(dir, 'bench.md'),
     html: path.join(dir, 'bench.html'),
   };
-  writeFileSync(files.json, `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(files.md, renderMarkdown(report));
-  writeFileSync(files.html, renderBenchHtml(report));
+  const json = () => `${JSON.stringify(report, null, 2)}\n`;
+  const reportError = writeReport(
+    [
+      { path: files.json, render: json },
+      { path: files.md, render: () => renderMarkdown(report) },
+      { path: files.html, render: () => renderBenchHtml(report) },
+    ],
+    { name: 'bench.json', text: json, cwd },
+  );
   if (o.json) {
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    process.stdout.write(json());
   } else {
     const { renderText } = await import('./render-text.ts');
     process.stdout.write(
-      `${renderText(report)}\n\nreport: ${files.html}\n        ${files.md}\n        ${files.json}\n`,
+      `${renderText(report)}\n${reportError ? '' : `\nreport: ${files.html}\n        ${files.md}\n        ${files.json}\n`}`,
     );
   }
+  if (reportError) log(reportError);
   for (const f of failures) log(`a section could not finish: ${f}`);
-  return failures.length ? 1 : 0;
+  return failures.length || reportError ? 1 : 0;
 }
 
-runCli('bench', main);
+runCli('bench', main, { stopsOnSignal: true });

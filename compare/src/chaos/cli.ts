@@ -4,22 +4,14 @@
  * duplicate effect, no late write), 1 one is not or the campaign could not run, 2 a usage mistake.
  * The options are checked before anything heavy is loaded.
  */
-import { runCli } from '@vendor-review/domain/infra';
+import { runCli, writableDirectory } from '@vendor-review/domain/infra';
 import { parseChaosArgs } from './args.ts';
 
 async function main(argv: string[]): Promise<number> {
   const opts = parseChaosArgs(argv);
+  // Written only at the end: a folder that cannot take the report is refused before anything starts.
+  writableDirectory('--report-dir', opts.reportDir);
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  let interrupted = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupted) return;
-    interrupted = true;
-    log(`chaos: ${signal}: stopping workers and infrastructure…`);
-    // The infra helpers' exit hooks stop the servers; the workers are ours to kill.
-    void import('@vendor-review/domain/infra').then((m) => m.killAllWorkers()).finally(() => process.exit(130));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
   const { runChaos } = await import('./run-chaos.ts');
   const color = !opts.json && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   const out = await runChaos(opts, {
@@ -35,10 +27,14 @@ async function main(argv: string[]): Promise<number> {
   else {
     const { renderChaosTable } = await import('./table.ts');
     process.stdout.write(
-      `${renderChaosTable(out.result, { color })}\n\nreport: ${out.files.html}\n        ${out.files.json}\n`,
+      `${renderChaosTable(out.result, { color })}\n${out.reportError ? '' : `\nreport: ${out.files.html}\n        ${out.files.json}\n`}`,
     );
+  }
+  if (out.reportError) {
+    log(`chaos: ${out.reportError}`);
+    return 1;
   }
   return out.clean ? 0 : 1;
 }
 
-runCli('chaos', () => main(process.argv.slice(2)));
+runCli('chaos', () => main(process.argv.slice(2)), { stopsOnSignal: true });

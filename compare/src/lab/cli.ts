@@ -2,12 +2,15 @@
  * `pnpm lab <command>`: crash a run by hand and see what it cost. Each command reads its command
  * line through the project's one helper: `--help` exits 0, a mistake is one line and exit 2.
  */
-import { parseCli, runCli, UsageError } from '@vendor-review/domain/infra';
+import { commaList, parseCli, runCli, UsageError, wholeNumber } from '@vendor-review/domain/infra';
 import { VENDOR_SLUGS } from '@vendor-review/domain/world';
-import { runtimeInfos } from '../runtimes.ts';
+import { RUNTIME_NAMES, runtimeInfos } from '../runtimes.ts';
 import { checkFilter, parseDurability, parseGranularity, parseVariant } from './config.ts';
 import { labRuntime } from './runtimes.ts';
 import { labDir, LAB_RUNTIMES, requireUp, type LabRuntime } from './state.ts';
+
+/** The registry's runtimes, in its order, that the lab serves. */
+const LAB_RUNTIME_NAMES = RUNTIME_NAMES.filter((n): n is LabRuntime => (LAB_RUNTIMES as readonly string[]).includes(n));
 
 // Each command's module is loaded once its command line is read: --help and a typo cost nothing.
 
@@ -43,13 +46,13 @@ const COMMANDS: Record<string, { usage: string; run: (argv: string[]) => Promise
         },
         argv,
       );
-      const runtimes = [...new Set(values.runtime.split(',').map((s) => labRuntime(s.trim())))] as LabRuntime[];
+      const runtimes = commaList('--runtime', values.runtime, LAB_RUNTIME_NAMES)!;
       const { labUp } = await import('./up.ts');
       return labUp(labDir(), {
         runtimes,
-        modelLatencyMs: wholeNumber('model-latency', values['model-latency'], 60_000),
-        pageLatencyMs: wholeNumber('page-latency', values['page-latency'], 60_000),
-        worldPort: wholeNumber('world-port', values['world-port'], 65_535),
+        modelLatencyMs: wholeNumber('--model-latency', values['model-latency'], { min: 0, max: 60_000 })!,
+        pageLatencyMs: wholeNumber('--page-latency', values['page-latency'], { min: 0, max: 60_000 })!,
+        worldPort: wholeNumber('--world-port', values['world-port'], { min: 0, max: 65_535 })!,
       });
     },
   },
@@ -182,13 +185,6 @@ const COMMANDS: Record<string, { usage: string; run: (argv: string[]) => Promise
     },
   },
 };
-
-function wholeNumber(name: string, text: string, max: number): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0 || n > max)
-    throw new UsageError(`--${name} must be a whole number from 0 to ${max}, got "${text}"`);
-  return n;
-}
 
 function onePositional<T>(positionals: string[], what: string, parse: (s: string | undefined) => T): T {
   if (positionals.length > 1) throw new UsageError(`one ${what} only, got: ${positionals.join(' ')}`);

@@ -1,18 +1,11 @@
 /** `pnpm world [--port 4100] [--model-latency 150] [--page-latency 0]`: the world on its own, until Ctrl-C. */
-import { parseCli, runCli, UsageError } from '../infra/cli.ts';
+import { parseCli, runCli, UsageError, wholeNumber } from '../infra/cli.ts';
 import { ROUTES } from './control.ts';
 import { startWorld } from './server.ts';
 import { VENDORS } from './vendors/index.ts';
 
 const USAGE = `usage: pnpm world [--port 4100] [--host 127.0.0.1] [--model-latency 150] [--page-latency 0]
   the simulated world alone (vendor sites, model, tracker, mailer, ledger) until Ctrl-C`;
-
-function milliseconds(name: string, text: string, max: number): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0 || n > max)
-    throw new UsageError(`--${name} must be a whole number from 0 to ${max}, got "${text}"`);
-  return n;
-}
 
 runCli('world', async () => {
   const { values } = parseCli({
@@ -24,12 +17,12 @@ runCli('world', async () => {
       'page-latency': { type: 'string', default: '0' },
     },
   });
-  const port = milliseconds('port', values.port, 65_535);
+  const port = wholeNumber('--port', values.port, { min: 0, max: 65_535 })!;
   const world = await startWorld({
     port,
     host: values.host,
-    modelLatencyMs: milliseconds('model-latency', values['model-latency'], 60_000),
-    pageLatencyMs: milliseconds('page-latency', values['page-latency'], 60_000),
+    modelLatencyMs: wholeNumber('--model-latency', values['model-latency'], { min: 0, max: 60_000 })!,
+    pageLatencyMs: wholeNumber('--page-latency', values['page-latency'], { min: 0, max: 60_000 })!,
   }).catch((err: NodeJS.ErrnoException) => {
     throw err.code === 'EADDRINUSE'
       ? new UsageError(`port ${port} is in use: pass --port <free port> (or 0 for any)`, { seeHelp: false })
