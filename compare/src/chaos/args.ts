@@ -3,7 +3,7 @@
  * mistake exits 2 with one line. Nothing heavy is imported here, so a mistake is reported at once.
  */
 import { VARIANTS, type Variant } from '@vendor-review/domain';
-import { parseCli, UsageError } from '@vendor-review/domain/infra';
+import { commaList, parseCli, UsageError, wholeNumber } from '@vendor-review/domain/infra';
 import { CHAOS_RUNTIMES, type ChaosRuntimeName } from './runtimes.ts';
 import { isValidSeed } from './schedule.ts';
 
@@ -40,26 +40,6 @@ export interface ChaosCliOptions {
   json: boolean;
 }
 
-function list<T extends string>(flag: string, text: string | undefined, allowed: readonly T[]): T[] | undefined {
-  if (text === undefined) return undefined;
-  const items = text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const wrong = items.find((i) => !allowed.includes(i as T));
-  if (wrong !== undefined || items.length === 0)
-    throw new UsageError(`${flag}: "${wrong ?? text}" is not one of ${allowed.join(', ')}`);
-  return [...new Set(items)] as T[];
-}
-
-function positive(flag: string, text: string | undefined, fallback: number, max: number): number {
-  if (text === undefined) return fallback;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1 || n > max)
-    throw new UsageError(`${flag}: expected a whole number from 1 to ${max}, got "${text}"`);
-  return n;
-}
-
 export function parseChaosArgs(argv: string[]): ChaosCliOptions {
   const { values } = parseCli(
     {
@@ -86,11 +66,11 @@ export function parseChaosArgs(argv: string[]): ChaosCliOptions {
   return {
     seed,
     seedDrawn: values.seed === undefined,
-    runs: positive('--runs', values.runs, DEFAULT_RUNS, 10_000),
-    runtimes: list('--runtime', values.runtime, CHAOS_RUNTIMES) ?? [...CHAOS_RUNTIMES],
-    variants: list('--variant', values.variant, VARIANTS) ?? [...VARIANTS],
-    workers: positive('--workers', values.workers, DEFAULT_WORKERS, 16),
-    boundSeconds: positive('--bound', values.bound, DEFAULT_BOUND_S, 3600),
+    runs: wholeNumber('--runs', values.runs, { max: 10_000 }) ?? DEFAULT_RUNS,
+    runtimes: commaList('--runtime', values.runtime, CHAOS_RUNTIMES) ?? [...CHAOS_RUNTIMES],
+    variants: commaList('--variant', values.variant, VARIANTS) ?? [...VARIANTS],
+    workers: wholeNumber('--workers', values.workers, { max: 16 }) ?? DEFAULT_WORKERS,
+    boundSeconds: wholeNumber('--bound', values.bound, { max: 3600 }) ?? DEFAULT_BOUND_S,
     run: values.run ?? null,
     reportDir: values['report-dir'] ?? 'report',
     reportDirGiven: values['report-dir'] !== undefined,

@@ -1,6 +1,6 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createProgress } from '../progress.ts';
+import { writeReport } from '../report-files.ts';
 import type { ChaosCliOptions } from './args.ts';
 import { plannedRuns, runCampaign, type CampaignOptions } from './campaign.ts';
 import { clean } from './checker.ts';
@@ -27,14 +27,9 @@ export interface RunChaosDeps {
 export interface RunChaosResult {
   result: ChaosResult;
   files: { json: string; html: string };
+  /** Why the report is not (all) in `files`, and where the results were saved instead; null when it is. */
+  reportError: string | null;
   clean: boolean;
-}
-
-/** Written under a temporary name and renamed: a reader never sees half a file. */
-async function writeAtomically(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, file);
 }
 
 export async function runChaos(opts: ChaosCliOptions, deps: RunChaosDeps): Promise<RunChaosResult> {
@@ -90,9 +85,14 @@ export async function runChaos(opts: ChaosCliOptions, deps: RunChaosDeps): Promi
     reportDir: opts.reportDirGiven ? opts.reportDir : null,
     replayOf: opts.run,
   });
-  await mkdir(opts.reportDir, { recursive: true });
   const files = { json: path.join(opts.reportDir, `${stem}.json`), html: path.join(opts.reportDir, `${stem}.html`) };
-  await writeAtomically(files.json, `${JSON.stringify(result, null, 2)}\n`);
-  await writeAtomically(files.html, renderChaosHtml(result));
-  return { result, files, clean: result.rows.filter((r) => r.variant === 'hardened').every(clean) };
+  const json = () => `${JSON.stringify(result, null, 2)}\n`;
+  const reportError = writeReport(
+    [
+      { path: files.json, render: json },
+      { path: files.html, render: () => renderChaosHtml(result) },
+    ],
+    { name: `${stem}.json`, text: json, cwd: process.env.INIT_CWD ?? process.cwd() },
+  );
+  return { result, files, reportError, clean: result.rows.filter((r) => r.variant === 'hardened').every(clean) };
 }
