@@ -5,6 +5,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defaultRepeats } from '@vendor-review/domain';
+import { inLanes } from '@vendor-review/domain/infra';
 import {
   cellRequest,
   computeEvidence,
@@ -133,15 +134,10 @@ async function runHazards(
   // Those that restart a shared server wait until nothing else runs (`quiet`: the cells are done), then go one by one.
   const together = hazards.map((_, i) => i).filter((i) => !RUNS_ALONE.has(hazards[i]!.hazard));
   const alone = hazards.map((_, i) => i).filter((i) => RUNS_ALONE.has(hazards[i]!.hazard));
-  let next = 0;
-  const lane = async () => {
-    while (next < together.length) await runOne(together[next++]!);
-  };
   // Half as many lanes as cells at once (at least two): most of a hazard's time is spent waiting.
-  const lanes = Math.min(Math.max(2, Math.floor(opts.concurrency / 2)), together.length);
-  await Promise.all(Array.from({ length: lanes }, lane));
+  await inLanes(together, { concurrency: Math.max(2, Math.floor(opts.concurrency / 2)) }, runOne);
   await quiet;
-  for (const i of alone) await runOne(i);
+  await inLanes(alone, { concurrency: 1 }, runOne);
   return out;
 }
 

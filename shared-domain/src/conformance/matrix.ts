@@ -1,3 +1,4 @@
+import { inLanes } from '../infra/lanes.ts';
 import type { CellObservation } from './observation.ts';
 import type { Scenario } from './scenarios.ts';
 
@@ -29,40 +30,14 @@ export function jobsFor(scenarios: Scenario[], repeat: number | ((s: Scenario) =
   return [...jobs.filter((j) => j.scenario.crashPoint === null), ...jobs.filter((j) => j.scenario.crashPoint !== null)];
 }
 
-export async function runMatrix(jobs: MatrixJob[], o: MatrixOptions): Promise<CellObservation[]> {
-  const pending = [...jobs];
-  const results: CellObservation[] = [];
-  const busyGroups = new Set<string>();
-  const group = (j: MatrixJob) => o.exclusiveGroup?.(j.scenario) ?? null;
-  let running = 0;
-  let done = 0;
-
-  return new Promise((resolve, reject) => {
-    const pump = () => {
-      if (pending.length === 0 && running === 0) return resolve(results);
-      while (running < o.concurrency) {
-        const idx = pending.findIndex((j) => {
-          const g = group(j);
-          return g === null || !busyGroups.has(g);
-        });
-        if (idx < 0) break;
-        const job = pending.splice(idx, 1)[0]!;
-        const g = group(job);
-        if (g) busyGroups.add(g);
-        running++;
-        o.run(job).then(
-          (obs) => {
-            running--;
-            if (g) busyGroups.delete(g);
-            results.push(obs);
-            done++;
-            o.onDone?.(obs, done, jobs.length);
-            pump();
-          },
-          (err) => reject(err),
-        );
-      }
-    };
-    pump();
-  });
+export function runMatrix(jobs: MatrixJob[], o: MatrixOptions): Promise<CellObservation[]> {
+  return inLanes(
+    jobs,
+    {
+      concurrency: o.concurrency,
+      ...(o.exclusiveGroup ? { exclusive: (j: MatrixJob) => o.exclusiveGroup!(j.scenario) } : {}),
+      ...(o.onDone ? { onDone: o.onDone } : {}),
+    },
+    o.run,
+  );
 }

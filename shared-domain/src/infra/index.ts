@@ -42,6 +42,7 @@ export type { InfraLog } from './infra-log.ts';
 export { freePort } from './net-probe.ts';
 export { isProcessAlive } from './process-cleanup.ts';
 export { inTransaction, withConnection } from './transaction.ts';
+export { inLanes, type LaneOptions } from './lanes.ts';
 export { installedVersions } from './package-versions.ts';
 export { isConnectionLoss, survivesConnectionLoss, waitForDatabase } from './connection-loss.ts';
 export {

@@ -1,5 +1,6 @@
 import { HAZARD_IDS, HAZARDS, expectedVerdict, type HazardId } from '../../domain/hazards.ts';
 import type { RuntimeInfo, Variant } from '../../domain/runtime.ts';
+import { inLanes } from '../../infra/lanes.ts';
 import { worldClient } from '../../world/client.ts';
 import { DrillUnavailableError } from '../../domain/drills.ts';
 import { badInputHazard } from './bad-input.ts';
@@ -116,18 +117,16 @@ export function runHazardsThroughAdapter(
   opts: { concurrency?: number } = {},
 ): (scenarios: HazardScenario[]) => Promise<HazardObservation[]> {
   return async (scenarios) => {
-    const out: HazardObservation[] = new Array(scenarios.length);
-    const together = scenarios.map((s, i) => i).filter((i) => !RUNS_ALONE.has(scenarios[i]!.hazard));
-    const alone = scenarios.map((s, i) => i).filter((i) => RUNS_ALONE.has(scenarios[i]!.hazard));
-    let next = 0;
-    const lane = async () => {
-      while (next < together.length) {
-        const i = together[next++]!;
-        out[i] = await runHazard(scenarios[i]!, env());
-      }
+    const together = scenarios.filter((s) => !RUNS_ALONE.has(s.hazard));
+    const alone = scenarios.filter((s) => RUNS_ALONE.has(s.hazard));
+    const seen = new Map<HazardScenario, HazardObservation>();
+    const run = async (s: HazardScenario) => {
+      const o = await runHazard(s, env());
+      seen.set(s, o);
+      return o;
     };
-    await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 4, together.length) }, lane));
-    for (const i of alone) out[i] = await runHazard(scenarios[i]!, env());
-    return out;
+    await inLanes(together, { concurrency: opts.concurrency ?? 4 }, run);
+    await inLanes(alone, { concurrency: 1 }, run);
+    return scenarios.map((s) => seen.get(s)!);
   };
 }
