@@ -3,6 +3,7 @@ import type { CellObservation, HazardObservation } from '@vendor-review/domain/c
 import { distributionText, lessonLines, money, observedLine, repeatedSummary, rowLabel, seconds } from '../table.ts';
 import { renderCostChart } from './chart.ts';
 import { runtimesTitle, versionsLine } from './meta-lines.ts';
+import { REPORT_CSS } from './style.ts';
 import { buildScorecard, cellAnchor, renderScorecardHtml, SCORECARD_CSS } from './scorecard.ts';
 import { GRANULARITY_CSS, renderGranularitySection } from './granularity-html.ts';
 import { renderProductionSections, PRODUCTION_CSS } from './production-html.ts';
@@ -15,18 +16,9 @@ import { renderTimeline } from './timeline.ts';
  * paper. A summary table, the cost chart, then one card per cell with its timeline.
  */
 const CSS = `
-:root { --fg:#0f172a; --muted:#64748b; --line:#e2e8f0; --bad:#dc2626; --ok:#16a34a; --warn:#d97706; --bg:#fff; --card:#f8fafc; }
-* { box-sizing: border-box; }
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); margin: 0 auto; max-width: 1100px; padding: 24px; }
-h1 { font-size: 24px; margin: 0 0 4px; } h2 { font-size: 18px; margin: 32px 0 6px; border-bottom: 2px solid var(--line); padding-bottom: 4px; }
-h3 { font-size: 14px; margin: 0; }
-.meta { color: var(--muted); margin: 0 0 16px; } .meta code { color: var(--fg); }
-table { border-collapse: collapse; width: 100%; font-size: 12.5px; margin: 8px 0; }
 td:first-child { white-space: nowrap; }
-th, td { border-bottom: 1px solid var(--line); padding: 4px 6px; text-align: left; vertical-align: top; }
-th { background: var(--card); font-weight: 600; } tr.group th { background: #e0e7ff; font-size: 12px; padding: 3px 6px; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr.group th { background: #e0e7ff; font-size: 12px; padding: 3px 6px; }
 .yes-bad { color: var(--bad); font-weight: 600; } .no-good { color: var(--ok); } .status-completed { color: var(--ok); } .status-bad { color: var(--warn); font-weight: 600; } .status-error { color: var(--bad); font-weight: 700; }
-.lesson { background: #eff6ff; border-left: 4px solid #2563eb; padding: 8px 12px; margin: 8px 0 12px; }
 tr.varies td { color: var(--warn); font-size: 12px; border-bottom: none; }
 .seen { color: var(--muted); font-size: 12.5px; margin: -4px 0 10px; }
 .cell { border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; margin: 10px 0; background: var(--card); break-inside: avoid; page-break-inside: avoid; }
@@ -35,17 +27,15 @@ tr.varies td { color: var(--warn); font-size: 12px; border-bottom: none; }
 .cell .why { font-size: 12px; color: var(--bad); margin: 2px 0; }
 .badge { font-size: 11px; padding: 1px 7px; border-radius: 10px; background: #e2e8f0; }
 .badge.completed { background: #dcfce7; } .badge.stuck, .badge.lost, .badge.failed { background: #fef3c7; } .badge.error { background: #fee2e2; }
-svg text { font: 11px system-ui, sans-serif; fill: #334155; }
 svg .lane-rule { stroke: #e2e8f0; } svg .worker-life { fill: #e2e8f0; opacity: .7; }
 svg .op { stroke: rgba(0,0,0,.25); stroke-width: .5; } svg .op-repeat { stroke: var(--bad); stroke-width: 2.2; }
 svg .op-deduplicated { opacity: .45; } svg .op-aborted { opacity: .6; stroke-dasharray: 2 1; }
 svg .durable-mark { fill: #0f172a; opacity: .75; }
 svg .crash-marker line { stroke: var(--bad); stroke-width: 2; stroke-dasharray: 4 3; } svg .crash-marker text { fill: var(--bad); font-weight: 700; }
 svg .approval-mark line { stroke: var(--ok); stroke-width: 1.5; } svg .approval-mark text { fill: var(--ok); }
-svg .grid { stroke: #e2e8f0; } svg .axis { fill: var(--muted); font-size: 10.5px; } svg .bar.hardened { opacity: .45; }
+svg .bar.hardened { opacity: .45; }
 .legend span { display: inline-block; margin-right: 14px; font-size: 12px; } .legend i { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: -1px; }
-a { color: #2563eb; }
-@media print { body { padding: 0; max-width: none; font-size: 11px; } .cell { background: none; } h2 { break-after: avoid; } }
+@media print { .cell { background: none; } }
 `;
 
 function yesCell(v: boolean, base: boolean): string {
@@ -145,7 +135,7 @@ export function renderHtml(
   const legend = `<div class="legend"><span><i style="background:#3b82f6"></i>web GET</span><span><i style="background:#8b5cf6"></i>model call</span><span><i style="background:#0d9488"></i>tracker note</span><span><i style="background:#ea580c"></i>mail</span><span><i style="background:#fff;border:2px solid #dc2626"></i>re-executed beyond the baseline</span><span>◆ durable write</span><span style="color:#dc2626">┆ crash (SIGKILL)</span></div>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Crash comparison: ${esc(runtimesTitle(meta))}</title><style>${CSS}${PRODUCTION_CSS}${GRANULARITY_CSS}${SCORECARD_CSS}</style></head>
+<title>Crash comparison: ${esc(runtimesTitle(meta))}</title><style>${REPORT_CSS}${CSS}${PRODUCTION_CSS}${GRANULARITY_CSS}${SCORECARD_CSS}</style></head>
 <body>
 <h1>What re-executes when a worker dies: ${esc(runtimesTitle(meta))}</h1>
 <p class="meta">${rows.length} crash cells · ${production.length} production hazard rows · wall time ${esc(seconds(meta.wallTimeMs))} · ${esc(meta.startedAt)} · <span class="versions">${esc(versionsLine(meta))}</span><br>
