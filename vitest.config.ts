@@ -6,6 +6,7 @@ export default defineConfig({
       'shared-domain',
       'langgraph-impl',
       'temporal-impl',
+      'dbos-impl',
       'compare',
       {
         // LangGraph's checkpoint conformance suite calls describe/it/expect as globals; only this project turns them on.

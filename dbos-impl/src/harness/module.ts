@@ -1,0 +1,38 @@
+import type { RuntimeModule } from '@vendor-review/domain/conformance';
+import { describeBuilt, installedVersions, workerBundle } from '@vendor-review/domain/infra';
+import { DBOS_INFO } from './info.ts';
+
+/**
+ * DBOS Transact as the tools see it: a library on the PostgreSQL it is given (its system schema
+ * beside our tables), one worker process per run under the run's executor id. Per run, not a
+ * queue: DBOS recovers a dead process's workflows only in a process launched with the same
+ * executor id and application version, so the replacement of a run's worker must be that run's
+ * worker again; a pool of anonymous queue workers would leave a dead one's runs PENDING forever.
+ */
+export const runtime: RuntimeModule = {
+  info: DBOS_INFO,
+  needs: {},
+  versions: () => installedVersions(import.meta.url, ['@dbos-inc/dbos-sdk']),
+  async start(env) {
+    const [{ createDbosAdapter }, { dbosRecords }, { setupDatabase }, { WORKER_ENTRY }] = await Promise.all([
+      import('./adapter.ts'),
+      import('./records.ts'),
+      import('../store.ts'),
+      import('../paths.ts'),
+    ]);
+    // The SDK reads its own package files at run time: left external, resolved from this package.
+    const [worker] = await Promise.all([workerBundle(WORKER_ENTRY, ['@dbos-inc/*']), setupDatabase(env.databaseUrl)]);
+    const adapter = await createDbosAdapter({
+      databaseUrl: env.databaseUrl,
+      worldUrl: env.worldUrl,
+      workerEntry: worker.path,
+    });
+    return {
+      info: DBOS_INFO,
+      adapter,
+      built: [describeBuilt('DBOS worker', worker)],
+      workers: { kind: 'per-run' },
+      records: dbosRecords(env.databaseUrl),
+    };
+  },
+};

@@ -1,0 +1,54 @@
+import { DBOS } from '@dbos-inc/dbos-sdk';
+import type { ReviewRequestInput, Variant } from '@vendor-review/domain';
+import { createOutbox, createStepErrors, outboxTableSql, runMigrations, stepErrorsTableSql } from '@vendor-review/domain/infra';
+import pg from 'pg';
+
+/**
+ * What we keep beside DBOS's own system tables (schema `dbos`, created by DBOS.migrate): the runs
+ * the harness registered before any worker started one (a run with no workflow yet is pending,
+ * not unknown), the hardened outbox and the hardened own-error counts. DBOS's tables are read only
+ * through its client.
+ */
+const MIGRATIONS = [
+  `CREATE TABLE dbos_runs (
+     run_id     TEXT PRIMARY KEY,
+     variant    TEXT NOT NULL CHECK (variant IN ('naive', 'hardened')),
+     request    JSONB NOT NULL,
+     created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+   );`,
+  outboxTableSql('dbos_outbox'),
+  stepErrorsTableSql('dbos_step_errors'),
+];
+
+export const DBOS_OUTBOX = createOutbox('dbos_outbox');
+export const DBOS_STEP_ERRORS = createStepErrors('dbos_step_errors');
+
+/** Our tables, then DBOS's system schema, once, before any worker launches (concurrent launches would race to migrate). */
+export async function setupDatabase(databaseUrl: string): Promise<void> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    await runMigrations(pool, { table: 'dbos_migrations', lockKey: 7_411_231, migrations: MIGRATIONS });
+  } finally {
+    await pool.end();
+  }
+  await DBOS.migrate(databaseUrl);
+}
+
+export interface RegisteredRun {
+  runId: string;
+  variant: Variant;
+  request: ReviewRequestInput;
+}
+
+export async function insertRun(db: pg.Pool, run: RegisteredRun): Promise<void> {
+  await db.query(`INSERT INTO dbos_runs (run_id, variant, request) VALUES ($1, $2, $3)`, [
+    run.runId,
+    run.variant,
+    JSON.stringify(run.request),
+  ]);
+}
+
+export async function loadRun(db: pg.Pool, runId: string): Promise<RegisteredRun | null> {
+  const r = (await db.query(`SELECT run_id, variant, request FROM dbos_runs WHERE run_id = $1`, [runId])).rows[0];
+  return r ? { runId: r.run_id, variant: r.variant, request: r.request } : null;
+}

@@ -1,0 +1,75 @@
+/**
+ * A DBOS worker for one run: `node worker.ts --run <runId>`. It launches DBOS under the run's
+ * executor id (identity.ts): launch recovers the run's workflow if an earlier worker left it
+ * PENDING; otherwise the worker starts it, with the run id as the workflow id (a second start
+ * of the same id attaches to the existing workflow instead of running it twice). It leaves when
+ * the workflow has ended. Environment: DATABASE_URL, WORLD_URL, CRASH_PLAN, WORKER_NAME,
+ * DBOS_EXECUTOR_ID and DBOS_APP_VERSION (set by the adapter; a drill may change them).
+ */
+import { DBOS } from '@dbos-inc/dbos-sdk';
+import { createHttpPorts, CrashPlanError, parseCrashPlan } from '@vendor-review/domain';
+import { parseCli, runCli, UsageError } from '@vendor-review/domain/infra';
+import pg from 'pg';
+import { appNameFor } from './identity.ts';
+import { loadRun } from './store.ts';
+import { makeVendorReview, type WorkflowDeps } from './workflow.ts';
+
+const USAGE = `usage: dbos worker --run <runId>
+  launches DBOS (recovering the run if it is pending under this executor id), starts the run's
+  workflow if nobody has, and leaves once it has ended
+  (DATABASE_URL, WORLD_URL, CRASH_PLAN, WORKER_NAME, DBOS_EXECUTOR_ID, DBOS_APP_VERSION)`;
+
+let deps: WorkflowDeps | null = null;
+// Registered before launch, as DBOS requires: recovery looks the workflow up by this name.
+const vendorReview = DBOS.registerWorkflow(
+  makeVendorReview(() => {
+    if (!deps) throw new Error('workflow ran before the worker was ready');
+    return deps;
+  }),
+  { name: 'vendorReview' },
+);
+
+runCli('dbos worker', async () => {
+  const args = parseCli({ usage: USAGE, options: { run: { type: 'string' } } });
+  const runId = args.values.run;
+  if (!runId) throw new UsageError('--run <runId> is required');
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) throw new UsageError('DATABASE_URL is not set');
+  const executorID = process.env.DBOS_EXECUTOR_ID;
+  if (!executorID) throw new UsageError('DBOS_EXECUTOR_ID is not set');
+  try {
+    parseCrashPlan(process.env.CRASH_PLAN);
+  } catch (err) {
+    if (err instanceof CrashPlanError) throw new UsageError(err.message, { seeHelp: false });
+    throw err;
+  }
+  const worker = process.env.WORKER_NAME ?? 'A';
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
+  pool.on('error', () => {});
+  try {
+    const run = await loadRun(pool, runId);
+    if (!run) throw new UsageError(`no DBOS run ${runId}`);
+    deps = { ports: createHttpPorts(), worker, pool: run.variant === 'hardened' ? pool : null };
+    const applicationVersion = process.env.DBOS_APP_VERSION || undefined;
+    DBOS.setConfig({
+      name: appNameFor(runId),
+      systemDatabaseUrl: databaseUrl,
+      systemDatabasePoolSize: 4,
+      executorID,
+      ...(applicationVersion ? { applicationVersion } : {}),
+      runMigrations: false,
+      logLevel: 'warn',
+    });
+    await DBOS.launch();
+    const handle = await DBOS.startWorkflow(vendorReview, { workflowID: runId })({
+      runId,
+      variant: run.variant,
+      request: run.request,
+    });
+    await handle.getResult().catch(() => undefined); // an ERROR workflow is the run's outcome, not the worker's
+    await DBOS.shutdown();
+    return 0;
+  } finally {
+    await pool.end();
+  }
+});

@@ -1,0 +1,220 @@
+/**
+ * The vendor review as a DBOS workflow: control flow in the workflow function, every step a
+ * `DBOS.runStep` around the shared domain step. DBOS records each step's output in its system
+ * database when the step returns; a worker that recovers the workflow runs the function again from
+ * the top, and every step already recorded returns its output instead of running (so the
+ * workflow must call steps in the same order: it does, the state only moves by their outputs).
+ *
+ * - naive: as DBOS's docs write it: steps with DBOS's defaults (no retries), no keys, the mail
+ *   sent from its step, the approval a `DBOS.recv` on a topic.
+ * - hardened: idempotency keys from the workflow id and the step; the retry rule (domain
+ *   retry-rule.ts) counting only the step's own errors, durably (dbos_step_errors), with a dead
+ *   letter at the cap; the mail through the shared outbox, sent by the run's own worker.
+ */
+import { DBOS } from '@dbos-inc/dbos-sdk';
+import {
+  applyApproval,
+  applyUpdate,
+  approvalQuestion,
+  backoffMs,
+  composeDelivery,
+  crashpoint,
+  deadLetter,
+  deliver,
+  deriveIdempotencyKey,
+  discover,
+  draft,
+  extract,
+  fetchPage,
+  givesUp,
+  hasMoreRequirements,
+  initialState,
+  PermanentError,
+  retryRuleFor,
+  saveProgress,
+  selectPage,
+  selectRequirement,
+  stepKindOf,
+  validate,
+  verify,
+  type Decision,
+  type Ports,
+  type ReviewRequestInput,
+  type ReviewState,
+  type StateUpdate,
+  type StepContext,
+  type StepName,
+  type Variant,
+} from '@vendor-review/domain';
+import type pg from 'pg';
+import { DBOS_OUTBOX, DBOS_STEP_ERRORS } from './store.ts';
+
+export interface ReviewInput {
+  runId: string;
+  variant: Variant;
+  request: ReviewRequestInput;
+}
+
+/** The event the harness polls for the run's phase, and the topic the approval is sent on. */
+export const STATUS_EVENT = 'status';
+export const APPROVAL_TOPIC = 'approval';
+export type PhaseEvent = 'running' | 'awaiting-approval' | 'completed' | 'failed';
+
+/** What a workflow's worker gives it: the world, its name, and (hardened) the database of the outbox and counts. */
+export interface WorkflowDeps {
+  ports: Ports;
+  worker: string;
+  pool: pg.Pool | null;
+}
+
+class StepGaveUp extends Error {
+  constructor(
+    readonly step: string,
+    readonly attempts: number,
+    override readonly cause: unknown,
+    readonly input: unknown,
+  ) {
+    super(`${step} gave up after ${attempts} own error(s): ${String(cause)}`);
+  }
+}
+
+/** How long a run may wait for a person before recv returns nothing (DBOS's default is 60 s). */
+const APPROVAL_WAIT_S = 7 * 24 * 3600;
+const DELIVERY_POLL_MS = 200;
+
+export function makeVendorReview(deps: () => WorkflowDeps) {
+  return async function vendorReview(input: ReviewInput): Promise<ReviewState> {
+    const { runId, variant } = input;
+    const { ports, worker, pool } = deps();
+    const hardened = variant === 'hardened';
+    if (hardened && !pool) throw new PermanentError('the hardened variant needs DATABASE_URL', 'no-database');
+    const workflowId = DBOS.workflowID ?? runId;
+    let state = initialState(runId, input.request as ReviewState['request']);
+    const merge = (u: StateUpdate) => {
+      state = applyUpdate(state, u);
+    };
+    const ctx = (step: StepName, stepKey: string): StepContext => ({
+      run: { runId, runtime: 'dbos', runtimeId: workflowId },
+      step,
+      attempt: 1,
+      worker,
+      ...(hardened ? { idempotencyKey: deriveIdempotencyKey(workflowId, stepKey) } : {}),
+    });
+
+    /** One DBOS step. `stepKey` names the logical operation (DBOS's step name, the key, the error count). */
+    const step = <R>(name: StepName, stepKey: string, run: (c: StepContext) => Promise<R>, dlInput?: unknown) => {
+      if (!hardened) return DBOS.runStep(() => run(ctx(name, stepKey)), { name: stepKey });
+      return DBOS.runStep(() => withOwnRetries(name, stepKey, () => run(ctx(name, stepKey)), dlInput), {
+        name: stepKey,
+      });
+    };
+
+    // The rule's retries live inside the step: DBOS's own step retries count in-process only and
+    // forget with the worker; a row per (workflow, step) survives it and counts only our errors.
+    const withOwnRetries = async <R>(name: StepName, stepKey: string, call: () => Promise<R>, dlInput: unknown) => {
+      const rule = retryRuleFor(stepKindOf(name));
+      for (;;) {
+        try {
+          return await call();
+        } catch (err) {
+          const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+          const n = await DBOS_STEP_ERRORS.record(pool!, { runKey: workflowId, stepKey, error });
+          if (givesUp(rule, err, n)) throw new StepGaveUp(name, n, error, dlInput ?? { current: state.current });
+          await new Promise((r) => setTimeout(r, backoffMs(rule, n)));
+        }
+      }
+    };
+    const s = (name: StepName, stepKey: string, fn: (st: ReviewState, p: Ports, c: StepContext) => Promise<StateUpdate>) =>
+      step(name, stepKey, (c) => fn(state, ports, c)).then(merge);
+
+    const phase = (p: PhaseEvent) => DBOS.setEvent<PhaseEvent>(STATUS_EVENT, p);
+    try {
+      await phase('running');
+      await s('VALIDATE', 'VALIDATE', validate);
+      await s('DISCOVER', 'DISCOVER', discover);
+      for (let n = 1; hasMoreRequirements(state); n++) {
+        await s('SELECT_REQUIREMENT', `SELECT_REQUIREMENT#${n}`, selectRequirement);
+        const req = state.current!.requirementId;
+        await s('SELECT_PAGE', `SELECT_PAGE:${req}`, selectPage);
+        // Started together, in a fixed order: DBOS numbers the steps as they are called, and a
+        // finished sibling's output is recorded whatever happens to the others.
+        const candidates = state.current!.candidates;
+        const before = state;
+        const pages = await Promise.all(
+          candidates.map((url, index) =>
+            step(
+              'FETCH',
+              `FETCH:${req}:${index}`,
+              (c) => fetchPage(before, ports, c, { url, index, of: candidates.length }),
+              { target: { url, index }, requirementId: req },
+            ),
+          ),
+        );
+        pages.forEach(merge);
+        await s('EXTRACT', `EXTRACT:${req}`, extract);
+        await s('VERIFY', `VERIFY:${req}`, verify);
+        await s('SAVE_PROGRESS', `SAVE_PROGRESS:${req}`, saveProgress);
+      }
+      await s('DRAFT', 'DRAFT', draft);
+
+      await step('AWAIT_APPROVAL', 'AWAIT_APPROVAL', async () => approvalQuestion(state));
+      await phase('awaiting-approval');
+      await crashpoint('awaiting-approval', { detail: `workflowId=${workflowId}` });
+      // Durable: a message sent while no worker was alive waits in DBOS's notifications table.
+      const decision = await DBOS.recv<Decision>(APPROVAL_TOPIC, { timeoutSeconds: APPROVAL_WAIT_S });
+      if (!decision) throw new PermanentError(`no decision within ${APPROVAL_WAIT_S} s`, 'approval-timeout');
+      await phase('running');
+      merge(applyApproval(state, decision));
+
+      if (state.approval?.approved !== false) {
+        if (!hardened) await s('DELIVER', 'DELIVER', deliver);
+        else {
+          const key = await step('DELIVER', 'DELIVER:outbox', async (c) => {
+            await DBOS_OUTBOX.enqueue(pool!, {
+              scope: runId,
+              key: c.idempotencyKey!,
+              run: c.run,
+              mail: composeDelivery(state),
+            });
+            return c.idempotencyKey!;
+          });
+          merge(await step('DELIVER', 'DELIVER:sent', () => awaitDelivery(pool!, ports, worker, runId, key)));
+        }
+      }
+      await phase('completed');
+      return state;
+    } catch (err) {
+      if (!(err instanceof StepGaveUp)) throw err;
+      const gaveUp = err;
+      merge(
+        await DBOS.runStep(
+          async () =>
+            deadLetter({ step: gaveUp.step, error: gaveUp.cause, attempts: gaveUp.attempts, input: gaveUp.input }),
+          { name: 'DEAD_LETTER' },
+        ),
+      );
+      await phase('failed');
+      return state;
+    }
+  };
+}
+
+/** Send this run's row now (or again: a worker that died between the send and the mark left it due) until it is sent or dead. */
+async function awaitDelivery(
+  pool: pg.Pool,
+  ports: Ports,
+  worker: string,
+  runId: string,
+  key: string,
+): Promise<StateUpdate> {
+  for (;;) {
+    const row = await DBOS_OUTBOX.byKey(pool, key);
+    if (!row) throw new PermanentError(`no outbox row for key ${key}`, 'outbox-row-missing');
+    if (row.status === 'sent' && row.receipt)
+      return { delivery: { messageId: row.receipt.id, duplicate: row.receipt.duplicate, to: row.mail.to } };
+    if (row.status === 'dead')
+      throw new PermanentError(`delivery gave up after ${row.attempts} send(s): ${row.lastError}`, 'delivery-failed');
+    if ((await DBOS_OUTBOX.drainOne({ pool, ports, worker, scope: runId, runId })) === null)
+      await new Promise((r) => setTimeout(r, DELIVERY_POLL_MS));
+  }
+}

@@ -1,0 +1,44 @@
+import type { RuntimeAdapter } from '@vendor-review/domain';
+import { cellRequest } from '@vendor-review/domain/conformance';
+import { freshDatabase, startPostgres, workerBundle, type PostgresHandle } from '@vendor-review/domain/infra';
+import { startWorld, type World } from '@vendor-review/domain/world';
+import { createDbosAdapter, setupDatabase, WORKER_ENTRY } from '../src/index.ts';
+
+/**
+ * What a conformance suite needs to put DBOS through its scenarios: the world, a fresh database
+ * (DATABASE_URL's server, else an embedded PostgreSQL), the adapter with bundled workers.
+ */
+export interface DbosUnderTest {
+  adapter: RuntimeAdapter;
+  world: World;
+  databaseUrl: string;
+  workerEntry: string;
+  env(): { adapter: RuntimeAdapter; worldUrl: string; request: ReturnType<typeof cellRequest>; boundMs: number };
+  stop(): Promise<void>;
+}
+
+export async function dbosUnderTest(name: string): Promise<DbosUnderTest> {
+  const server: PostgresHandle = await startPostgres({
+    env: { DATABASE_URL: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
+  });
+  const [world, db, worker] = await Promise.all([
+    startWorld({}),
+    freshDatabase(server.url, `dbos_${name}`),
+    workerBundle(WORKER_ENTRY, ['@dbos-inc/*']),
+  ]);
+  await setupDatabase(db.url);
+  const adapter = await createDbosAdapter({ databaseUrl: db.url, worldUrl: world.url, workerEntry: worker.path });
+  return {
+    adapter,
+    world,
+    databaseUrl: db.url,
+    workerEntry: worker.path,
+    env: () => ({ adapter, worldUrl: world.url, request: cellRequest(world.url), boundMs: 120_000 }),
+    async stop() {
+      await adapter.close();
+      await db.drop();
+      await world.stop();
+      await server.stop();
+    },
+  };
+}
