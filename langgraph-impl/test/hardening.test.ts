@@ -17,7 +17,7 @@ import { claimLease, fencedPool, FencedOutError, LeaseHeldError } from '../src/l
 import { createPool } from '../src/pool.ts';
 import { runRetention } from '../src/retention.ts';
 import { createRun, loadRun } from '../src/runs.ts';
-import { writeV1Checkpoint } from '../src/v1-checkpoint.ts';
+import { writeV1Checkpoint } from '../src/harness/v1-checkpoint.ts';
 import { freshTestDatabase } from './db.ts';
 import { fakePorts, fakeSteps, sampleRequest, type FaultRule } from './fakes.ts';
 

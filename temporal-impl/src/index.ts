@@ -20,9 +20,9 @@ export {
   summarizeHistory,
   type HistoryEventSummary,
   type HistoryJson,
-} from './history.ts';
+} from './harness/history.ts';
 export { workflowIdFor, runIdFromWorkflowId } from './identity.ts';
-export { sdkDownloadedTemporal } from './sdk-fallback.ts';
+export { sdkDownloadedTemporal } from './harness/sdk-fallback.ts';
 export { HEARTBEAT_TIMEOUT, WORKFLOW_TASK_TIMEOUT } from './workflows/activity-options.ts';
 export { type ApprovalDecision, type VendorReviewInput } from './workflows/definitions.ts';
 export { STICKY_SCHEDULE_TO_START_TIMEOUT, MAX_HEARTBEAT_THROTTLE } from './worker-options.ts';

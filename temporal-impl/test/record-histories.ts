@@ -16,7 +16,7 @@ import { freshDatabase, startTemporal } from '@vendor-review/domain/infra';
 import { startWorld, vendorRequest } from '@vendor-review/domain/world';
 import { createActivities } from '../src/activities.ts';
 import { buildWorkflowBundle } from '../src/bundle.ts';
-import { fetchHistoryJson } from '../src/history.ts';
+import { fetchHistoryJson } from '../src/harness/history.ts';
 import {
   approveRun,
   openStore,

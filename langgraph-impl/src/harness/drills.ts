@@ -17,7 +17,7 @@ import { EXIT } from '../exit-codes.ts';
 import { insertRun, loadRun } from '../runs.ts';
 import { runRetention } from '../retention.ts';
 import { RELABEL_LATEST_SERIALIZER, SELECT_RUN_FOOTPRINT } from '../sql.ts';
-import { writeV1Checkpoint } from '../v1-checkpoint.ts';
+import { writeV1Checkpoint } from './v1-checkpoint.ts';
 
 /**
  * What a later release would name its serializer; this code reads only langgraph-jsonplus/1. The

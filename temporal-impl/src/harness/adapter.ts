@@ -18,10 +18,11 @@ import { approveRun, getRun, runStatus, startRun } from '../client.ts';
 import { temporalDrills } from './drills.ts';
 import { toDurableRecord } from './durable-record.ts';
 import { TEMPORAL } from './info.ts';
-import { readHistory } from '../history.ts';
+import { readHistory } from './history.ts';
 import { pendingActivities } from './in-flight.ts';
 import { workflowIdFor } from '../identity.ts';
 import { WORKER_ENTRY } from '../paths.ts';
+import { HARDENED_SHUTDOWN_GRACE_MS } from '../worker-options.ts';
 
 
 export interface TemporalAdapterOptions {
@@ -113,6 +114,8 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
           WORKFLOW_BUNDLE: o.bundlePath,
           CRASH_PLAN: crashPlan ?? undefined,
           STICKY_SCHEDULE_TO_START_MS: o.stickyScheduleToStartMs?.toString(),
+          // Hardened drains on SIGTERM; naive keeps the SDK's default (worker-options.ts).
+          SHUTDOWN_GRACE_MS: h.config.variant === 'hardened' ? String(HARDENED_SHUTDOWN_GRACE_MS) : undefined,
         },
       };
     },

@@ -15,7 +15,7 @@ import {
 import { startTemporal, type TemporalHandle as TemporalServer } from '@vendor-review/domain/infra';
 import pg from 'pg';
 import { cachedWorkflowBundle } from '../bundle.ts';
-import { fetchHistoryJson } from '../history.ts';
+import { fetchHistoryJson } from './history.ts';
 import { workflowIdFor } from '../identity.ts';
 import { DEAD_LETTER_TABLE, OUTBOX_TABLE } from '../postgres-store.ts';
 import { approveSignal } from '../workflows/definitions.ts';

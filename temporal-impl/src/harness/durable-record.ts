@@ -1,5 +1,5 @@
 import { workerNameOf, type DurableMark, type DurableRecord } from '@vendor-review/domain';
-import type { HistoryEventSummary } from '../history.ts';
+import type { HistoryEventSummary } from './history.ts';
 
 const VERBS: Record<string, string> = {
   ActivityTaskScheduled: 'scheduled',

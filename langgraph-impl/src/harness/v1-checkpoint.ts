@@ -1,9 +1,9 @@
 import { toV1, type ReviewState } from '@vendor-review/domain';
-import { ReviewSaver, isRuntimeChannel } from './checkpointer.ts';
-import { RunNotFoundError } from './errors.ts';
-import { withPool } from './pool.ts';
-import { checkpointKey, readProvenance } from './provenance.ts';
-import { loadRun } from './runs.ts';
+import { ReviewSaver, isRuntimeChannel } from '../checkpointer.ts';
+import { RunNotFoundError } from '../errors.ts';
+import { withPool } from '../pool.ts';
+import { checkpointKey, readProvenance } from '../provenance.ts';
+import { loadRun } from '../runs.ts';
 
 /**
  * Rewrites a run's latest checkpoint as the previous release (state schema v1, with `sitemap`

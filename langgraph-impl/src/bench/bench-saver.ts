@@ -14,11 +14,11 @@ import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { STATE_SCHEMA_VERSION } from '@vendor-review/domain';
 import { freshDatabase } from '@vendor-review/domain/infra';
 import pg from 'pg';
-import { ReviewChannels } from './channels.ts';
-import { ReviewSaver } from './checkpointer.ts';
-import { claimLease, fencedPool } from './lease.ts';
-import { createPool } from './pool.ts';
-import { setupDatabase } from './setup.ts';
+import { ReviewChannels } from '../channels.ts';
+import { ReviewSaver } from '../checkpointer.ts';
+import { claimLease, fencedPool } from '../lease.ts';
+import { createPool } from '../pool.ts';
+import { setupDatabase } from '../setup.ts';
 
 const { values: args } = parseArgs({
   options: { threads: { type: 'string', default: '5' }, steps: { type: 'string', default: '8' } },
