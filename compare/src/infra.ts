@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HazardInfra } from '@vendor-review/domain/conformance';
 import {
   killAllWorkers,
   maskDatabaseUrl,
@@ -10,6 +9,7 @@ import {
   type PostgresHandle,
   type TemporalHandle,
 } from '@vendor-review/domain/infra';
+import type { HazardInfra, RuntimeEnv, RuntimeModule } from '@vendor-review/domain/conformance';
 import { DEFAULT_MODEL, priceOf, startWorld, type World } from '@vendor-review/domain/world';
 import { openInvocationDatabase, type InvocationDatabase } from './database-runs.ts';
 import { runtimeModules, type StartedRuntime } from './runtimes.ts';
@@ -53,6 +53,67 @@ export interface InfraOptions {
   command?: string;
   /** Model calls go on to this provider (the key is read from OPENAI_API_KEY). */
   modelUpstream?: { baseUrl: string; model: string };
+  /** A pool of workers serving many runs (chaos) names the queue each configuration's runs share. */
+  sharedQueue?: RuntimeEnv['sharedQueue'];
+}
+
+/** The servers every tool's runs need: the world, PostgreSQL, and Temporal when a runtime needs it. */
+export interface Servers {
+  world: World;
+  postgres: PostgresHandle;
+  temporal: TemporalHandle | null;
+  /** What was started, in order, each with its name in words: stopped last first. */
+  stops: { what: string; stop: () => Promise<void> }[];
+}
+
+export interface ServerOptions {
+  /** The runtimes the servers are for: Temporal is started only when one of them needs it. */
+  modules: readonly RuntimeModule[];
+  env: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+  world?: Parameters<typeof startWorld>[0];
+  /** How a Temporal is started (a file for its state, a UI); the fallback comes from the runtime that needs it. */
+  temporal?: Omit<NonNullable<Parameters<typeof startTemporal>[0]>, 'log' | 'sdkFallback'>;
+}
+
+/**
+ * The one bring-up of the servers, for `pnpm compare`, chaos and bench (startInfra) and the lab's
+ * daemon alike. Started at once; when one fails, whatever did start is stopped and the first
+ * failure is thrown.
+ */
+export async function startServers(o: ServerOptions): Promise<Servers> {
+  const temporalNeed = o.modules.find((m) => m.needs.temporal)?.needs.temporal;
+  const settled = await Promise.allSettled([
+    startWorld(o.world ?? {}),
+    startPostgres({ env: o.env, log: o.log }),
+    temporalNeed
+      ? startTemporal({
+          env: o.env,
+          ...o.temporal,
+          log: o.log,
+          ...(temporalNeed.sdkFallback ? { sdkFallback: temporalNeed.sdkFallback } : {}),
+        })
+      : Promise.resolve(null),
+  ]);
+  const [worldR, pgR, temporalR] = settled;
+  const stops: Servers['stops'] = [];
+  if (worldR.status === 'fulfilled') stops.push({ what: 'the world', stop: () => worldR.value.stop() });
+  if (pgR.status === 'fulfilled') stops.push({ what: 'PostgreSQL', stop: () => pgR.value.stop() });
+  if (temporalR.status === 'fulfilled' && temporalR.value) {
+    const t = temporalR.value;
+    stops.push({ what: 'the Temporal server', stop: () => t.stop() });
+  }
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) {
+    for (const s of stops.reverse()) await s.stop().catch(() => undefined);
+    throw failed.reason;
+  }
+  return {
+    world: (worldR as PromiseFulfilledResult<World>).value,
+    postgres: (pgR as PromiseFulfilledResult<PostgresHandle>).value,
+    temporal: (temporalR as PromiseFulfilledResult<TemporalHandle | null>).value,
+    stops,
+  };
 }
 
 /** The model behind the world's endpoint, in words, with the price it is billed at. */
@@ -84,39 +145,22 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
 
   try {
     const modules = await runtimeModules(o.runtimes);
-    const temporalNeed = modules.find((m) => m.needs.temporal)?.needs.temporal;
-    const withTemporal = temporalNeed !== undefined;
+    const withTemporal = modules.some((m) => m.needs.temporal);
     // A dev server we start keeps its state in a file, so the restart hazard can restart it and lose
     // nothing; the file goes with the rest at teardown (pushed first: removed after the server stopped).
     const temporalDir = withTemporal ? await mkdtemp(join(tmpdir(), 'vendor-review-temporal-')) : null;
     if (temporalDir) stops.push(() => rm(temporalDir, { recursive: true, force: true }));
-    // Collect every start, so whatever did start is stopped even when a sibling failed.
-    const settled = await Promise.allSettled([
-      startWorld(
-        o.modelUpstream
-          ? { modelUpstream: { ...o.modelUpstream, ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}) } }
-          : {},
-      ),
-      startPostgres({ env, log }),
-      withTemporal
-        ? startTemporal({
-            env,
-            log,
-            ...(temporalDir ? { dbFilename: join(temporalDir, 'temporal.db') } : {}),
-            ...(temporalNeed?.sdkFallback ? { sdkFallback: temporalNeed.sdkFallback } : {}),
-          })
-        : Promise.resolve(null),
-    ]);
-    const [worldR, pgR, temporalR] = settled;
-    if (worldR.status === 'fulfilled') stops.push(() => (worldR.value as World).stop());
-    if (pgR.status === 'fulfilled') stops.push(() => (pgR.value as PostgresHandle).stop());
-    if (temporalR.status === 'fulfilled' && temporalR.value)
-      stops.push(() => (temporalR.value as TemporalHandle).stop());
-    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-    if (failed) throw failed.reason;
-
-    const world = (worldR as PromiseFulfilledResult<World>).value;
-    const pg = (pgR as PromiseFulfilledResult<PostgresHandle>).value;
+    const servers = await startServers({
+      modules,
+      env,
+      log,
+      world: o.modelUpstream
+        ? { modelUpstream: { ...o.modelUpstream, ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}) } }
+        : {},
+      ...(temporalDir ? { temporal: { dbFilename: join(temporalDir, 'temporal.db') } } : {}),
+    });
+    stops.push(...servers.stops.map((s) => s.stop));
+    const { world, postgres: pg, temporal: t } = servers;
     // A user's PostgreSQL: everything this invocation creates goes into a database of its own,
     // recorded so that `pnpm compare --clean` can remove it (and nothing else) later.
     let invocation: InvocationDatabase | null = null;
@@ -129,7 +173,6 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
       );
     }
     const databaseUrl = invocation?.url ?? pg.url;
-    const t = (temporalR as PromiseFulfilledResult<TemporalHandle | null>).value;
 
     // A user's own Temporal keeps its runs, so link them; a dev server we started is gone afterwards.
     const uiUrl = t?.kind === 'external' ? env.TEMPORAL_UI_URL?.trim() || 'http://localhost:8080' : null;
@@ -147,7 +190,14 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
         }
       : null;
     const started = await Promise.allSettled(
-      modules.map((m) => m.start({ worldUrl: world.url, databaseUrl, temporal })),
+      modules.map((m) =>
+        m.start({
+          worldUrl: world.url,
+          databaseUrl,
+          temporal,
+          ...(o.sharedQueue ? { sharedQueue: o.sharedQueue } : {}),
+        }),
+      ),
     );
     started.forEach((s, i) => s.status === 'fulfilled' && runtimes.set(o.runtimes[i]!, s.value));
     const broken = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');

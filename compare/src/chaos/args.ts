@@ -4,18 +4,26 @@
  */
 import { VARIANTS, type Variant } from '@vendor-review/domain';
 import { commaList, parseCli, UsageError, wholeNumber } from '@vendor-review/domain/infra';
-import { CHAOS_RUNTIMES, type ChaosRuntimeName } from './runtimes.ts';
+import { runtimesIn } from '../suite-runtimes.ts';
 import { isValidSeed } from './schedule.ts';
 
 export const DEFAULT_RUNS = 4;
 export const DEFAULT_WORKERS = 2;
 export const DEFAULT_BOUND_S = 120;
 
+/**
+ * The registry's runtimes, in its order, that a campaign drives: those that take part in the
+ * production suite (chaos is about durable runtimes; one without durability is left out). Read
+ * from each runtime's info, which loads none of its libraries.
+ */
+export const CHAOS_RUNTIME_NAMES: readonly string[] = await runtimesIn('production');
+
 export const USAGE = `usage: pnpm chaos [options]
   --seed S                 the fault schedule's seed: letters, digits, _ and - (default: a new one, printed)
   --runs N                 reviews per runtime × variant (default: ${DEFAULT_RUNS}, a quick campaign of about three
                            minutes on two cores; --runs 500 for the full one)
-  --runtime langgraph,temporal   which runtimes (default: both)
+  --runtime ${CHAOS_RUNTIME_NAMES.join(',')}   which runtimes (default: all of them: every registered runtime that
+                           takes part in the production suite; one without durability has nothing to crash-test)
   --variant naive,hardened       which variants (default: both; both face the same schedule)
   --workers N              reviews in flight per runtime × variant, and a Temporal pool's worker processes (default: ${DEFAULT_WORKERS})
   --bound S                seconds a review may take to end once the strikes are over before it counts as stuck
@@ -30,7 +38,7 @@ export interface ChaosCliOptions {
   /** True when the seed was drawn here, not given. */
   seedDrawn: boolean;
   runs: number;
-  runtimes: ChaosRuntimeName[];
+  runtimes: string[];
   variants: Variant[];
   workers: number;
   boundSeconds: number;
@@ -67,7 +75,7 @@ export function parseChaosArgs(argv: string[]): ChaosCliOptions {
     seed,
     seedDrawn: values.seed === undefined,
     runs: wholeNumber('--runs', values.runs, { max: 10_000 }) ?? DEFAULT_RUNS,
-    runtimes: commaList('--runtime', values.runtime, CHAOS_RUNTIMES) ?? [...CHAOS_RUNTIMES],
+    runtimes: commaList('--runtime', values.runtime, CHAOS_RUNTIME_NAMES) ?? [...CHAOS_RUNTIME_NAMES],
     variants: commaList('--variant', values.variant, VARIANTS) ?? [...VARIANTS],
     workers: wholeNumber('--workers', values.workers, { max: 16 }) ?? DEFAULT_WORKERS,
     boundSeconds: wholeNumber('--bound', values.bound, { max: 3600 }) ?? DEFAULT_BOUND_S,

@@ -10,7 +10,7 @@ import { Injector, type InjectorPool } from './injector.ts';
 import { Journal, type JournalEntry } from './journal.ts';
 import type { Pool, PoolRun } from './pool.ts';
 import { collectRecords, unsentOutboxRows, type RunRecords } from './records.ts';
-import { startChaosRuntime, type ChaosRuntime, type ChaosRuntimeName } from './runtimes.ts';
+import { chaosQueue, chaosRuntime, type ChaosRuntime } from './runtimes.ts';
 import {
   chaosRunId,
   runPlan,
@@ -31,7 +31,7 @@ export interface CampaignOptions {
   seed: string;
   /** Reviews per runtime × variant. */
   runs: number;
-  runtimes: readonly ChaosRuntimeName[];
+  runtimes: readonly string[];
   variants: readonly Variant[];
   /** Worker processes of a queue pool, and runs in flight per pool. */
   workers: number;
@@ -52,7 +52,7 @@ export interface CampaignProgress {
 
 export interface TrackedRun extends PoolRun {
   pool: string;
-  runtime: ChaosRuntimeName;
+  runtime: string;
   variant: Variant;
   baseline: boolean;
   startedAt: number;
@@ -68,7 +68,8 @@ export interface CampaignOutcome {
   /** Epoch ms of the schedule's zero (null when no strike phase ran). */
   strikesFrom: number | null;
   wallTimeMs: number;
-  rows: PoolRow[];
+  /** Each with its runtime's title, for the table. */
+  rows: (PoolRow & { title: string })[];
   runs: TrackedRun[];
   verdicts: Map<string, RunVerdict>;
   records: Map<string, RunRecords>;
@@ -119,17 +120,18 @@ export async function runCampaign(o: CampaignOptions, progress: CampaignProgress
     if (e.kind === 'strike' || e.kind === 'server-restart' || e.kind === 'give-up' || e.kind === 'takeover')
       progress.log(`  ${e.kind}${e.strike ? ` #${e.strike}` : ''}${e.pool ? ` ${e.pool}` : ''}: ${e.detail}`);
   });
+  // Every run of a variant goes to one queue its pool serves (for a runtime with queues).
+  const tag = `${o.seed}-${randomBytes(3).toString('hex')}`;
   const infra = await startInfra({
     runtimes: o.runtimes,
+    sharedQueue: chaosQueue(tag),
     ...(o.env ? { env: o.env } : {}),
     log: progress.log,
     command: o.command ?? 'pnpm chaos',
   });
   const entries: PoolEntry[] = [];
-  const started: ChaosRuntime[] = [];
   try {
-    const tag = `${o.seed}-${randomBytes(3).toString('hex')}`;
-    started.push(...(await Promise.all(o.runtimes.map((n) => startChaosRuntime(n, infra, tag)))));
+    const started = o.runtimes.map((n) => chaosRuntime(infra.runtimes.get(n)!));
     const ctx = { journal, maxRestarts: 8 };
     for (const rt of started)
       for (const variant of o.variants) {
@@ -156,7 +158,6 @@ export async function runCampaign(o: CampaignOptions, progress: CampaignProgress
     };
   } finally {
     await Promise.all(entries.map((e) => e.pool.stop()));
-    await Promise.all(started.map((r) => r.close().catch(() => undefined)));
     await infra.teardown();
   }
 }
@@ -312,7 +313,7 @@ async function campaign(
     vendors.map((vendor, v) => ({
       e,
       vendor,
-      runId: chaosRunId(o.seed, e.rt.name, e.variant, `b${v}`),
+      runId: chaosRunId(o.seed, e.rt.info.label, e.variant, `b${v}`),
       label: `b${v}`,
     })),
   );
@@ -361,7 +362,7 @@ async function campaign(
         const admitted = await admit(
           e,
           plan,
-          chaosRunId(o.seed, e.rt.name, e.variant, index),
+          chaosRunId(o.seed, e.rt.info.label, e.variant, index),
           false,
           String(index).padStart(3, '0'),
         );
@@ -404,9 +405,12 @@ async function campaign(
     await tick();
     await sleep(TICK_MS);
   }
-  const targets = runs.map((r) => ({ runtime: r.runtime, adapter: entryOf(r).rt.adapter, handle: r.handle }));
+  const targets = runs.map((r) => {
+    const { rt } = entryOf(r);
+    return { runtime: r.runtime, adapter: rt.adapter, records: rt.records, handle: r.handle };
+  });
   const settleDeadline = Date.now() + OUTBOX_SETTLE_MS;
-  while (Date.now() < settleDeadline && (await unsentOutboxRows(infra.databaseUrl, targets).catch(() => 1)) > 0) {
+  while (Date.now() < settleDeadline && (await unsentOutboxRows(targets).catch(() => 1)) > 0) {
     await tick();
     await sleep(TICK_MS * 2);
   }
@@ -417,7 +421,6 @@ async function campaign(
   let read = 0;
   const records = await collectRecords({
     world,
-    databaseUrl: infra.databaseUrl,
     targets,
     onRead: () => {
       if (++read % 100 === 0) progress.log(`chaos: ${read}/${targets.length} records read`);
@@ -461,7 +464,7 @@ async function campaign(
       .length;
   const rows = entries.map((e) => {
     const strikes = injector.counts.get(e.pool.id)!;
-    return poolRow({
+    const row = poolRow({
       pool: e.pool.id,
       runtime: e.rt.name,
       variant: e.variant,
@@ -476,6 +479,7 @@ async function campaign(
         'approve-while-down': strikes['approve-while-down'],
       },
     });
+    return { ...row, title: e.rt.info.title };
   });
   const fired = new Set(journal.entries.filter((e) => e.kind === 'strike').map((e) => e.strike));
   return {

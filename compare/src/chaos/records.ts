@@ -1,42 +1,19 @@
 import type { DurableRecord, RunHandle, RunView, RuntimeAdapter } from '@vendor-review/domain';
+import type { CompletionFact, OutboxFact, ProvenanceFact, RuntimeRecords } from '@vendor-review/domain/conformance';
 import type { DeliveryView, LedgerEntry, WorldClient } from '@vendor-review/domain/world';
-import pg from 'pg';
 
 /**
  * What the outside says about a run once the campaign has quiesced: the world (its ledger, the
  * mails the mailer stored, the notes the tracker stored), the runtime's durable record through its
- * adapter, and the rows in PostgreSQL that guard the effects (the outbox, and for LangGraph who
- * wrote each checkpoint and the run's final status). Nothing here comes from a worker's output.
+ * adapter, and what its module's records say of the rows that guard the effects (the outbox, and
+ * where the runtime keeps them, who wrote each durable record and how the run's lease was left).
+ * Nothing here comes from a worker's output, and no table is read here: each runtime reads its own.
  *
  * Accepted effects are counted from the receivers' stores, not from ledger outcomes: a mail the
  * mailer stored while its sender was frozen and gone by the time the answer came is in the ledger
  * as `aborted`, yet the customer has it.
  */
-export interface OutboxFact {
-  status: 'pending' | 'sent' | 'dead';
-  attempts: number;
-  lastError: string | null;
-}
-
-export interface ProvenanceFact {
-  checkpointId: string;
-  writer: string | null;
-  token: number | null;
-  /** Epoch ms of the transaction that wrote it. */
-  writtenAt: number;
-}
-
-export interface CompletionFact {
-  status: string;
-  /** The worker that last wrote the run's status. */
-  by: string | null;
-  /** The run's lease as it was left: its last owner (`name#pid`), fencing token, and when it was claimed. */
-  leaseOwner: string | null;
-  leaseToken: number | null;
-  leaseClaimedAt: number | null;
-  /** When the final status was written (epoch ms). */
-  finishedAt: number | null;
-}
+export type { CompletionFact, OutboxFact, ProvenanceFact };
 
 export interface RunRecords {
   ledger: LedgerEntry[];
@@ -48,7 +25,7 @@ export interface RunRecords {
   /** Why the durable record or the final view could not be read, if it could not. */
   unreadable: string | null;
   outbox: OutboxFact[];
-  /** LangGraph: lg_checkpoint_provenance, in the order the rows were written. */
+  /** Who wrote each durable record, in the order written; null where the runtime's records do not say. */
   provenance: ProvenanceFact[] | null;
   completion: CompletionFact | null;
 }
@@ -56,6 +33,7 @@ export interface RunRecords {
 export interface RecordTarget {
   runtime: string;
   adapter: RuntimeAdapter;
+  records: RuntimeRecords;
   handle: RunHandle;
 }
 
@@ -71,21 +49,12 @@ function group<T>(items: readonly T[], key: (t: T) => string | null): Map<string
   return m;
 }
 
-const OUTBOX_SQL = (table: string) =>
-  `SELECT run_id, status, attempts, last_error FROM ${table} WHERE run_id = ANY($1::text[]) ORDER BY id`;
-
-const LG_COMPLETION_SQL = `
-SELECT r.run_id, r.status, r.last_worker, r.finished_at, l.owner, l.fencing_token, l.claimed_at
-FROM lg_runs r LEFT JOIN lg_leases l ON l.thread_id = r.thread_id
-WHERE r.run_id = ANY($1::text[])`;
-
-const LG_PROVENANCE_SQL = `
-SELECT r.run_id, p.checkpoint_id, p.writer, p.fencing_token, p.written_at
-FROM lg_runs r JOIN lg_checkpoint_provenance p ON p.thread_id = r.thread_id AND p.checkpoint_ns = ''
-WHERE r.run_id = ANY($1::text[])
-ORDER BY p.written_at, p.checkpoint_id`;
-
-const OUTBOX_TABLES: Record<string, string> = { langgraph: 'lg_outbox', temporal: 'temporal_outbox' };
+/** The targets by runtime, each group with its runtime's records and its runs' ids. */
+const byRuntime = (targets: readonly RecordTarget[]) =>
+  [...group(targets, (t) => t.runtime).values()].map((ts) => ({
+    records: ts[0]!.records,
+    ids: ts.map((t) => t.handle.runId),
+  }));
 
 async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -100,7 +69,6 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => 
 /** Every run's records; `onRead` is called once per run read (progress). */
 export async function collectRecords(o: {
   world: WorldClient;
-  databaseUrl: string;
   targets: readonly RecordTarget[];
   concurrency?: number;
   onRead?: () => void;
@@ -110,44 +78,21 @@ export async function collectRecords(o: {
   const mailsOf = group(mails, (d) => d.runId);
   const notesOf = group(notes, (d) => d.runId);
 
-  const client = new pg.Client({ connectionString: o.databaseUrl });
-  await client.connect();
   const outboxOf = new Map<string, OutboxFact[]>();
   const provenanceOf = new Map<string, ProvenanceFact[]>();
   const completionOf = new Map<string, CompletionFact>();
-  try {
-    for (const [runtime, targets] of group(o.targets, (t) => t.runtime)) {
-      const ids = targets.map((t) => t.handle.runId);
-      const table = OUTBOX_TABLES[runtime];
-      if (table)
-        for (const r of (await client.query(OUTBOX_SQL(table), [ids])).rows)
-          outboxOf.set(r.run_id, [
-            ...(outboxOf.get(r.run_id) ?? []),
-            { status: r.status, attempts: r.attempts, lastError: r.last_error },
-          ]);
-      if (runtime !== 'langgraph') continue;
-      for (const r of (await client.query(LG_COMPLETION_SQL, [ids])).rows)
-        completionOf.set(r.run_id, {
-          status: r.status,
-          by: r.last_worker,
-          leaseOwner: r.owner,
-          leaseToken: r.fencing_token === null ? null : Number(r.fencing_token),
-          leaseClaimedAt: r.claimed_at ? new Date(r.claimed_at).getTime() : null,
-          finishedAt: r.finished_at ? new Date(r.finished_at).getTime() : null,
-        });
-      for (const r of (await client.query(LG_PROVENANCE_SQL, [ids])).rows)
-        provenanceOf.set(r.run_id, [
-          ...(provenanceOf.get(r.run_id) ?? []),
-          {
-            checkpointId: r.checkpoint_id,
-            writer: r.writer,
-            token: r.fencing_token === null ? null : Number(r.fencing_token),
-            writtenAt: new Date(r.written_at).getTime(),
-          },
-        ]);
-    }
-  } finally {
-    await client.end().catch(() => undefined);
+  /** Runs whose runtime's records say who wrote what. */
+  const withProvenance = new Set<string>();
+  for (const { records, ids } of byRuntime(o.targets)) {
+    const [outbox, provenance, completion] = await Promise.all([
+      records.outbox(ids),
+      records.provenance?.(ids),
+      records.completion?.(ids),
+    ]);
+    for (const [id, rows] of outbox) outboxOf.set(id, rows);
+    for (const [id, rows] of provenance ?? []) provenanceOf.set(id, rows);
+    for (const [id, fact] of completion ?? []) completionOf.set(id, fact);
+    if (provenance) for (const id of ids) withProvenance.add(id);
   }
 
   const read = await mapLimit(o.targets, o.concurrency ?? 4, async (t) => {
@@ -172,7 +117,7 @@ export async function collectRecords(o: {
       final,
       unreadable: problems.length ? problems.join('; ').slice(0, 400) : null,
       outbox: outboxOf.get(runId) ?? [],
-      provenance: t.runtime === 'langgraph' ? (provenanceOf.get(runId) ?? []) : null,
+      provenance: withProvenance.has(runId) ? (provenanceOf.get(runId) ?? []) : null,
       completion: completionOf.get(runId) ?? null,
     };
     return [runId, records] as const;
@@ -181,27 +126,9 @@ export async function collectRecords(o: {
 }
 
 /** Outbox rows of these runs still waiting to be sent (the campaign waits for none before it judges). */
-export async function unsentOutboxRows(databaseUrl: string, targets: readonly RecordTarget[]): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    let n = 0;
-    for (const [runtime, ts] of group(targets, (t) => t.runtime)) {
-      const table = OUTBOX_TABLES[runtime];
-      if (!table) continue;
-      const ids = ts.map((t) => t.handle.runId);
-      n += Number(
-        (
-          await client.query(
-            `SELECT count(*)::int AS n FROM ${table} WHERE status = 'pending' AND run_id = ANY($1::text[])`,
-            [ids],
-          )
-        ).rows[0]?.n ?? 0,
-      );
-    }
-    return n;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+export async function unsentOutboxRows(targets: readonly RecordTarget[]): Promise<number> {
+  let n = 0;
+  for (const { records, ids } of byRuntime(targets))
+    for (const rows of (await records.outbox(ids)).values()) n += rows.filter((r) => r.status === 'pending').length;
+  return n;
 }

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { RuntimeInfo } from '@vendor-review/domain';
 import { UsageError } from '@vendor-review/domain/infra';
 import { ChaosResultSchema } from './schema.ts';
-import { parseChaosRunId, type Strike } from './schedule.ts';
+import { parseChaosRunId, runtimeCode, type Strike } from './schedule.ts';
 
 /**
  * `pnpm chaos --seed S --run ID`: one review again, under the same faults. Its own part of the
@@ -20,15 +21,28 @@ export interface ReplayPlan {
   source: string;
 }
 
-export async function replayPlan(o: { seed: string; runId: string; reportDir: string }): Promise<ReplayPlan> {
+export async function replayPlan(o: {
+  seed: string;
+  runId: string;
+  reportDir: string;
+  /** The runtimes a campaign drives: the run id names one by its label. */
+  runtimes: readonly RuntimeInfo[];
+}): Promise<ReplayPlan> {
   const id = parseChaosRunId(o.runId);
-  if (!id) throw new UsageError(`--run ${o.runId}: not a run id a campaign made (ch<seed>-lg|tm-naive|hard-<n>)`);
+  const codes = o.runtimes.map((r) => runtimeCode(r.label));
+  if (!id)
+    throw new UsageError(`--run ${o.runId}: not a run id a campaign made (ch<seed>-${codes.join('|')}-naive|hard-<n>)`);
+  const runtime = o.runtimes.find((r) => runtimeCode(r.label) === id.runtimeCode);
+  if (!runtime)
+    throw new UsageError(
+      `--run ${o.runId}: "${id.runtimeCode}" is not a runtime a campaign drives (${codes.join(', ')})`,
+    );
   if (id.seed !== o.seed)
     throw new UsageError(`--run ${o.runId} belongs to seed ${id.seed}, not ${o.seed}: give --seed ${id.seed}`, {
       seeHelp: false,
     });
   const file = path.join(o.reportDir, 'chaos.json');
-  const base = { runtime: id.runtime, variant: id.variant, index: id.index };
+  const base = { runtime: runtime.name, variant: id.variant, index: id.index };
   let text: string;
   try {
     text = await readFile(file, 'utf8');

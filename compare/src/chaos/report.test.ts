@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseChaosArgs } from './args.ts';
+import { CHAOS_RUNTIME_NAMES, parseChaosArgs } from './args.ts';
 import { renderChaosHtml } from './html.ts';
 import { DEFAULT_SCHEDULE } from './schedule.ts';
 import { ChaosResultSchema, type ChaosResult } from './schema.ts';
@@ -25,6 +25,7 @@ const faults = {
 const row = (variant: 'naive' | 'hardened', duplicateEffects: number) => ({
   pool: `langgraph/${variant}`,
   runtime: 'langgraph',
+  title: 'LangGraph',
   variant,
   runs: 4,
   faults,
@@ -147,18 +148,18 @@ describe('the table and the report', () => {
 });
 
 describe('the command line', () => {
-  it('defaults to a quick campaign over both runtimes and variants, and refuses what it cannot do', () => {
+  it('defaults to a quick campaign over every runtime it drives and both variants, and refuses what it cannot do', () => {
     const o = parseChaosArgs(['--seed', 'abc']);
     expect(o).toMatchObject({
       seed: 'abc',
       runs: 4,
-      runtimes: ['langgraph', 'temporal'],
+      runtimes: CHAOS_RUNTIME_NAMES,
       variants: ['naive', 'hardened'],
     });
-    expect(parseChaosArgs(['--runs', '500', '--runtime', 'temporal']).runs).toBe(500);
+    expect(parseChaosArgs(['--runs', '500', '--runtime', CHAOS_RUNTIME_NAMES.at(-1)!]).runs).toBe(500);
     expect(parseChaosArgs([]).seedDrawn).toBe(true);
     expect(() => parseChaosArgs(['--runs', '0'])).toThrow(/--runs/);
-    expect(() => parseChaosArgs(['--runtime', 'plain'])).toThrow(/--runtime: "plain"/);
+    expect(() => parseChaosArgs(['--runtime', 'plain'])).toThrow(/unknown runtime "plain"/);
     expect(() => parseChaosArgs(['--run', 'chs1-lg-naive-003'])).toThrow(/--seed/);
     expect(() => parseChaosArgs(['--seed', 'a b'])).toThrow(/--seed/);
     expect(() => parseChaosArgs(['--help'])).toThrow(/help requested/);

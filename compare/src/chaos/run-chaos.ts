@@ -1,13 +1,13 @@
 import path from 'node:path';
+import { runtimeInfos } from '../runtimes.ts';
 import { createProgress } from '../progress.ts';
 import { writeReport } from '../report-files.ts';
-import type { ChaosCliOptions } from './args.ts';
+import { CHAOS_RUNTIME_NAMES, type ChaosCliOptions } from './args.ts';
 import { plannedRuns, runCampaign, type CampaignOptions } from './campaign.ts';
 import { clean } from './checker.ts';
 import { renderChaosHtml } from './html.ts';
 import { replayPlan } from './replay.ts';
 import { buildResult } from './result.ts';
-import { CHAOS_RUNTIMES, type ChaosRuntimeName } from './runtimes.ts';
 import { DEFAULT_SCHEDULE, type ScheduleOptions } from './schedule.ts';
 import type { ChaosResult } from './schema.ts';
 
@@ -47,13 +47,16 @@ export async function runChaos(opts: ChaosCliOptions, deps: RunChaosDeps): Promi
     ...(deps.env ? { env: deps.env } : {}),
   };
   if (opts.run) {
-    const replay = await replayPlan({ seed: opts.seed, runId: opts.run, reportDir: opts.reportDir });
-    if (!CHAOS_RUNTIMES.includes(replay.runtime as ChaosRuntimeName))
-      throw new Error(`run ${opts.run} is of a runtime chaos does not drive`);
+    const replay = await replayPlan({
+      seed: opts.seed,
+      runId: opts.run,
+      reportDir: opts.reportDir,
+      runtimes: await runtimeInfos(CHAOS_RUNTIME_NAMES),
+    });
     deps.log(`chaos: replaying ${opts.run} (seed ${opts.seed}): ${replay.source}`);
     campaign = {
       ...campaign,
-      runtimes: [replay.runtime as ChaosRuntimeName],
+      runtimes: [replay.runtime],
       variants: [replay.variant],
       workers: Math.max(1, opts.workers),
       only: { indexes: [replay.index], strikes: replay.strikes, runId: opts.run },

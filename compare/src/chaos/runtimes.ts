@@ -1,75 +1,48 @@
-import type { RunConfig, RunHandle, RuntimeAdapter, Variant } from '@vendor-review/domain';
-import type { Infra } from '../infra.ts';
-import { startRuntime } from '../runtimes.ts';
+import type { RunConfig, RuntimeAdapter, RuntimeInfo, Variant } from '@vendor-review/domain';
+import { baselineConfig, type RuntimeRecords, type StartedRuntime } from '@vendor-review/domain/conformance';
 import type { Pool, PoolContext } from './pool.ts';
-import type { Armed } from './schedule.ts';
 import { QueuePool } from './queue-pool.ts';
 import { RunSupervisor } from './run-supervisor.ts';
-
-/** The runtimes a campaign can drive, in table order. */
-export const CHAOS_RUNTIMES = ['langgraph', 'temporal'] as const;
-export type ChaosRuntimeName = (typeof CHAOS_RUNTIMES)[number];
+import type { Armed } from './schedule.ts';
 
 /**
- * A runtime as the campaign drives it: its adapter (from `pnpm compare`'s registry, with one task
- * queue per variant that all of a campaign's Temporal runs share), the configuration each variant
- * runs in, and the pool its workers live in.
+ * A runtime as the campaign drives it, made from what its module started (compare/src/runtimes.ts):
+ * its adapter, its records, the configuration each variant runs in, and the pool its workers live
+ * in, chosen by how its workers live (a process per run, or a fixed set serving the queue of a
+ * variant). Nothing here knows a runtime by name.
  */
 export interface ChaosRuntime {
-  name: ChaosRuntimeName;
+  name: string;
+  info: RuntimeInfo;
   adapter: RuntimeAdapter;
-  /** The variant as a tutorial (naive) or as production (hardened) would run it: each one's first configuration. */
+  records: RuntimeRecords;
+  /** The variant as a tutorial (naive) or as production (hardened) would run it: its baseline configuration. */
   configFor(variant: Variant): RunConfig;
   pool(variant: Variant, ctx: PoolContext, size: number, planFor: (slot: number, inc: number) => Armed | null): Pool;
-  close(): Promise<void>;
 }
 
-function firstConfig(adapter: RuntimeAdapter, variant: Variant): RunConfig {
-  const config = adapter.configurations.find((c) => c.variant === variant && !c.granularity);
-  if (!config) throw new Error(`${adapter.title} has no ${variant} configuration`);
-  return config;
-}
+/** The queue every run of a variant shares in a campaign: a Temporal server shared with earlier campaigns keeps them apart by the tag. */
+export const chaosQueue = (tag: string) => (config: RunConfig) => `chaos-${tag}-${config.variant}`;
 
-const SHORT: Record<ChaosRuntimeName, string> = { langgraph: 'L', temporal: 'T' };
-const shortOf = (name: ChaosRuntimeName, variant: Variant) => `${SHORT[name]}${variant === 'naive' ? 'N' : 'H'}`;
+/** Worker names start with the runtime's label and the variant's initial: "LGN-007.0", "TMH-w1.2". */
+const shortOf = (info: RuntimeInfo, variant: Variant) => `${info.label}${variant === 'naive' ? 'N' : 'H'}`;
 
-export async function startChaosRuntime(
-  name: ChaosRuntimeName,
-  infra: Pick<Infra, 'worldUrl' | 'databaseUrl' | 'temporal'>,
-  /** Names this campaign's task queues, so a Temporal server shared with earlier campaigns keeps them apart. */
-  tag: string,
-): Promise<ChaosRuntime> {
-  const queueOf = (variant: Variant) => `chaos-${tag}-${variant}`;
-  const { adapter } = await startRuntime(name, {
-    worldUrl: infra.worldUrl,
-    databaseUrl: infra.databaseUrl,
-    temporal: infra.temporal,
-    sharedQueue: (config) => queueOf(config.variant),
-  });
-  const runtime = {
-    name,
-    adapter,
-    configFor: (variant: Variant) => firstConfig(adapter, variant),
-    close: () => adapter.close(),
-  };
-  if (name === 'langgraph')
-    return { ...runtime, pool: (variant, ctx) => new RunSupervisor(adapter, variant, ctx, shortOf(name, variant)) };
+export function chaosRuntime(started: StartedRuntime): ChaosRuntime {
+  const { info, adapter, records, workers } = started;
+  const configFor = (variant: Variant) => baselineConfig(info, variant);
   return {
-    ...runtime,
+    name: info.name,
+    info,
+    adapter,
+    records,
+    configFor,
     pool: (variant, ctx, size, planFor) => {
-      // A queue worker serves no run in particular: its spec is the one any run of its variant's queue gets.
-      const anyRun = {
-        runId: `${queueOf(variant)}-pool`,
-        config: firstConfig(adapter, variant),
-        durability: null,
-        runtimeIds: {},
-        link: null,
-        taskQueue: queueOf(variant),
-      } satisfies RunHandle & { taskQueue: string };
+      if (workers.kind === 'per-run') return new RunSupervisor(adapter, variant, ctx, shortOf(info, variant));
+      const config = configFor(variant);
       return new QueuePool(adapter, variant, ctx, {
-        short: shortOf(name, variant),
+        short: shortOf(info, variant),
         size,
-        spec: (worker, crashPlan) => adapter.workerSpec(anyRun, { name: worker, crashPlan }),
+        spec: (name, crashPlan) => workers.spec(config, { name, crashPlan }),
         planFor,
       });
     },

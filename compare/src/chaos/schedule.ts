@@ -202,24 +202,26 @@ export function strikes(o: ScheduleOptions, horizonMs: number): Strike[] {
   return all.sort((a, b) => a.at - b.at || a.kind.localeCompare(b.kind)).map((s, i) => ({ ...s, seq: i + 1 }));
 }
 
-/** A run id that says where it belongs, so `--seed S --run ID` can find its plan again. */
-export function chaosRunId(seed: string, runtime: string, variant: string, index: number | string): string {
-  const rt = RUNTIME_CODES[runtime] ?? runtime.slice(0, 2);
+/**
+ * A run id that says where it belongs, so `--seed S --run ID` can find its plan again. The runtime
+ * is written as its label in lower case ("lg", "tm": RuntimeInfo.label), which the registry keeps
+ * apart.
+ */
+export function chaosRunId(seed: string, label: string, variant: string, index: number | string): string {
   const n = typeof index === 'number' ? String(index).padStart(3, '0') : index;
-  return `ch${seed}-${rt}-${variant === 'naive' ? 'naive' : 'hard'}-${n}`;
+  return `ch${seed}-${runtimeCode(label)}-${variant === 'naive' ? 'naive' : 'hard'}-${n}`;
 }
 
-/** Two letters per runtime in run ids. */
-export const RUNTIME_CODES: Record<string, string> = { langgraph: 'lg', temporal: 'tm' };
+/** How a runtime's label is written in run ids. */
+export const runtimeCode = (label: string) => label.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-/** The inverse of chaosRunId; null for an id a campaign did not make. */
+/** The inverse of chaosRunId (the runtime as its code); null for an id a campaign did not make. */
 export function parseChaosRunId(
   id: string,
-): { seed: string; runtime: string; variant: 'naive' | 'hardened'; index: number } | null {
-  const m = /^ch(.+)-([a-z]{2})-(naive|hard)-(\d+)$/.exec(id);
-  const runtime = Object.entries(RUNTIME_CODES).find(([, code]) => code === m?.[2])?.[0];
-  if (!m || !runtime) return null;
-  return { seed: m[1]!, runtime, variant: m[3] === 'naive' ? 'naive' : 'hardened', index: Number(m[4]) };
+): { seed: string; runtimeCode: string; variant: 'naive' | 'hardened'; index: number } | null {
+  const m = /^ch(.+)-([a-z0-9]+)-(naive|hard)-(\d+)$/.exec(id);
+  if (!m) return null;
+  return { seed: m[1]!, runtimeCode: m[2]!, variant: m[3] === 'naive' ? 'naive' : 'hardened', index: Number(m[4]) };
 }
 
 /** A seed is part of run ids, file names and command lines: letters, digits, `_` and `-`. */

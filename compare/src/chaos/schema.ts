@@ -55,6 +55,7 @@ const SummarySchema = z
 export const PoolRowSchema = z.object({
   pool: z.string(),
   runtime: z.string(),
+  title: z.string().optional().describe("the runtime's title, as its module gives it (absent in older files)"),
   variant: oneOf(VARIANTS),
   runs: z.number().int(),
   faults: z.object({

@@ -33,10 +33,9 @@ const TERMS_LEGEND =
   'late: writes or completions accepted from a writer that had lost the run · other: a missing mail, a review unlike the ' +
   'uncrashed one, an outbox row never sent · p50/p95: start to completion of the completed runs, the wait for the approval left out';
 
-const TITLES: Record<string, string> = { langgraph: 'LangGraph', temporal: 'Temporal' };
-
-export function poolLabel(row: { runtime: string; variant: string }): string {
-  return `${TITLES[row.runtime] ?? row.runtime} ${row.variant}`;
+/** "LangGraph hardened": the title the runtime's module gave the row (its name in a file older than that). */
+export function poolLabel(row: { runtime: string; title?: string | undefined; variant: string }): string {
+  return `${row.title ?? row.runtime} ${row.variant}`;
 }
 
 export function faultsCell(f: ChaosResult['rows'][number]['faults']): string {

@@ -2,7 +2,7 @@ import type { RunStatus } from '@vendor-review/domain';
 import { isProcessAlive, UsageError } from '@vendor-review/domain/infra';
 import { handleLabel } from './config.ts';
 import { listRuns, readLives } from './runs.ts';
-import { openRuntime, TITLES } from './runtimes.ts';
+import { openRuntime, titleOf } from './runtimes.ts';
 import { LAB_RUNTIMES, requireUp } from './state.ts';
 
 /** `pnpm lab runs`: every run started in this lab, its status as its runtime says, and its workers (✕ killed, * alive). */
@@ -19,7 +19,7 @@ export async function listLabRuns(dir: string, o: { json: boolean }): Promise<nu
     });
     for (const r of mine) {
       const view = opened ? await opened.adapter.status(r.handle).catch(() => null) : null;
-      status.set(r.handle.runId, view?.status ?? `unknown (${TITLES[runtime]} does not answer)`);
+      status.set(r.handle.runId, view?.status ?? `unknown (${titleOf(runtime)} does not answer)`);
     }
     await opened?.adapter.close();
   }
@@ -49,7 +49,7 @@ export async function listLabRuns(dir: string, o: { json: boolean }): Promise<nu
   console.log(`${'run'.padEnd(width)}  runtime    config        status             workers   started   review`);
   for (const r of rows)
     console.log(
-      `${r.runId.padEnd(width)}  ${TITLES[r.runtime].padEnd(10)} ${r.config.padEnd(13)} ${String(r.status).padEnd(18)} ${r.workers.padEnd(9)} ${new Date(r.createdAt).toTimeString().slice(0, 8)}  ${r.source}`,
+      `${r.runId.padEnd(width)}  ${titleOf(r.runtime).padEnd(10)} ${r.config.padEnd(13)} ${String(r.status).padEnd(18)} ${r.workers.padEnd(9)} ${new Date(r.createdAt).toTimeString().slice(0, 8)}  ${r.source}`,
     );
   console.log('workers: ✕ killed, * running · pnpm lab show RUN for one run');
   return 0;

@@ -1,6 +1,6 @@
 import { InfraError, startPostgres, startTemporal, UsageError } from '@vendor-review/domain/infra';
 import { worldClient } from '@vendor-review/domain/world';
-import { startRuntime, type StartedRuntime } from '../runtimes.ts';
+import { runtimeInfos, runtimeModule, type StartedRuntime } from '../runtimes.ts';
 import { LAB_RUNTIMES, type LabRuntime, type LabState } from './state.ts';
 
 /**
@@ -8,19 +8,22 @@ import { LAB_RUNTIMES, type LabRuntime, type LabState } from './state.ts';
  * prebuilt worker bundles, its adapter), pointed at the lab's servers. Each server is asked first,
  * so a lab whose Temporal died says so in one line instead of failing somewhere inside a client.
  */
-export const TITLES: Record<LabRuntime, string> = { langgraph: 'LangGraph', temporal: 'Temporal' };
+const TITLES = new Map((await runtimeInfos(LAB_RUNTIMES)).map((info) => [info.name, info.title]));
+
+/** For people: the runtime's title, as its module gives it. */
+export const titleOf = (name: LabRuntime): string => TITLES.get(name) ?? name;
 
 export function labRuntime(name: string | undefined): LabRuntime {
   if (!name) throw new UsageError(`name a runtime: ${LAB_RUNTIMES.join(' or ')}`);
-  if (!(LAB_RUNTIMES as readonly string[]).includes(name))
+  if (!LAB_RUNTIMES.includes(name))
     throw new UsageError(`unknown runtime "${name}": the lab has ${LAB_RUNTIMES.join(' and ')}`);
-  return name as LabRuntime;
+  return name;
 }
 
 const reason = (err: unknown) => (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
 const RESTART = 'restart the lab: pnpm lab down, then pnpm lab up';
 
-async function checkServers(state: LabState, name: LabRuntime): Promise<void> {
+async function checkServers(state: LabState, needsTemporal: boolean): Promise<void> {
   await worldClient(state.worldUrl)
     .health()
     .catch((err: unknown) => {
@@ -31,7 +34,7 @@ async function checkServers(state: LabState, name: LabRuntime): Promise<void> {
   await startPostgres({ env: { DATABASE_URL: state.databaseUrl }, log: () => {} }).catch((err: unknown) => {
     throw new UsageError(`the lab's PostgreSQL does not answer (${reason(err)}): ${RESTART}`, { seeHelp: false });
   });
-  if (name === 'temporal' && !state.temporal)
+  if (needsTemporal && !state.temporal)
     throw new UsageError(
       `this lab was started without Temporal (pnpm lab up --runtime ${state.runtimes.join(',')}): ${RESTART}`,
       { seeHelp: false },
@@ -39,9 +42,11 @@ async function checkServers(state: LabState, name: LabRuntime): Promise<void> {
 }
 
 export async function openRuntime(state: LabState, name: LabRuntime): Promise<StartedRuntime> {
-  await checkServers(state, name);
+  const module = await runtimeModule(name);
+  const needsTemporal = Boolean(module.needs.temporal);
+  await checkServers(state, needsTemporal);
   let temporal = null;
-  if (name === 'temporal' && state.temporal) {
+  if (needsTemporal && state.temporal) {
     const { address, namespace, uiUrl } = state.temporal;
     // The lab's server, reached the way any user's Temporal is: this also proves it answers.
     const server = await startTemporal({
@@ -57,5 +62,5 @@ export async function openRuntime(state: LabState, name: LabRuntime): Promise<St
     });
     temporal = { ...server, uiUrl };
   }
-  return startRuntime(name, { worldUrl: state.worldUrl, databaseUrl: state.databaseUrl, temporal });
+  return module.start({ worldUrl: state.worldUrl, databaseUrl: state.databaseUrl, temporal });
 }

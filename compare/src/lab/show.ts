@@ -11,7 +11,7 @@ import { money, repeatedSummary, seconds, wrap, TABLE_WIDTH } from '../table.ts'
 import { handleLabel } from './config.ts';
 import { baselineFor, observeLabRun } from './observation.ts';
 import { loadRun, type LabRun } from './runs.ts';
-import { openRuntime, TITLES } from './runtimes.ts';
+import { openRuntime, titleOf } from './runtimes.ts';
 import { requireUp } from './state.ts';
 
 /**
@@ -170,7 +170,7 @@ function header(run: LabRun, view: RunView, obs: CellObservation): string[] {
   const config = handleLabel(h);
   const decision = obs.approvals.at(-1)?.decision;
   return [
-    `run ${h.runId} · ${TITLES[run.runtime]} ${config} · ${run.request.vendor.name}, ${run.request.requirements.length} requirement(s) (${run.source})`,
+    `run ${h.runId} · ${titleOf(run.runtime)} ${config} · ${run.request.vendor.name}, ${run.request.requirements.length} requirement(s) (${run.source})`,
     `status: ${view.status}${decision ? ` · ${decision.approved ? 'approved' : 'rejected'} by ${decision.by}` : ''}${view.reason ? ` · ${view.reason}` : ''}`,
   ];
 }

@@ -13,7 +13,7 @@ import { rebaseOnWorld, vendorRequest, VENDOR_SLUGS } from '@vendor-review/domai
 import { runtimeInfos } from '../runtimes.ts';
 import { handleLabel, runConfig } from './config.ts';
 import { saveRun } from './runs.ts';
-import { openRuntime, TITLES } from './runtimes.ts';
+import { openRuntime, titleOf } from './runtimes.ts';
 import { requireUp, type LabRuntime } from './state.ts';
 
 /**
@@ -86,7 +86,7 @@ export async function startLabRun(dir: string, o: StartOptions): Promise<number>
     });
     const label = handleLabel(handle);
     console.log(
-      `started run ${handle.runId}: ${TITLES[o.runtime]} ${label}, reviewing ${request.vendor.name} against ${request.requirements.length} requirement(s)`,
+      `started run ${handle.runId}: ${titleOf(o.runtime)} ${label}, reviewing ${request.vendor.name} against ${request.requirements.length} requirement(s)`,
     );
     if (handle.link) console.log(`Temporal UI: ${handle.link}`);
     console.log(

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isProcessAlive, UsageError } from '@vendor-review/domain/infra';
+import { runtimesIn } from '../suite-runtimes.ts';
 
 /**
  * Where the lab keeps what outlives one command: `.lab/` at the repo root (LAB_DIR elsewhere, so a
@@ -15,14 +16,19 @@ export function labDir(env: NodeJS.ProcessEnv = process.env): string {
   return configured ? path.resolve(configured) : path.join(REPO_ROOT, '.lab');
 }
 
-/** The runtimes the lab can serve, in the order it lists them. */
-export const LAB_RUNTIMES = ['langgraph', 'temporal'] as const;
-export type LabRuntime = (typeof LAB_RUNTIMES)[number];
+/**
+ * The runtimes the lab serves, in the registry's order: those of the production suite, as chaos
+ * (a runtime without durability has no durable record to show at a crash). Read from each
+ * runtime's info, which loads none of its libraries.
+ */
+export const LAB_RUNTIMES: readonly string[] = await runtimesIn('production');
+/** The name of a runtime the lab serves (one of LAB_RUNTIMES). */
+export type LabRuntime = string;
 
 export interface LabState {
   supervisorPid: number;
   startedAt: number;
-  /** The runtimes whose servers this lab started (Temporal only when asked for). */
+  /** The runtimes this lab serves; their servers started (Temporal only when one of them needs it). */
   runtimes: LabRuntime[];
   worldUrl: string;
   databaseUrl: string;

@@ -7,11 +7,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isProcessAlive, parseCli, runCli, startPostgres, startTemporal } from '@vendor-review/domain/infra';
-import { startWorld } from '@vendor-review/domain/world';
-import { files, labDir, removeState, writeJson, type LabRuntime, type LabState } from './state.ts';
+import { isProcessAlive, parseCli, runCli } from '@vendor-review/domain/infra';
+import { startServers } from '../infra.ts';
+import { runtimeModules } from '../runtimes.ts';
+import { files, LAB_RUNTIMES, labDir, removeState, writeJson, type LabState } from './state.ts';
 
-const USAGE = `usage: supervisor.ts --runtime langgraph,temporal --model-latency MS --page-latency MS [--world-port N]
+const USAGE = `usage: supervisor.ts --runtime ${LAB_RUNTIMES.join(',')} --model-latency MS --page-latency MS [--world-port N]
   started by \`pnpm lab up\`; LAB_OWNER_PID (tests): stop once that process is gone`;
 
 /** The dev server is always the lab's own: settings meant for a user's Temporal must not redirect it. */
@@ -25,7 +26,7 @@ runCli('lab supervisor', async () => {
   const { values } = parseCli({
     usage: USAGE,
     options: {
-      runtime: { type: 'string', default: 'langgraph,temporal' },
+      runtime: { type: 'string', default: LAB_RUNTIMES.join(',') },
       'model-latency': { type: 'string', default: '1500' },
       'page-latency': { type: 'string', default: '200' },
       'world-port': { type: 'string', default: '0' },
@@ -33,7 +34,7 @@ runCli('lab supervisor', async () => {
   });
   const dir = labDir();
   const f = files(dir);
-  const runtimes = values.runtime.split(',') as LabRuntime[];
+  const runtimes = values.runtime.split(',');
   const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
   const stops: { what: string; stop: () => Promise<void> }[] = [];
   let stopping: Promise<void> | null = null;
@@ -62,23 +63,19 @@ runCli('lab supervisor', async () => {
   try {
     const modelLatencyMs = Number(values['model-latency']);
     const pageLatencyMs = Number(values['page-latency']);
-    const world = await startWorld({ port: Number(values['world-port']), modelLatencyMs, pageLatencyMs });
-    stops.push({ what: 'the world', stop: () => world.stop() });
-    log(`world: ${world.url} (model latency ${modelLatencyMs} ms, page latency ${pageLatencyMs} ms)`);
-    const pg = await startPostgres({ log });
-    stops.push({ what: 'PostgreSQL', stop: () => pg.stop() });
     const dbFile = path.join(f.data, 'temporal.db');
-    const temporal = runtimes.includes('temporal')
-      ? await startTemporal({
-          ui: true,
-          dbFilename: dbFile,
-          env: devServerEnv(),
-          log,
-          // No CLI: the SDK's download, without a UI (the CLI is what serves one).
-          sdkFallback: async () => (await import('@vendor-review/temporal')).sdkDownloadedTemporal(),
-        })
-      : null;
-    if (temporal) stops.push({ what: 'the Temporal dev server', stop: () => temporal.stop() });
+    // The same bring-up as every other tool's (compare/src/infra.ts), with the lab's own settings:
+    // the world slow enough to kill a worker mid-call, and a dev server with its web UI.
+    const servers = await startServers({
+      modules: await runtimeModules(runtimes),
+      env: process.env,
+      log,
+      world: { port: Number(values['world-port']), modelLatencyMs, pageLatencyMs },
+      temporal: { ui: true, dbFilename: dbFile, env: devServerEnv() },
+    });
+    stops.push(...servers.stops);
+    const { world, postgres: pg, temporal } = servers;
+    log(`world: ${world.url} (model latency ${modelLatencyMs} ms, page latency ${pageLatencyMs} ms)`);
     const state: LabState = {
       supervisorPid: process.pid,
       startedAt: Date.now(),

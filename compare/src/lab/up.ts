@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isProcessAlive, maskDatabaseUrl } from '@vendor-review/domain/infra';
+import { runtimeModules } from '../runtimes.ts';
 import { openRuntime } from './runtimes.ts';
 import { files, liveState, readState, removeState, REPO_ROOT, type LabRuntime, type LabState } from './state.ts';
 import { killAllSessions } from './worker-session.ts';
@@ -82,8 +83,9 @@ export async function labUp(dir: string, o: UpOptions): Promise<number> {
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
   child.unref();
+  const withTemporal = (await runtimeModules(o.runtimes)).some((m) => m.needs.temporal);
   process.stderr.write(
-    `lab: starting the world, PostgreSQL${o.runtimes.includes('temporal') ? ' and a Temporal dev server' : ''} (supervisor pid ${child.pid})…\n`,
+    `lab: starting the world, PostgreSQL${withTemporal ? ' and a Temporal dev server' : ''} (supervisor pid ${child.pid})…\n`,
   );
 
   const deadline = Date.now() + 120_000;

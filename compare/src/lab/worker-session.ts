@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import path from 'node:path';
 import { isProcessAlive, UsageError } from '@vendor-review/domain/infra';
 import { files, readJson, writeJson, type LabRuntime } from './state.ts';
-import { TITLES } from './runtimes.ts';
+import { titleOf } from './runtimes.ts';
 
 /**
  * One foreground lab worker per runtime at a time, and never a worker process left behind: the lab
@@ -47,7 +47,7 @@ export function openSession(dir: string, runtime: LabRuntime): WorkerSession {
   const other = readJson<SessionFile>(sessionFile(dir, runtime));
   if (other && other.pid !== process.pid && isLabProcess(other.pid))
     throw new UsageError(
-      `a ${TITLES[runtime]} lab worker is already running (pid ${other.pid}): one at a time; Ctrl-C it in its terminal first`,
+      `a ${titleOf(runtime)} lab worker is already running (pid ${other.pid}): one at a time; Ctrl-C it in its terminal first`,
       { seeHelp: false },
     );
   killLeftovers(dir, runtime);

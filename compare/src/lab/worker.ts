@@ -5,7 +5,7 @@ import { worldClient, type LedgerEntry } from '@vendor-review/domain/world';
 import { money } from '../table.ts';
 import { handleLabel } from './config.ts';
 import { listRuns, readAtCrash, readLives, saveAtCrash, writeLives, type LabRun } from './runs.ts';
-import { openRuntime, TITLES } from './runtimes.ts';
+import { openRuntime, titleOf } from './runtimes.ts';
 import type { LabRuntime, LabState } from './state.ts';
 import { openSession, type WorkerSession } from './worker-session.ts';
 
@@ -61,7 +61,7 @@ export async function runLabWorker(dir: string, state: LabState, o: LabWorkerOpt
   });
   const adapter: RuntimeAdapter = started.adapter;
   const world = worldClient(state.worldUrl);
-  const title = TITLES[o.runtime];
+  const title = titleOf(o.runtime);
   const children = new Map<string, Child>();
   const givenUp = new Set<string>();
   const announced = new Set<string>();
