@@ -58,7 +58,7 @@ describe('chaos takes its runtimes from the registry', () => {
   it('the pool follows how the module says its workers live; worker names start with its label', async () => {
     const { chaosRuntime } = await import('./chaos/runtimes.ts');
     const { QueuePool } = await import('./chaos/queue-pool.ts');
-    const { RunSupervisor } = await import('./chaos/run-supervisor.ts');
+    const { PerRunPool } = await import('./chaos/per-run-pool.ts');
     const perRun: StartedRuntime = {
       info: INFOS[0]!,
       adapter: adapterOf(INFOS[0]!),
@@ -66,7 +66,7 @@ describe('chaos takes its runtimes from the registry', () => {
       workers: { kind: 'per-run' },
       records: noRecords,
     };
-    expect(chaosRuntime(perRun).pool('hardened', ctx, 2, () => null)).toBeInstanceOf(RunSupervisor);
+    expect(chaosRuntime(perRun).pool('hardened', ctx, 2, () => null)).toBeInstanceOf(PerRunPool);
 
     const asked: unknown[] = [];
     const queued: StartedRuntime = {

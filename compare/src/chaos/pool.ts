@@ -5,8 +5,8 @@ import type { Armed, RunPlan } from './schedule.ts';
 
 /**
  * The worker processes of one runtime × variant, kept as a supervisor keeps them. Two designs, one
- * per way a runtime hands out work (run-supervisor.ts: LangGraph, a process per run; queue-pool.ts:
- * Temporal, a fixed number of processes polling one task queue). Either way a worker that dies is
+ * per way a runtime's workers live (its module's WorkerModel: per-run-pool.ts, a process per run;
+ * queue-pool.ts, a fixed number of processes polling one queue). Either way a worker that dies is
  * replaced, and the fault injector reaches the workers only through this interface.
  */
 export interface PoolRun {

@@ -2,7 +2,7 @@ import type { RunConfig, RuntimeAdapter, RuntimeInfo, Variant } from '@vendor-re
 import { baselineConfig, type RuntimeRecords, type StartedRuntime } from '@vendor-review/domain/conformance';
 import type { Pool, PoolContext } from './pool.ts';
 import { QueuePool } from './queue-pool.ts';
-import { RunSupervisor } from './run-supervisor.ts';
+import { PerRunPool } from './per-run-pool.ts';
 import type { Armed } from './schedule.ts';
 
 /**
@@ -37,7 +37,7 @@ export function chaosRuntime(started: StartedRuntime): ChaosRuntime {
     records,
     configFor,
     pool: (variant, ctx, size, planFor) => {
-      if (workers.kind === 'per-run') return new RunSupervisor(adapter, variant, ctx, shortOf(info, variant));
+      if (workers.kind === 'per-run') return new PerRunPool(adapter, variant, ctx, shortOf(info, variant));
       const config = configFor(variant);
       return new QueuePool(adapter, variant, ctx, {
         short: shortOf(info, variant),

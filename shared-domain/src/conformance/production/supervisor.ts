@@ -33,7 +33,7 @@ export interface Supervised {
  * yet expired) is retried without counting; any other death counts against `restarts`, after
  * which the run is left where it is.
  *
- * The chaos campaign's RunSupervisor (compare/src/chaos) shares the exit handling above but not
+ * The chaos campaign's PerRunPool (compare/src/chaos/per-run-pool.ts) shares the exit handling above but not
  * this loop: it serves many runs at once between strikes, counts only workers that ended by
  * themselves (a signal there is the injector's strike, here the worker's own crash point), and
  * sends a second worker when a lease lapses under a live one. The lab worker reports nobody gone

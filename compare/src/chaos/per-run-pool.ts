@@ -26,7 +26,8 @@ interface Served {
 }
 
 /**
- * A process per run (LangGraph's `--run`), under a supervisor that acts only on what it can see
+ * The pool of a runtime whose workers live a process per run (WorkerModel `per-run`), kept by a
+ * supervisor's policy that acts only on what it can see
  * from outside: a process that exits without its run having ended is replaced (after telling the
  * runtime, which then frees what the dead process held), a "not now" exit is retried shortly, and a
  * run the runtime's own records show nobody holding any more (the live owner's lease lapsed: the
@@ -34,7 +35,7 @@ interface Served {
  * still there, as any lease-based system does. The naive variant keeps no owner record, so a frozen
  * naive worker is simply waited for: nothing outside it can tell.
  */
-export class RunSupervisor extends PoolProcesses implements Pool {
+export class PerRunPool extends PoolProcesses implements Pool {
   readonly id: string;
   readonly runtime: string;
   readonly #served = new Map<string, Served>();
