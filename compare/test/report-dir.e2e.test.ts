@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,20 +41,24 @@ interface Ended {
   stdout: string;
   stderr: string;
   /** Every process seen below the command while it ran. */
-  seen: number[];
+  seen: { pid: number; args: string }[];
 }
 
-function descendants(root: number): number[] {
-  const table = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' })
+/** The processes below `root`, each with its command line. */
+function descendants(root: number): { pid: number; args: string }[] {
+  const table = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
     .trim()
     .split('\n')
-    .map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
-  const out: number[] = [];
+    .map((l) => {
+      const [pid, ppid, ...args] = l.trim().split(/\s+/);
+      return { pid: Number(pid), ppid: Number(ppid), args: args.join(' ') };
+    });
+  const out: { pid: number; args: string }[] = [];
   const walk = (pid: number) => {
-    for (const [child, parent] of table)
-      if (parent === pid && !out.includes(child)) {
-        out.push(child);
-        walk(child);
+    for (const p of table)
+      if (p.ppid === pid && !out.some((o) => o.pid === p.pid)) {
+        out.push({ pid: p.pid, args: p.args });
+        walk(p.pid);
       }
   };
   walk(root);
@@ -87,16 +91,16 @@ async function until(what: string, ok: () => boolean, ms: number): Promise<void>
 function run(
   command: Command,
   args: string[],
-  o: { cwd: string; boundMs: number; onStderr?: (text: string) => void },
+  o: { cwd: string; boundMs: number; onStderr?: (text: string, child: ChildProcess) => void },
 ): Promise<Ended> {
   const child = spawn(process.execPath, ['--import', 'tsx', ENTRIES[command], ...args], {
     cwd: packageDir,
     env: { ...process.env, INIT_CWD: o.cwd, NO_COLOR: '1', DATABASE_URL: '', TEMPORAL_ADDRESS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const seen = new Set<number>();
+  const seen = new Map<number, string>();
   const watch = setInterval(() => {
-    if (child.pid) for (const pid of descendants(child.pid)) seen.add(pid);
+    if (child.pid) for (const p of descendants(child.pid)) if (!seen.has(p.pid)) seen.set(p.pid, p.args);
   }, 150);
   let stdout = '';
   let stderr = '';
@@ -105,7 +109,7 @@ function run(
   child.stderr.on('data', (c: Buffer) => {
     stderr += c.toString();
     silentSince = Date.now();
-    o.onStderr?.(stderr);
+    o.onStderr?.(stderr, child);
   });
   return new Promise((resolve, reject) => {
     const hung = setInterval(() => {
@@ -118,14 +122,15 @@ function run(
     child.on('close', (code, signal) => {
       clearInterval(hung);
       clearInterval(watch);
-      resolve({ code, signal, stdout, stderr, seen: [...seen] });
+      resolve({ code, signal, stdout, stderr, seen: [...seen].map(([pid, args]) => ({ pid, args })) });
     });
   });
 }
 
-function scratch(): string {
+/** A folder of the test's own, removed when that test (not a concurrent sibling) is done. */
+function scratch(done: (fn: () => void) => void = onTestFinished): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'report-dir-test-'));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  done(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
@@ -136,8 +141,8 @@ describe.concurrent('a report folder that cannot be written is refused before an
     ['chaos', (dir) => path.join(dir, 'a-file', 'report')],
     ['bench', (dir) => path.join(dir, 'a-file', 'report')],
   ];
-  it.each(cases)('%s', async (command, target) => {
-    const dir = scratch();
+  it.for(cases)('%s', async ([command, target], { onTestFinished: done }) => {
+    const dir = scratch(done);
     writeFileSync(path.join(dir, 'a-file'), 'not a folder\n');
     const reportDir = target(dir);
     const r = await run(command, [...TINY[command], '--report-dir', reportDir], { cwd: dir, boundMs: 30_000 });
@@ -147,12 +152,13 @@ describe.concurrent('a report folder that cannot be written is refused before an
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`--report-dir ${reportDir} cannot be written: `);
     expect(lines[0]).toMatch(/ENOENT|ENOTDIR/);
-    // Nothing was started: no worker, no PostgreSQL, no Temporal, not even the world's line.
-    expect(r.seen).toEqual([]);
+    // Nothing was started: no worker, no PostgreSQL, no Temporal (tsx's compiler service aside).
+    expect(r.seen.filter((p) => !/esbuild/.test(p.args))).toEqual([]);
   });
 });
 
-describe.concurrent('a report folder that breaks after the run loses nothing', () => {
+// One long command at a time: each runs real workers, and the machine is small.
+describe('a report folder that breaks after the run loses nothing', { timeout: 240_000 }, () => {
   it.each(Object.keys(ENTRIES) as Command[])(
     '%s: the table on stdout, the results saved in the caller’s folder, nothing left running',
     async (command) => {
@@ -182,7 +188,32 @@ describe.concurrent('a report folder that breaks after the run loses nothing', (
       expect(r.stderr).toMatch(/the report could not be written \(ENOTDIR/);
       // Every process it started is gone (the watchers that outlive a SIGKILL need up to a second).
       expect(r.seen.length).toBeGreaterThan(0);
-      await until(`no process left of ${r.seen.length}`, () => r.seen.every((pid) => !alive(pid)), 15_000);
+      await until(`no process left of ${r.seen.length}`, () => r.seen.every((p) => !alive(p.pid)), 15_000);
+    },
+  );
+});
+
+describe('SIGTERM in the middle of the run', { timeout: 240_000 }, () => {
+  it.each(Object.keys(ENTRIES) as Command[])(
+    '%s: exits 130 at once, and nothing it started is left',
+    async (command) => {
+      const cwd = scratch();
+      let sent = false;
+      const r = await run(command, [...TINY[command], '--report-dir', path.join(cwd, 'report')], {
+        cwd,
+        boundMs: 30_000,
+        onStderr: (text, child) => {
+          // The infrastructure is up (the world's line comes last): there is a server to stop.
+          if (sent || !/^(bench \+ *[\d.]+ s +)?world: http/m.test(text)) return;
+          sent = true;
+          child.kill('SIGTERM');
+        },
+      });
+      expect(sent).toBe(true);
+      expect([r.code, r.signal]).toEqual([130, null]);
+      expect(r.stderr).toMatch(new RegExp(`^${command}: SIGTERM: stopping workers and infrastructure`, 'm'));
+      expect(r.seen.length).toBeGreaterThan(0);
+      await until(`no process left of ${r.seen.length}`, () => r.seen.every((p) => !alive(p.pid)), 15_000);
     },
   );
 });
