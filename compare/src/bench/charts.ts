@@ -3,13 +3,15 @@ import { bytes, ms, us } from './format.ts';
 import type { BenchReport } from './report.ts';
 import { evaluate } from './stats.ts';
 import { PROJECT_TO } from './storage.ts';
+import { knobLabel } from './tables.ts';
 
 /**
  * The four drawings of bench.html, inline SVG: per-step cost as a multiple of the floor, throughput,
- * storage growth against Temporal's limits, and the recovery trade. No script, no network.
+ * storage growth against the limits a runtime's profile names, and the recovery trade. Each
+ * runtime in its module's colour. No script, no network.
  */
-// Until the bench takes its runtimes from their modules, the two it measures keep their modules' colours.
-const colour = (runtime: string) => ({ langgraph: '#2563eb', temporal: '#7c3aed' })[runtime] ?? '#64748b';
+const colourOf = (r: BenchReport) => (runtime: string) => r.meta.benched[runtime]?.colour ?? '#64748b';
+const titleOf = (r: BenchReport, runtime: string) => r.meta.benched[runtime]?.title ?? runtime;
 
 function svgOpen(width: number, height: number, label: string): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="100%" role="img" aria-label="${esc(label)}">`;
@@ -20,7 +22,8 @@ const empty = (what: string) => `<p class="empty">No ${esc(what)} in this run.</
 /** Horizontal bars: each configuration's step as a multiple of the plain runner's, p95 as a whisker. */
 export function perStepChart(r: BenchReport, width = 900): string {
   const p = r.perStep;
-  const floor = p?.rows.find((x) => x.id === 'plain')?.perStepUs?.median;
+  const colour = colourOf(r);
+  const floor = p?.rows.find((x) => x.kind === 'floor')?.perStepUs?.median;
   if (!p || !floor) return empty('per-step figures');
   const rows = p.rows.filter((x) => x.perStepUs);
   const left = 380;
@@ -59,6 +62,7 @@ export function perStepChart(r: BenchReport, width = 900): string {
 export function throughputChart(r: BenchReport, width = 900): string {
   const t = r.throughput;
   if (!t?.length) return empty('throughput figures');
+  const colour = colourOf(r);
   const groups = [...new Set(t.map((c) => c.concurrency))].sort((a, b) => a - b);
   const series = [...new Set(t.map((c) => `${c.runtime}|${c.mode}|${c.processes}`))];
   const max = Math.max(...t.map((c) => c.reviewsPerSecond ?? 0), 0.1);
@@ -108,6 +112,7 @@ export function throughputChart(r: BenchReport, width = 900): string {
 export function storageChart(r: BenchReport, width = 900): string {
   const s = r.storage;
   if (!s?.cells.length) return empty('storage figures');
+  const colour = colourOf(r);
   const top = 16;
   const left = 70;
   const plotW = width - left - 190;
@@ -131,10 +136,10 @@ export function storageChart(r: BenchReport, width = 900): string {
   parts.push(
     `<text class="axis" x="${num(left + plotW / 2)}" y="${top + plotH + 30}" text-anchor="middle">requirements (measured up to ${Math.max(...s.sizes)}, the request schema's limit; dashed: the fit, projected)</text>`,
   );
-  for (const [label, b] of [
-    [`Temporal's limit on one payload, ${bytes(s.limits.payloadBytes)}`, s.limits.payloadBytes],
-    [`Temporal's limit on a history, ${bytes(s.limits.historyBytes)}`, s.limits.historyBytes],
-  ] as const)
+  for (const [label, b] of Object.entries(s.limits).flatMap(([runtime, l]) => [
+    [`${titleOf(r, runtime)}'s limit on one payload, ${bytes(l.payloadBytes)}`, l.payloadBytes] as const,
+    [`${titleOf(r, runtime)}'s limit on a history, ${bytes(l.historyBytes)}`, l.historyBytes] as const,
+  ]))
     parts.push(
       `<line class="limit" x1="${left}" x2="${left + plotW}" y1="${num(y(b))}" y2="${num(y(b))}"/><text class="axis limit-label" x="${left + 4}" y="${num(y(b) - 4)}">${esc(label)}</text>`,
     );
@@ -177,16 +182,11 @@ export function storageChart(r: BenchReport, width = 900): string {
   return parts.join('');
 }
 
-const KNOB_LABEL: Record<string, string> = {
-  leaseTtlMs: 'LangGraph: lease TTL',
-  heartbeatTimeoutMs: 'Temporal: heartbeat timeout',
-  stickyScheduleToStartMs: 'Temporal: sticky schedule-to-start',
-};
-
 /** One panel per knob: crash → progress (median, min–max) by setting, and the runs a live worker lost under load. */
 export function recoveryChart(r: BenchReport, width = 900): string {
   const rec = r.recovery;
   if (!rec?.points.length && !rec?.takeovers.length) return empty('recovery figures');
+  const colour = colourOf(r);
   const knobs = [
     ...new Set([
       ...rec.points.map((p) => `${p.runtime}|${p.knob}`),
@@ -208,7 +208,9 @@ export function recoveryChart(r: BenchReport, width = 900): string {
     const w = panelW - 70;
     const x = (i: number) => x0 + (values.length === 1 ? w / 2 : (i / (values.length - 1)) * w);
     const y = (v: number) => top + plotH - (v / maxY) * plotH;
-    parts.push(`<text class="axis panel-title" x="${num(x0)}" y="14">${esc(KNOB_LABEL[knob] ?? knob)}</text>`);
+    parts.push(
+      `<text class="axis panel-title" x="${num(x0)}" y="14">${esc(`${titleOf(r, runtime)}: ${knobLabel(r, runtime, knob)}`)}</text>`,
+    );
     for (let i = 0; i <= 4; i++) {
       const v = (maxY * i) / 4;
       parts.push(

@@ -1,42 +1,27 @@
-import { copyFileSync, rmSync } from 'node:fs';
-import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { createHttpPorts, type Ports, type RuntimeAdapter } from '@vendor-review/domain';
-import { workerBundle } from '@vendor-review/domain/infra';
-import type pg from 'pg';
+import { createHttpPorts, type Ports } from '@vendor-review/domain';
+import type { BenchEnv, StartedRuntime } from '@vendor-review/domain/conformance';
 import { startInfra, type Infra } from '../infra.ts';
 import type { Plan } from './plan.ts';
+import { loadBenched, type Benched } from './profiles.ts';
 
 /**
  * Everything the measurements share, brought up once: the infrastructure `pnpm compare` uses (the
- * world, PostgreSQL, a Temporal dev server, the runtimes' tables and worker bundles), the world's
- * latency set to zero (the steps' own waiting would hide what the runtimes cost), a pool and a
- * Temporal client for in-process runs, and a way to get an adapter configured for one setting.
+ * world, PostgreSQL, a Temporal dev server where a runtime needs one, each runtime started from its
+ * module), the world's latency set to zero (the steps' own waiting would hide what the runtimes
+ * cost), and each runtime's bench profile. Worker bundles are named by a hash of their sources and
+ * older builds are kept for a day (worker-bundle.ts), so a rebuild elsewhere in the tree during a
+ * run does not pull the code from under a worker started later.
  */
 export interface BenchContext {
   infra: Infra;
   plan: Plan;
-  runtimes: string[];
+  benched: Benched[];
+  /** What each profile is given. */
+  env: BenchEnv;
   ports: Ports;
   log: (line: string) => void;
-  lg: LangGraphKit | null;
-  tm: TemporalKit | null;
-}
-
-export interface LangGraphKit {
-  pool: pg.Pool;
-  workerEntry: string;
-  adapter(o: { leaseTtlMs?: number }): RuntimeAdapter;
-}
-
-export interface TemporalKit {
-  client: Client;
-  namespace: string;
-  /** The workers' own bundle (the review workflow) and the bench's (review + bare workflows). */
-  bundlePath: string;
-  benchBundlePath: string;
-  workerEntry: string;
-  adapter(o: { heartbeatTimeoutMs?: number; stickyScheduleToStartMs?: number }): Promise<RuntimeAdapter>;
+  /** A runtime as the infrastructure started it (default settings). */
+  started(b: Benched): StartedRuntime;
 }
 
 /** The world answering at once: what the runtimes cost, not what the steps wait for. */
@@ -45,18 +30,6 @@ export const WORLD_LATENCY = { modelLatencyMs: 0, pageLatencyMs: 0 };
 export const WORLD_DEFAULT_LATENCY = { modelLatencyMs: 150, pageLatencyMs: 0 };
 /** A model call as long as a real one: a busy worker must keep its lease or heartbeat alive through it. */
 export const WORLD_SLOW_MODEL = { modelLatencyMs: 2000, pageLatencyMs: 0 };
-
-/**
- * A private copy of a built bundle beside the original (so its external packages still resolve),
- * for as long as the bench runs: a build of newer sources elsewhere replaces the cached file, and
- * a worker started later in this run must still find the code the earlier ones ran.
- */
-function pin(file: string, closers: (() => Promise<unknown>)[]): string {
-  const copy = path.join(path.dirname(file), `pinned-${process.pid}-${path.basename(file)}`);
-  copyFileSync(file, copy);
-  closers.push(async () => rmSync(copy, { force: true }));
-  return copy;
-}
 
 export async function configureWorld(worldUrl: string, latency = WORLD_LATENCY): Promise<void> {
   const res = await fetch(`${worldUrl}/__config`, {
@@ -72,85 +45,34 @@ export async function openContext(o: {
   runtimes: string[];
   log: (line: string) => void;
 }): Promise<{ ctx: BenchContext; close(): Promise<void> }> {
+  const benched = await loadBenched(o.runtimes);
   const infra = await startInfra({ runtimes: o.runtimes, log: o.log });
-  const closers: (() => Promise<unknown>)[] = [];
-  const close = async () => {
-    for (const c of closers.reverse()) await c().catch(() => undefined);
-    await infra.teardown();
-  };
   try {
     await configureWorld(infra.worldUrl);
-    const base = { databaseUrl: infra.databaseUrl, worldUrl: infra.worldUrl };
-    let lgKit: LangGraphKit | null = null;
-    if (o.runtimes.includes('langgraph')) {
-      const lg = await import('@vendor-review/langgraph');
-      const lgb = await import('@vendor-review/langgraph/bench');
-      const worker = { path: pin((await workerBundle(lg.WORKER_ENTRY)).path, closers) };
-      const pool = lgb.createPool(infra.databaseUrl, { max: 8 });
-      closers.push(() => pool.end());
-      lgKit = {
-        pool,
-        workerEntry: worker.path,
-        adapter: ({ leaseTtlMs }) => {
-          const a = lg.createLangGraphAdapter({
-            ...base,
-            workerEntry: worker.path,
-            ...(leaseTtlMs ? { leaseTtlMs } : {}),
-          });
-          closers.push(() => a.close());
-          return a;
-        },
-      };
-    }
-    let tmKit: TemporalKit | null = null;
-    const temporal = infra.temporal;
-    if (o.runtimes.includes('temporal') && temporal) {
-      const tm = await import('@vendor-review/temporal');
-      const tmb = await import('@vendor-review/temporal/bench');
-      o.log('bench: Temporal bench workflow bundle (cached after the first build)…');
-      const built = await Promise.all([
-        workerBundle(tm.WORKER_ENTRY, ['@temporalio/*']),
-        tm.cachedWorkflowBundle(),
-        tmb.cachedBenchBundle(),
-      ]);
-      if (!built[2].cached) o.log(`bench: bench workflow bundle built in ${(built[2].ms / 1000).toFixed(1)} s`);
-      const [worker, bundle, benchBundle] = [built[0], built[1], built[2]].map((b) => ({
-        path: pin(b.path, closers),
-      })) as [{ path: string }, { path: string }, { path: string }];
-      const connection = await Connection.connect(temporal.connection as Parameters<typeof Connection.connect>[0]);
-      closers.push(() => connection.close());
-      tmKit = {
-        client: new Client({ connection, namespace: temporal.namespace }),
-        namespace: temporal.namespace,
-        bundlePath: bundle.path,
-        benchBundlePath: benchBundle.path,
-        workerEntry: worker.path,
-        adapter: async (t) => {
-          const a = await tm.createTemporalAdapter({
-            ...base,
-            temporal,
-            uiUrl: null,
-            bundlePath: bundle.path,
-            workerEntry: worker.path,
-            ...t,
-          });
-          closers.push(() => a.close());
-          return a;
-        },
-      };
-    }
+    const ports = createHttpPorts({ worldUrl: infra.worldUrl });
     const ctx: BenchContext = {
       infra,
       plan: o.plan,
-      runtimes: o.runtimes,
-      ports: createHttpPorts({ worldUrl: infra.worldUrl }),
+      benched,
+      ports,
       log: o.log,
-      lg: lgKit,
-      tm: tmKit,
+      env: {
+        worldUrl: infra.worldUrl,
+        databaseUrl: infra.databaseUrl,
+        temporal: infra.temporal,
+        ports,
+        preset: o.plan.preset,
+        log: o.log,
+      },
+      started(b) {
+        const s = infra.runtimes.get(b.info.name);
+        if (!s) throw new Error(`${b.info.title} was not started`);
+        return s;
+      },
     };
-    return { ctx, close };
+    return { ctx, close: () => infra.teardown() };
   } catch (err) {
-    await close();
+    await infra.teardown();
     throw err;
   }
 }

@@ -1,7 +1,6 @@
 import { flatVersions } from './machine.ts';
 import { bytes, ms, pct, times, us } from './format.ts';
 import type { BenchReport } from './report.ts';
-import type { Knob } from './recovery.ts';
 import { PROJECT_TO } from './storage.ts';
 
 /**
@@ -23,32 +22,22 @@ export function provenanceLine(r: BenchReport): string {
 function perStep(r: BenchReport): string[] {
   const p = r.perStep;
   if (!p) return [];
-  const row = (id: string) => p.rows.find((x) => x.id === id);
-  const floor = row('plain');
+  const floor = p.rows.find((x) => x.kind === 'floor');
   const out: string[] = [];
   if (floor?.perStepUs)
     out.push(
       `**Per step** (a ${p.requirements}-requirement review, ${p.steps} steps, the world answering at once): the plain runner, no durability at all, takes ${us(floor.perStepUs.median)} a step.`,
     );
-  const say = (id: string, what: string, unit: 'commits' | 'activities') => {
-    const x = row(id);
-    if (!x || x.overheadUs === null) return null;
-    const m = unit === 'commits' ? x.overheadInCommits : x.overheadInActivities;
-    return `${what} adds ${us(x.overheadUs)} (${times(m)} ${unit === 'commits' ? 'one commit' : 'one no-op activity'})`;
-  };
-  const lg = [
-    say('langgraph:memory', 'LangGraph with MemorySaver', 'commits'),
-    say('langgraph:exit', 'PostgresSaver `exit`', 'commits'),
-    say('langgraph:async', '`async`', 'commits'),
-    say('langgraph:sync', '`sync`', 'commits'),
-    say('langgraph:hardened', 'our hardened LangGraph', 'commits'),
-  ].filter(Boolean);
-  if (lg.length) out.push(`${lg.join(', ')} per step.`);
-  const tm = [
-    say('temporal:naive', 'Temporal naive', 'activities'),
-    say('temporal:hardened', 'hardened', 'activities'),
-  ].filter(Boolean);
-  if (tm.length) out.push(`${tm.join(', ')} per step.`);
+  // A sentence per runtime: the configurations its profile names for the findings, in its unit.
+  for (const [runtime, facts] of Object.entries(r.meta.benched)) {
+    const said = p.rows
+      .filter((x) => x.runtime === runtime && x.finding !== null && x.overheadUs !== null)
+      .map((x) => {
+        const m = facts.unit.key === null ? x.overheadInCommits : (x.overheadInUnits[facts.unit.key] ?? null);
+        return `${x.finding} adds ${us(x.overheadUs)} (${times(m)} ${facts.unit.one})`;
+      });
+    if (said.length) out.push(`${said.join(', ')} per step.`);
+  }
   const states = p.rows
     .filter((x) => x.stateShare !== null)
     .map((x) => `${x.label.replace(/ \(.*\)$/, '')} ${pct(x.stateShare)}`);
@@ -61,7 +50,7 @@ function perStep(r: BenchReport): string[] {
     .map((x) => `${x.label.replace(/ \(.*\)$/, '')} ${pct(x.ourShare)}`);
   if (shares.length)
     out.push(
-      `What our code around the runtime adds to what the runtime costs for our data (LangGraph: our executeRun, run table, saver, lease and outbox on the same replayed steps; Temporal: the review less the floor, against the replay): ${shares.join('; ')}.`,
+      `What our code around the runtime adds to what the runtime costs for our data (our code on the same replayed steps, or the review less the floor, against the replay): ${shares.join('; ')}.`,
     );
   return out;
 }
@@ -96,21 +85,15 @@ function storage(r: BenchReport): string[] {
       .join('; ')}.`,
   ];
   const proj = s.projections.map((p) => {
-    const limits =
-      p.runtime === 'temporal'
-        ? ` (the ${bytes(s.limits.payloadBytes)} payload limit at ${p.requirementsAtPayloadLimit ?? 'never'}, the history's ${bytes(s.limits.historyBytes)} at ${p.requirementsAtHistoryLimit ?? 'never'}, ${s.limits.historyEvents} events at ${p.requirementsAtEventLimit ?? 'never'} requirements)`
-        : '';
+    const l = s.limits[p.runtime];
+    const limits = l
+      ? ` (the ${bytes(l.payloadBytes)} payload limit at ${p.requirementsAtPayloadLimit ?? 'never'}, the history's ${bytes(l.historyBytes)} at ${p.requirementsAtHistoryLimit ?? 'never'}, ${l.historyEvents} events at ${p.requirementsAtEventLimit ?? 'never'} requirements)`
+      : '';
     return `${p.runtime} ${p.mode} ${bytes(p.bytesAt80)}${limits}`;
   });
   if (proj.length) out.push(`Projected to ${PROJECT_TO} requirements: ${proj.join('; ')}.`);
   return out;
 }
-
-const KNOB_WORDS: Record<Knob, string> = {
-  leaseTtlMs: 'a lease TTL of',
-  heartbeatTimeoutMs: 'a heartbeat timeout of',
-  stickyScheduleToStartMs: 'a sticky schedule-to-start timeout of',
-};
 
 /** Per knob: the shortest setting no live worker lost a run at under load, and what it recovers in. */
 export function recommendations(r: BenchReport): string[] {
@@ -119,7 +102,8 @@ export function recommendations(r: BenchReport): string[] {
   const out: string[] = [];
   const knobs = [...new Set(rec.points.map((p) => `${p.runtime}|${p.knob}`))];
   for (const k of knobs) {
-    const [runtime, knob] = k.split('|') as [string, Knob];
+    const [runtime, knob] = k.split('|') as [string, string];
+    const phrase = r.meta.benched[runtime]?.knobs.find((x) => x.name === knob)?.phrase ?? knob;
     const points = rec.points.filter((p) => p.runtime === runtime && p.knob === knob).sort((a, b) => a.value - b.value);
     const loaded = rec.takeovers.filter((t) => t.runtime === runtime && t.knob === knob);
     // The shortest loaded setting from which on upwards no live worker lost a run.
@@ -135,7 +119,7 @@ export function recommendations(r: BenchReport): string[] {
     const lostAt = loaded.filter((t) => t.lost > 0).map((t) => `${ms(t.value)} (${t.lost}/${t.runs} runs lost)`);
     const trade = points.map((p) => `${ms(p.value)} → ${p.recoveryMs ? ms(p.recoveryMs.median) : '—'}`).join(', ');
     out.push(
-      `${runtime}: crash → progress by ${KNOB_WORDS[knob].replace(/ of$/, '')}: ${trade}` +
+      `${runtime}: crash → progress by ${phrase}: ${trade}` +
         (start !== undefined
           ? ` (a replacement worker takes ${ms(start)} to start: no setting recovers faster).`
           : '.') +
@@ -145,7 +129,7 @@ export function recommendations(r: BenchReport): string[] {
             ? ' Under load no live worker lost a run at any setting tried.'
             : '') +
         (safe
-          ? ` Recommended: ${KNOB_WORDS[knob]} ${ms(safe.value)} (recovery ${safe.recoveryMs ? ms(safe.recoveryMs.median) : '—'}), the shortest setting no live worker lost a run at.`
+          ? ` Recommended: ${phrase} of ${ms(safe.value)} (recovery ${safe.recoveryMs ? ms(safe.recoveryMs.median) : '—'}), the shortest setting no live worker lost a run at.`
           : loaded.length
             ? ''
             : ' (not tried under load in this run)'),

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import type { RunHandle, RuntimeAdapter } from '@vendor-review/domain';
+import type { CrashPointName, RuntimeAdapter } from '@vendor-review/domain';
 import {
   baselineConfig,
   baselineIdFor,
@@ -8,9 +8,10 @@ import {
   computeEvidence,
   runCell,
   scenarioFor,
+  type RecoveryKnob,
   type Scenario,
+  type StartedRuntime,
 } from '@vendor-review/domain/conformance';
-import { WorkerProcess } from '@vendor-review/domain/infra';
 import {
   configureWorld,
   WORLD_DEFAULT_LATENCY,
@@ -18,36 +19,37 @@ import {
   WORLD_SLOW_MODEL,
   type BenchContext,
 } from './context.ts';
+import type { Benched } from './profiles.ts';
 import { roundSummary, summarize, type Summary } from './stats.ts';
 
 /**
- * What a recovery time costs. A short lease or heartbeat timeout lets a replacement take a dead
+ * What a recovery time costs, over the settings each runtime's profile names (its knobs). A short
+ * lease or heartbeat timeout lets a replacement take a dead
  * worker's run sooner, and takes a live worker's run away sooner when it is only slow. Two sweeps
  * over the same settings: crash → progress across kills on a quiet machine (a real worker A killed
  * at the crash point, worker B started at once, as a supervisor would), and on a loaded machine
  * (busy-loop processes, several reviews in one worker) how often a live worker lost its work.
  */
-export type Knob = 'leaseTtlMs' | 'heartbeatTimeoutMs' | 'stickyScheduleToStartMs';
-
 export interface RecoveryPoint {
-  runtime: 'langgraph' | 'temporal';
-  knob: Knob;
+  runtime: string;
+  /** The `RuntimeEnv.tuning` name swept (the profile's knob). */
+  knob: string;
   value: number;
-  crashPoint: 'after-model' | 'awaiting-approval';
+  crashPoint: CrashPointName;
   kills: number;
   recoveryMs: Summary | null;
   failed: string[];
 }
 
 export interface TakeoverPoint {
-  runtime: 'langgraph' | 'temporal';
-  knob: Knob;
+  runtime: string;
+  knob: string;
   value: number;
   runs: number;
-  /** Runs a live worker lost (LangGraph: fenced out of its lease; Temporal: an attempt timed out for want of a heartbeat). */
+  /** Runs a live worker lost, as its profile reads it (LangGraph: fenced out of its lease; Temporal: an attempt timed out for want of a heartbeat). */
   lost: number;
   rate: number;
-  /** Temporal: attempts the server gave up on, over all runs. */
+  /** Attempts the runtime gave up on, over all runs, where it counts them (Temporal: for want of a heartbeat). */
   timedOutAttempts: number | null;
   loadAverage: number;
   failed: string[];
@@ -64,12 +66,15 @@ export interface RecoverySection {
 }
 
 function scenario(adapter: RuntimeAdapter, crashPoint: RecoveryPoint['crashPoint']): Scenario {
-  return { ...scenarioFor(adapter, baselineConfig(adapter, 'hardened'), crashPoint), baselineId: baselineIdFor(adapter, 'hardened') };
+  return {
+    ...scenarioFor(adapter, baselineConfig(adapter, 'hardened'), crashPoint),
+    baselineId: baselineIdFor(adapter, 'hardened'),
+  };
 }
 
 async function sweepKills(
   ctx: BenchContext,
-  p: { runtime: RecoveryPoint['runtime']; knob: Knob; value: number; crashPoint: RecoveryPoint['crashPoint'] },
+  p: Pick<RecoveryPoint, 'runtime' | 'knob' | 'value' | 'crashPoint'>,
   adapter: RuntimeAdapter,
   label: string,
 ): Promise<RecoveryPoint> {
@@ -103,94 +108,6 @@ function startLoad(n: number): { stop(): void } {
   };
 }
 
-async function loadedLangGraph(ctx: BenchContext, ttl: number): Promise<TakeoverPoint> {
-  const lgb = await import('@vendor-review/langgraph/bench');
-  const runs = ctx.plan.recovery.loadedRuns;
-  const adapter = ctx.lg!.adapter({ leaseTtlMs: ttl });
-  const created = await Promise.all(
-    Array.from({ length: runs }, () =>
-      lgb.createApprovedRun(ctx.lg!.pool, {
-        request: cellRequest(ctx.infra.worldUrl),
-        variant: 'hardened',
-        durability: 'sync',
-        checkpointer: 'postgres',
-      }),
-    ),
-  );
-  const template = adapter.workerSpec({ runId: created[0]!.runId } as RunHandle, { name: 'L', crashPlan: null });
-  const worker = new WorkerProcess('L', { ...template, args: created.flatMap((r) => ['--run', r.runId]) });
-  const life = await worker.exited;
-  const { rows } = await ctx.lg!.pool.query<{ status: string }>('SELECT status FROM lg_runs WHERE run_id = ANY($1)', [
-    created.map((r) => r.runId),
-  ]);
-  const lost = rows.filter((r) => r.status !== 'completed').length;
-  const fenced = /lost the lease/.test(worker.output());
-  return {
-    runtime: 'langgraph',
-    knob: 'leaseTtlMs',
-    value: ttl,
-    runs,
-    lost,
-    rate: lost / runs,
-    timedOutAttempts: null,
-    loadAverage: os.loadavg()[0]!,
-    failed:
-      life.exitCode === 0 || fenced
-        ? []
-        : [`worker exited ${life.signal ?? life.exitCode}: ${life.logTail.slice(-200)}`],
-  };
-}
-
-async function loadedTemporal(ctx: BenchContext, heartbeatMs: number): Promise<TakeoverPoint> {
-  const tm = await import('@vendor-review/temporal');
-  const tmb = await import('@vendor-review/temporal/bench');
-  const runs = ctx.plan.recovery.loadedRuns;
-  const client = ctx.tm!.client;
-  const adapter = await ctx.tm!.adapter({ heartbeatTimeoutMs: heartbeatMs });
-  const taskQueue = `bench-load-${process.pid}-${Date.now()}`;
-  const fake = { runId: 'bench', taskQueue, config: { variant: 'hardened', durability: null } } as unknown as RunHandle;
-  const worker = new WorkerProcess('L', adapter.workerSpec(fake, { name: 'L', crashPlan: null }));
-  const failed: string[] = [];
-  let lost = 0;
-  let attempts = 0;
-  try {
-    await worker.waitForLine(/WORKER READY/, 120_000);
-    const started = await Promise.all(
-      Array.from({ length: runs }, async () => {
-        const s = await tm.startRun({
-          client,
-          taskQueue,
-          request: cellRequest(ctx.infra.worldUrl),
-          variant: 'hardened',
-          timeouts: { heartbeatMs },
-        });
-        await tm.approveRun({ client, runId: s.runId, approved: true, by: 'bench' });
-        return s;
-      }),
-    );
-    const results = await Promise.allSettled(started.map((s) => client.workflow.getHandle(s.workflowId).result()));
-    for (const r of results) if (r.status === 'rejected') failed.push(String(r.reason).slice(0, 160));
-    for (const s of started) {
-      const h = await tmb.historyFigures(client, s.workflowId);
-      attempts += h.heartbeatTimeouts;
-      if (h.heartbeatTimeouts > 0) lost++;
-    }
-  } finally {
-    await worker.stop(5000);
-  }
-  return {
-    runtime: 'temporal',
-    knob: 'heartbeatTimeoutMs',
-    value: heartbeatMs,
-    runs,
-    lost,
-    rate: lost / runs,
-    timedOutAttempts: attempts,
-    loadAverage: os.loadavg()[0]!,
-    failed,
-  };
-}
-
 export async function measureRecovery(ctx: BenchContext): Promise<RecoverySection> {
   // Steps that take as long as the world's model does by default: a lease or a heartbeat must
   // outlast them, which a world answering at once would never test.
@@ -202,45 +119,43 @@ export async function measureRecovery(ctx: BenchContext): Promise<RecoverySectio
   }
 }
 
+/** Each runtime's module started with one knob set (its other settings as they are). */
+async function tuned(ctx: BenchContext, b: Benched, knob: RecoveryKnob, value: number): Promise<StartedRuntime> {
+  const { worldUrl, databaseUrl, temporal } = ctx.env;
+  return b.module.start({ worldUrl, databaseUrl, temporal, tuning: { [knob.name]: value } });
+}
+
 async function sweep(ctx: BenchContext): Promise<RecoverySection> {
   const r = ctx.plan.recovery;
+  const preset = ctx.plan.preset;
+  const swept = ctx.benched.flatMap((b) => (b.profile.recovery ? [{ b, recovery: b.profile.recovery }] : []));
   const points: RecoveryPoint[] = [];
-  if (ctx.lg)
-    for (const ttl of r.leaseTtlMs)
-      points.push(
-        await sweepKills(
-          ctx,
-          { runtime: 'langgraph', knob: 'leaseTtlMs', value: ttl, crashPoint: 'after-model' },
-          ctx.lg.adapter({ leaseTtlMs: ttl }),
-          `LangGraph hardened, lease ${ttl / 1000} s, after-model`,
-        ),
-      );
-  if (ctx.tm) {
-    for (const hb of r.heartbeatMs)
-      points.push(
-        await sweepKills(
-          ctx,
-          { runtime: 'temporal', knob: 'heartbeatTimeoutMs', value: hb, crashPoint: 'after-model' },
-          await ctx.tm.adapter({ heartbeatTimeoutMs: hb }),
-          `Temporal hardened, heartbeat ${hb / 1000} s, after-model`,
-        ),
-      );
-    for (const sticky of r.stickyMs)
-      points.push(
-        await sweepKills(
-          ctx,
-          { runtime: 'temporal', knob: 'stickyScheduleToStartMs', value: sticky, crashPoint: 'awaiting-approval' },
-          await ctx.tm.adapter({ stickyScheduleToStartMs: sticky }),
-          `Temporal hardened, sticky schedule-to-start ${sticky / 1000} s, awaiting-approval`,
-        ),
-      );
-  }
+  for (const { b, recovery } of swept)
+    for (const knob of recovery.knobs)
+      for (const value of knob.values[preset]) {
+        const started = await tuned(ctx, b, knob, value);
+        try {
+          points.push(
+            await sweepKills(
+              ctx,
+              { runtime: b.info.name, knob: knob.name, value, crashPoint: knob.crashPoint },
+              started.adapter,
+              `${b.info.title} hardened, ${knob.label} ${value / 1000} s, ${knob.crashPoint}`,
+            ),
+          );
+        } finally {
+          await started.adapter.close().catch(() => undefined);
+        }
+      }
 
   const takeovers: TakeoverPoint[] = [];
-  const settings = [
-    ...(ctx.lg ? r.loadedLeaseTtlMs.map((v) => ['langgraph', v] as const) : []),
-    ...(ctx.tm ? r.loadedHeartbeatMs.map((v) => ['temporal', v] as const) : []),
-  ];
+  const settings = swept.flatMap(({ b, recovery }) =>
+    recovery.loaded
+      ? recovery.knobs.flatMap((knob) =>
+          knob.loaded[preset].map((value) => ({ b, loaded: recovery.loaded!, knob, value })),
+        )
+      : [],
+  );
   if (settings.length) {
     ctx.log(
       `recovery: loading the machine with ${r.burners} busy-loop process(es), the model answering in ${WORLD_SLOW_MODEL.modelLatencyMs} ms…`,
@@ -248,12 +163,36 @@ async function sweep(ctx: BenchContext): Promise<RecoverySection> {
     await configureWorld(ctx.infra.worldUrl, WORLD_SLOW_MODEL);
     const load = startLoad(r.burners);
     try {
-      for (const [runtime, value] of settings) {
-        const t = runtime === 'langgraph' ? await loadedLangGraph(ctx, value) : await loadedTemporal(ctx, value);
-        takeovers.push(t);
-        ctx.log(
-          `recovery: loaded, ${runtime} ${t.knob} ${value / 1000} s: ${t.lost}/${t.runs} run(s) lost by a live worker (load average ${t.loadAverage.toFixed(1)})`,
-        );
+      for (const { b, loaded, knob, value } of settings) {
+        const started = await tuned(ctx, b, knob, value);
+        try {
+          const runs = r.loadedRuns;
+          const o = await loaded({
+            env: ctx.env,
+            started,
+            knob: knob.name,
+            value,
+            runs,
+            request: cellRequest(ctx.infra.worldUrl),
+          });
+          const t: TakeoverPoint = {
+            runtime: b.info.name,
+            knob: knob.name,
+            value,
+            runs,
+            lost: o.lost,
+            rate: o.lost / runs,
+            timedOutAttempts: o.timedOutAttempts,
+            loadAverage: os.loadavg()[0]!,
+            failed: o.failed,
+          };
+          takeovers.push(t);
+          ctx.log(
+            `recovery: loaded, ${t.runtime} ${t.knob} ${value / 1000} s: ${t.lost}/${t.runs} run(s) lost by a live worker (load average ${t.loadAverage.toFixed(1)})`,
+          );
+        } finally {
+          await started.adapter.close().catch(() => undefined);
+        }
       }
     } finally {
       load.stop();

@@ -26,8 +26,10 @@ export interface BenchReport {
     versions: Versions;
     infrastructure: { world: string; postgres: string; temporal: string; built: string[] };
     world: { modelLatencyMs: number; pageLatencyMs: number };
+    /** Each runtime in the figures (the floor too) as its module and bench profile name it. */
+    benched: Record<string, BenchedFacts>;
   };
-  /** One PostgreSQL commit of a small row, µs: the unit LangGraph's overheads are stated in. */
+  /** One PostgreSQL commit of a small row, µs: the unit most overheads are stated in. */
   pgCommitUs: Summary | null;
   units: Units | null;
   runtimes: Record<string, Record<string, ModeFigures>>;
@@ -36,6 +38,15 @@ export interface BenchReport {
   storage: StorageSection | null;
   recovery: RecoverySection | null;
   harness: HarnessSection | null;
+}
+
+/** What the tables, charts and findings say of a runtime, from its module and its bench profile. */
+export interface BenchedFacts {
+  title: string;
+  colour: string;
+  /** The unit its overheads are stated in: the PostgreSQL commit (`key` null), or its own (a key of `overheadInUnits`). */
+  unit: { key: string | null; one: string; plural: string };
+  knobs: { name: string; label: string; phrase: string }[];
 }
 
 export interface ModeFigures {

@@ -1,17 +1,39 @@
 import os from 'node:os';
-import { openContext } from './context.ts';
-import { WORLD_LATENCY } from './context.ts';
+import type { InProcessBench } from '@vendor-review/domain/conformance';
+import { runtime as floor } from '../plain/module.ts';
+import { openContext, WORLD_LATENCY } from './context.ts';
 import { machine, versions } from './machine.ts';
 import type { Plan, SectionName } from './plan.ts';
-import { byRuntime, type BenchReport } from './report.ts';
-import { startBenchWorker, startReplayWorker } from './temporal-worker.ts';
-import { sizedRequest } from './requests.ts';
-import { measurePg, measureTemporalActivity } from './units.ts';
+import type { Benched } from './profiles.ts';
+import { byRuntime, type BenchReport, type BenchedFacts } from './report.ts';
+import { measureOwnUnits, measurePg } from './units.ts';
+
+/** What the renderers say of each runtime: its module's title and colour, its profile's unit and knobs. */
+function facts(benched: readonly Benched[]): Record<string, BenchedFacts> {
+  const commit = { key: null, one: 'one commit', plural: 'commits' };
+  const entry = (b: Pick<Benched, 'info'> & { profile?: Benched['profile'] }): [string, BenchedFacts] => {
+    const unit = b.profile?.unit;
+    return [
+      b.info.name,
+      {
+        title: b.info.title,
+        colour: b.info.colour,
+        unit:
+          !unit || unit === 'commit'
+            ? commit
+            : { key: `${b.info.name}:${unit.id}`, one: unit.one, plural: unit.plural },
+        knobs: (b.profile?.recovery?.knobs ?? []).map(({ name, label, phrase }) => ({ name, label, phrase })),
+      },
+    ];
+  };
+  return Object.fromEntries([entry({ info: floor.info }), ...benched.map(entry)]);
+}
 
 /**
- * The measurements in order, on one infrastructure: the units, per step, storage, throughput,
- * recovery; then, with everything of ours stopped, the harness (it brings up its own). A section
- * that fails is reported and the others still run.
+ * The measurements in order, on one infrastructure, for every runtime whose profile serves the
+ * section: the units, per step, storage, throughput, recovery; then, with everything of ours
+ * stopped, the harness (it brings up its own). A section that fails is reported and the others
+ * still run.
  */
 export async function runBench(o: {
   plan: Plan;
@@ -45,6 +67,7 @@ export async function runBench(o: {
 
   const t0 = Date.now();
   const { ctx, close } = await openContext({ plan, runtimes: o.runtimes, log });
+  const benchedList = ctx.benched;
   sectionMs.infrastructure = Date.now() - t0;
   let report: Omit<BenchReport, 'runtimes' | 'meta'> = {
     pgCommitUs: null,
@@ -56,42 +79,30 @@ export async function runBench(o: {
     harness: null,
   };
   const describe = ctx.infra.describe();
-  const v = await versions(ctx.infra.databaseUrl, ctx.infra.temporal?.version ?? null, ctx.runtimes);
+  const v = await versions(ctx.infra.databaseUrl, ctx.infra.temporal?.version ?? null, o.runtimes);
   try {
-    const needsWorker = wants('per-step') || wants('storage');
-    const worker = needsWorker ? await startBenchWorker(ctx) : null;
+    // The in-process sections share each profile's session (its pools, clients, in-process workers).
+    const inProcess = wants('per-step') || wants('storage');
+    const sessions: { b: Benched; s: InProcessBench }[] = [];
     try {
-      const units = await timed('units', async () => {
-        const pg = await measurePg(ctx.infra.databaseUrl, plan.units.commits);
-        const temporal =
-          worker && ctx.tm
-            ? await measureTemporalActivity(
-                ctx.tm.client,
-                worker.taskQueue,
-                plan.units.activityChains,
-                plan.units.chainLength,
-              )
-            : { temporalActivityUs: null, temporalTaskDispatchUs: null };
-        return { ...pg, ...temporal };
-      });
+      if (inProcess)
+        for (const b of ctx.benched)
+          if (b.profile.inProcess) sessions.push({ b, s: await b.profile.inProcess(ctx.env) });
+      const units = await timed('units', async () => ({
+        ...(await measurePg(ctx.infra.databaseUrl, plan.units.commits)),
+        own: await measureOwnUnits(sessions),
+      }));
       report = { ...report, units, pgCommitUs: units?.pgCommitUs ?? null };
       if (wants('per-step') && units) {
         const { measurePerStep } = await import('./per-step.ts');
-        report.perStep = await timed('per-step', async () => {
-          const replay = await startReplayWorker(ctx, sizedRequest(ctx.infra.worldUrl, plan.requirements));
-          try {
-            return await measurePerStep(ctx, units, worker, replay?.taskQueue ?? null);
-          } finally {
-            await replay?.stop();
-          }
-        });
+        report.perStep = await timed('per-step', () => measurePerStep(ctx, units, sessions, floor.info));
       }
       if (wants('storage')) {
         const { measureStorage } = await import('./storage.ts');
-        report.storage = await timed('storage', () => measureStorage(ctx, worker));
+        report.storage = await timed('storage', () => measureStorage(ctx, sessions));
       }
     } finally {
-      await worker?.stop();
+      for (const { s } of sessions.reverse()) await s.close().catch(() => undefined);
     }
     if (wants('throughput')) {
       const { measureThroughput } = await import('./throughput.ts');
@@ -127,6 +138,7 @@ export async function runBench(o: {
         built: describe.built,
       },
       world: WORLD_LATENCY,
+      benched: facts(benchedList),
     },
     ...report,
     runtimes: {},

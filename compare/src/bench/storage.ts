@@ -1,40 +1,27 @@
+import type { InProcessBench, StorageLimits, StoredRun } from '@vendor-review/domain/conformance';
 import type { BenchContext } from './context.ts';
-import { langGraphRun, temporalRun } from './in-process.ts';
+import type { Benched } from './profiles.ts';
 import { sizedRequest } from './requests.ts';
 import { crossing, evaluate, polyfit } from './stats.ts';
 
 /**
- * What a finished run leaves stored, by the size of the review: LangGraph's rows per table
- * (checkpoints, blobs, pending writes, our provenance), Temporal's history (events, bytes, the
- * largest single payload). Each size runs once per configuration: the bytes of a run do not vary
- * from run to run (only ids and timestamps do). From the sizes measured, a fit says where a
- * bigger review would land and where it would meet Temporal's limits.
+ * What a finished run leaves stored, by the size of the review, as each runtime's profile reads it
+ * (LangGraph: rows per table; Temporal: its history's events and bytes, the largest payload). Each
+ * size runs once per configuration: the bytes of a run do not vary from run to run (only ids and
+ * timestamps do). From the sizes measured, a fit says where a bigger review would land and, for a
+ * runtime whose profile names limits, where it would meet them.
  */
-export const TEMPORAL_LIMITS = {
-  historyBytes: 50 * 1024 * 1024,
-  historyEvents: 51_200,
-  payloadBytes: 2 * 1024 * 1024,
-};
 export const PROJECT_TO = 80;
 
-export interface StorageCell {
-  runtime: 'langgraph' | 'temporal';
+export interface StorageCell extends StoredRun {
+  runtime: string;
   mode: string;
   requirements: number;
   pagesPerRequirement: number | null;
-  ok: boolean;
-  bytes: number;
-  /** LangGraph: rows and bytes per table. */
-  tables?: { table: string; rows: number; bytes: number }[];
-  rows?: number;
-  /** Temporal: events, the largest payload, and the bytes of every activity's arguments together. */
-  events?: number;
-  largestPayloadBytes?: number;
-  activityInputBytes?: number;
 }
 
 export interface StorageProjection {
-  runtime: 'langgraph' | 'temporal';
+  runtime: string;
   mode: string;
   /** bytes = a + b·n + c·n², least squares over the sizes measured (c = 0: a line fitted better). */
   bytesFit: number[];
@@ -42,6 +29,7 @@ export interface StorageProjection {
   rowsAt80: number | null;
   eventsAt80: number | null;
   largestPayloadAt80: number | null;
+  /** Where the runtime's limits are met (null: it names none, or the fit never reaches them). */
   requirementsAtHistoryLimit: number | null;
   requirementsAtEventLimit: number | null;
   requirementsAtPayloadLimit: number | null;
@@ -50,54 +38,15 @@ export interface StorageProjection {
 export interface StorageSection {
   sizes: number[];
   how: string;
+  /** What each runtime's figures are, from its profile. */
+  what: Record<string, string>;
   cells: StorageCell[];
   projections: StorageProjection[];
-  limits: typeof TEMPORAL_LIMITS;
+  /** The limits each runtime's profile names, by runtime. */
+  limits: Record<string, StorageLimits>;
 }
 
-const LG_MODES = [
-  { mode: 'exit', durability: 'exit', variant: 'naive' },
-  { mode: 'sync', durability: 'sync', variant: 'naive' },
-  { mode: 'hardened', durability: 'sync', variant: 'hardened' },
-] as const;
-
-async function measureOne(
-  ctx: BenchContext,
-  runtime: 'langgraph' | 'temporal',
-  mode: string,
-  n: number,
-  pages: number | null,
-  taskQueue: string | null,
-): Promise<StorageCell> {
-  const request = sizedRequest(ctx.infra.worldUrl, n, pages ? { pagesPerRequirement: pages } : {});
-  const base = { runtime, mode, requirements: n, pagesPerRequirement: pages };
-  if (runtime === 'langgraph') {
-    const m = LG_MODES.find((x) => x.mode === mode)!;
-    const run = await langGraphRun(ctx, request, { saver: 'postgres', durability: m.durability, variant: m.variant });
-    const { threadStorage } = await import('@vendor-review/langgraph/bench');
-    const tables = await threadStorage(ctx.lg!.pool, run.id);
-    return {
-      ...base,
-      ok: run.ok,
-      bytes: tables.reduce((s, t) => s + t.bytes, 0),
-      rows: tables.reduce((s, t) => s + t.rows, 0),
-      tables,
-    };
-  }
-  const run = await temporalRun(ctx, taskQueue!, request, mode as 'naive' | 'hardened');
-  const { historyFigures } = await import('@vendor-review/temporal/bench');
-  const h = await historyFigures(ctx.tm!.client, run.id);
-  return {
-    ...base,
-    ok: run.ok,
-    bytes: h.bytes,
-    events: h.events,
-    largestPayloadBytes: h.largestPayloadBytes,
-    activityInputBytes: h.activityInputBytes,
-  };
-}
-
-function project(cells: StorageCell[]): StorageProjection[] {
+function project(cells: StorageCell[], limits: Record<string, StorageLimits>): StorageProjection[] {
   const groups = new Map<string, StorageCell[]>();
   for (const c of cells)
     if (c.ok && c.pagesPerRequirement === null)
@@ -106,6 +55,7 @@ function project(cells: StorageCell[]): StorageProjection[] {
   for (const group of groups.values()) {
     if (group.length < 2) continue;
     const { runtime, mode } = group[0]!;
+    const limit = limits[runtime];
     const points = group.map((c): [number, number] => [c.requirements, c.bytes]);
     // Quadratic where the growth is (state passed again at every step); a curve bending down is noise on a line.
     const quadratic = group.length >= 3 ? polyfit(points, 2) : null;
@@ -126,9 +76,9 @@ function project(cells: StorageCell[]): StorageProjection[] {
       rowsAt80: rows ? round(evaluate(rows, PROJECT_TO)) : null,
       eventsAt80: events ? round(evaluate(events, PROJECT_TO)) : null,
       largestPayloadAt80: payload ? round(evaluate(payload, PROJECT_TO)) : null,
-      requirementsAtHistoryLimit: runtime === 'temporal' ? crossing(bytesFit, TEMPORAL_LIMITS.historyBytes) : null,
-      requirementsAtEventLimit: events ? crossing(events, TEMPORAL_LIMITS.historyEvents) : null,
-      requirementsAtPayloadLimit: payload ? crossing(payload, TEMPORAL_LIMITS.payloadBytes) : null,
+      requirementsAtHistoryLimit: limit ? crossing(bytesFit, limit.historyBytes) : null,
+      requirementsAtEventLimit: limit && events ? crossing(events, limit.historyEvents) : null,
+      requirementsAtPayloadLimit: limit && payload ? crossing(payload, limit.payloadBytes) : null,
     });
   }
   return out;
@@ -136,28 +86,34 @@ function project(cells: StorageCell[]): StorageProjection[] {
 
 export async function measureStorage(
   ctx: BenchContext,
-  temporal: { taskQueue: string } | null,
+  sessions: { b: Benched; s: InProcessBench }[],
 ): Promise<StorageSection> {
   const sizes = ctx.plan.storage.requirements;
-  const jobs: { runtime: 'langgraph' | 'temporal'; mode: string; n: number; pages: number | null }[] = [];
+  const stores = sessions.flatMap(({ b, s }) =>
+    s.storage ? [{ runtime: b.info.name, title: b.info.title, storage: s.storage }] : [],
+  );
+  const jobs: { store: (typeof stores)[number]; mode: string; n: number; pages: number | null }[] = [];
   const largest = Math.max(...sizes);
-  for (const n of sizes) {
-    if (ctx.lg) for (const m of LG_MODES) jobs.push({ runtime: 'langgraph', mode: m.mode, n, pages: null });
-    if (ctx.tm && temporal)
-      for (const mode of ['naive', 'hardened']) jobs.push({ runtime: 'temporal', mode, n, pages: null });
-  }
-  if (ctx.plan.storage.widePages) {
+  for (const n of sizes)
+    for (const store of stores) for (const mode of store.storage.modes) jobs.push({ store, mode, n, pages: null });
+  if (ctx.plan.storage.widePages)
     // The request schema's other size: every requirement reads up to five pages instead of three.
-    if (ctx.lg) for (const m of LG_MODES) jobs.push({ runtime: 'langgraph', mode: m.mode, n: largest, pages: 5 });
-    if (ctx.tm && temporal)
-      for (const mode of ['naive', 'hardened']) jobs.push({ runtime: 'temporal', mode, n: largest, pages: 5 });
-  }
+    for (const store of stores)
+      for (const mode of store.storage.modes) jobs.push({ store, mode, n: largest, pages: 5 });
   const cells: StorageCell[] = [];
   for (const [i, j] of jobs.entries()) {
-    const cell = await measureOne(ctx, j.runtime, j.mode, j.n, j.pages, temporal?.taskQueue ?? null);
+    const request = sizedRequest(ctx.infra.worldUrl, j.n, j.pages ? { pagesPerRequirement: j.pages } : {});
+    const stored = await j.store.storage.measure(j.mode, request);
+    const cell: StorageCell = {
+      runtime: j.store.runtime,
+      mode: j.mode,
+      requirements: j.n,
+      pagesPerRequirement: j.pages,
+      ...stored,
+    };
     cells.push(cell);
     ctx.log(
-      `storage [${i + 1}/${jobs.length}] ${j.runtime} ${j.mode}, ${j.n} requirements${j.pages ? ` × ${j.pages} pages` : ''}: ` +
+      `storage [${i + 1}/${jobs.length}] ${j.store.runtime} ${j.mode}, ${j.n} requirements${j.pages ? ` × ${j.pages} pages` : ''}: ` +
         `${cell.ok ? '' : 'FAILED, '}${(cell.bytes / 1024).toFixed(1)} KiB` +
         (cell.rows !== undefined ? `, ${cell.rows} rows` : '') +
         (cell.events !== undefined
@@ -165,13 +121,17 @@ export async function measureStorage(
           : ''),
     );
   }
+  const limits = Object.fromEntries(
+    stores.flatMap((s) => (s.storage.limits ? [[s.runtime, s.storage.limits] as const] : [])),
+  );
   return {
     sizes,
     how:
       `the cells' vendor (acme-analytics) with n requirements: its six kinds, then the kinds again under new ids (pricing-2, …) ` +
       `with the kind's question; the request schema takes at most 20, so ${PROJECT_TO} is projected from the fit, not run`,
+    what: Object.fromEntries(stores.map((s) => [s.runtime, `${s.title}: ${s.storage.how}`])),
     cells,
-    projections: project(cells),
-    limits: TEMPORAL_LIMITS,
+    projections: project(cells, limits),
+    limits,
   };
 }

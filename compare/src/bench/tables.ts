@@ -35,26 +35,12 @@ export function unitsTable(r: BenchReport): Table | null {
         us(u.pgRoundTripUs.p95),
         String(u.pgRoundTripUs.n),
       ],
-      ...(u.temporalActivityUs
-        ? [
-            [
-              'one Temporal no-op activity (with its workflow task)',
-              us(u.temporalActivityUs.median),
-              us(u.temporalActivityUs.p95),
-              String(u.temporalActivityUs.n),
-            ],
-          ]
-        : []),
-      ...(u.temporalTaskDispatchUs
-        ? [
-            [
-              '  of which a workflow task waits, scheduled → started',
-              us(u.temporalTaskDispatchUs.median),
-              us(u.temporalTaskDispatchUs.p95),
-              String(u.temporalTaskDispatchUs.n),
-            ],
-          ]
-        : []),
+      ...u.own.flatMap((o) => [
+        [o.label, us(o.us.median), us(o.us.p95), String(o.us.n)],
+        ...o.parts.flatMap((part) =>
+          part.us ? [[`  ${part.label}`, us(part.us.median), us(part.us.p95), String(part.us.n)]] : [],
+        ),
+      ]),
     ],
     numeric: [1, 2, 3],
   };
@@ -63,23 +49,27 @@ export function unitsTable(r: BenchReport): Table | null {
 export function perStepTable(r: BenchReport): Table | null {
   const p = r.perStep;
   if (!p) return null;
+  const own = r.units?.own ?? [];
+  const facts = r.meta.benched;
+  const started = Object.entries(p.workerStartMs).map(
+    ([runtime, t]) =>
+      `; the in-process ${facts[runtime]?.title ?? runtime} worker took ${ms(t)} to start (not in the figures)`,
+  );
   return {
     title: 'Per step, in-process',
     note:
       `a review of ${p.requirements} requirements (${p.steps} steps, ${p.pagesPerRequirement} pages fetched in parallel per requirement), the world answering at once; ` +
       `per step = the run's wall time ÷ ${p.steps}, median and p95 over ${p.runs} runs each (after ${p.warmup} warm-up), configurations taking turns; ` +
       `"over floor" = minus the plain runner's (bare and replayed runs do no domain work); "our state" = (replayed − bare) ÷ bare, what carrying our state adds to the runtime's own cost; ` +
-      `"our code" = what our code around the runtime adds to what the runtime costs for our data: LangGraph, our executeRun on the same replayed steps ÷ the replay − 1; Temporal, (over floor − replayed) ÷ replayed` +
-      (p.temporalWorkerStartMs !== null
-        ? `; the in-process Temporal worker took ${ms(p.temporalWorkerStartMs)} to start (not in the figures)`
-        : ''),
+      `"our code" = what our code around the runtime adds to what the runtime costs for our data: our code on the same replayed steps ÷ the replay − 1 where the runtime can run them inside our code, else (over floor − replayed) ÷ replayed` +
+      started.join(''),
     head: [
       'configuration',
       'per step',
       'p95',
       'over floor',
       '= commits',
-      '= activities',
+      ...own.map((o) => `= ${facts[o.runtime]?.unit.plural ?? o.key}`),
       'our state',
       'our code',
       'failed',
@@ -90,12 +80,12 @@ export function perStepTable(r: BenchReport): Table | null {
       us(x.perStepUs?.p95),
       x.kind === 'floor' ? '(floor)' : us(x.overheadUs),
       x.kind === 'floor' ? '' : times(x.overheadInCommits),
-      x.kind === 'floor' ? '' : times(x.overheadInActivities),
+      ...own.map((o) => (x.kind === 'floor' ? '' : times(x.overheadInUnits[o.key]))),
       x.kind === 'replay' ? pct(x.stateShare) : '',
       x.ourShare !== null ? pct(x.ourShare) : '',
       x.failed ? `${x.failed}/${x.runs}` : '',
     ]),
-    numeric: [1, 2, 3, 4, 5, 6, 7],
+    numeric: Array.from({ length: 6 + own.length }, (_, i) => i + 1),
   };
 }
 
@@ -107,7 +97,7 @@ export function throughputTable(r: BenchReport): Table | null {
     note:
       'reviews at once on one worker process, then two; window = first world call → last review recorded complete (worker start outside it, shown apart); ' +
       'CPU from the kernel: workers (less their start), PostgreSQL (every backend), the Temporal dev server; ' +
-      "commits from pg_stat_database of a database of the cell's own (incl. the workers' connections and, for Temporal, the outbox drainer's polls)",
+      "commits from pg_stat_database of a database of the cell's own (incl. the workers' own connections and what they poll while they live)",
     head: [
       'runtime',
       'reviews',
@@ -116,7 +106,7 @@ export function throughputTable(r: BenchReport): Table | null {
       'CPU s/review',
       'workers',
       'postgres',
-      'temporal',
+      'Temporal server',
       'commits/review',
       'events/review',
       'worker start',
@@ -145,7 +135,7 @@ export function storageTable(r: BenchReport): Table | null {
   if (!s) return null;
   return {
     title: 'Storage per finished run',
-    note: `${s.how}; LangGraph: rows of checkpoints, checkpoint_blobs, checkpoint_writes and lg_checkpoint_provenance, bytes as stored (pg_column_size); Temporal: the history's size as the server counts it`,
+    note: [s.how, ...Object.values(s.what)].join('; '),
     head: [
       'configuration',
       'requirements',
@@ -162,9 +152,7 @@ export function storageTable(r: BenchReport): Table | null {
       c.rows !== undefined ? `${c.rows} rows` : c.events !== undefined ? `${c.events} events` : '—',
       c.largestPayloadBytes !== undefined ? bytes(c.largestPayloadBytes) : '—',
       c.activityInputBytes !== undefined ? bytes(c.activityInputBytes) : '—',
-      c.tables
-        ? c.tables.map((t) => `${t.table.replace(/^lg_checkpoint_/, '')} ${t.rows}/${bytes(t.bytes)}`).join(', ')
-        : '',
+      c.tables ? c.tables.map((t) => `${t.table} ${t.rows}/${bytes(t.bytes)}`).join(', ') : '',
     ]),
     numeric: [2, 3, 4, 5],
   };
@@ -174,9 +162,18 @@ export function projectionTable(r: BenchReport): Table | null {
   const s = r.storage;
   if (!s?.projections.length) return null;
   const never = (n: number | null) => (n === null ? 'beyond 10⁷' : `${n} requirements`);
+  const limited = Object.entries(s.limits);
+  const title = (runtime: string) => r.meta.benched[runtime]?.title ?? runtime;
   return {
-    title: `Storage projected to ${PROJECT_TO} requirements, and Temporal's limits`,
-    note: `least squares over the sizes measured (${s.sizes.join(', ')}): bytes quadratic in requirements, rows and events linear; limits: history ${bytes(s.limits.historyBytes)}, ${s.limits.historyEvents} events, one payload ${bytes(s.limits.payloadBytes)}`,
+    title: `Storage projected to ${PROJECT_TO} requirements${limited.length ? `, and ${limited.map(([n]) => `${title(n)}'s`).join(' and ')} limits` : ''}`,
+    note:
+      `least squares over the sizes measured (${s.sizes.join(', ')}): bytes quadratic in requirements, rows and events linear` +
+      limited
+        .map(
+          ([n, l]) =>
+            `; ${limited.length > 1 ? `${title(n)}'s ` : ''}limits: history ${bytes(l.historyBytes)}, ${l.historyEvents} events, one payload ${bytes(l.payloadBytes)}`,
+        )
+        .join(''),
     head: [
       'configuration',
       `stored at ${PROJECT_TO}`,
@@ -191,19 +188,18 @@ export function projectionTable(r: BenchReport): Table | null {
       bytes(p.bytesAt80),
       p.rowsAt80 !== null ? `${p.rowsAt80} rows` : p.eventsAt80 !== null ? `${p.eventsAt80} events` : '—',
       bytes(p.largestPayloadAt80),
-      p.runtime === 'temporal' ? never(p.requirementsAtHistoryLimit) : '—',
-      p.runtime === 'temporal' ? never(p.requirementsAtEventLimit) : '—',
-      p.runtime === 'temporal' ? never(p.requirementsAtPayloadLimit) : '—',
+      s.limits[p.runtime] ? never(p.requirementsAtHistoryLimit) : '—',
+      s.limits[p.runtime] ? never(p.requirementsAtEventLimit) : '—',
+      s.limits[p.runtime] ? never(p.requirementsAtPayloadLimit) : '—',
     ]),
     numeric: [1, 2, 3],
   };
 }
 
-const KNOB: Record<string, string> = {
-  leaseTtlMs: 'lease TTL',
-  heartbeatTimeoutMs: 'heartbeat timeout',
-  stickyScheduleToStartMs: 'sticky schedule-to-start',
-};
+/** A knob as its runtime's profile names it ("lease TTL"). */
+export function knobLabel(r: BenchReport, runtime: string, knob: string): string {
+  return r.meta.benched[runtime]?.knobs.find((k) => k.name === knob)?.label ?? knob;
+}
 
 export function recoveryTable(r: BenchReport): Table | null {
   const rec = r.recovery;
@@ -212,7 +208,7 @@ export function recoveryTable(r: BenchReport): Table | null {
     const loaded = rec.takeovers.find((t) => t.runtime === p.runtime && t.knob === p.knob && t.value === p.value);
     return [
       `${p.runtime} hardened`,
-      `${KNOB[p.knob]} ${ms(p.value)}`,
+      `${knobLabel(r, p.runtime, p.knob)} ${ms(p.value)}`,
       p.crashPoint,
       spread(p.recoveryMs, ms),
       `${p.recoveryMs?.n ?? 0}/${p.kills}`,
@@ -223,7 +219,7 @@ export function recoveryTable(r: BenchReport): Table | null {
     if (!rec.points.some((p) => p.runtime === t.runtime && p.knob === t.knob && p.value === t.value))
       rows.push([
         `${t.runtime} hardened`,
-        `${KNOB[t.knob]} ${ms(t.value)}`,
+        `${knobLabel(r, t.runtime, t.knob)} ${ms(t.value)}`,
         '—',
         '—',
         '—',

@@ -1,21 +1,24 @@
 import { freshDatabase, WorkerProcess, type FreshDatabase } from '@vendor-review/domain/infra';
 import { worldClient } from '@vendor-review/domain/world';
-import type { RunHandle, Variant, WorkerSpec } from '@vendor-review/domain';
+import type { Variant } from '@vendor-review/domain';
+import type { ThroughputBench } from '@vendor-review/domain/conformance';
 import type { BenchContext } from './context.ts';
+import type { Benched } from './profiles.ts';
 import { settledCommits } from './pg-stats.ts';
 import { cpuMs, postmasterPid, reapedChildrenCpuMs, temporalServerPid, treeCpuMs } from './proc.ts';
 import { sizedRequest } from './requests.ts';
 import { round1, summarize, roundSummary, type Summary } from './stats.ts';
 
 /**
- * Reviews at once, through real worker processes (one, then two), on a database of their own so
+ * Reviews at once, through each runtime's real worker processes (one, then two; its profile says
+ * how its runs and workers are set up), on a database of their own so
  * that its commit count is theirs alone. The window is from the first call any review makes to the
  * world until the last review is recorded complete: the workers' start is outside it and is
  * reported beside it. CPU comes from the kernel: the workers' (less what they spent starting),
  * PostgreSQL's and the Temporal server's.
  */
 export interface ThroughputCell {
-  runtime: 'langgraph' | 'temporal';
+  runtime: string;
   mode: Variant;
   concurrency: number;
   processes: number;
@@ -60,12 +63,10 @@ function snapshot(s: Servers): Snapshot {
 const diff = (a: number | null, b: number | null) => (a === null || b === null ? null : b - a);
 
 /**
- * When each worker is ready for work (Temporal: it prints READY; LangGraph: it starts its first
- * run), and the CPU it had spent by then, sampled every 50 ms until that moment.
+ * When each worker is ready for work (it prints the line its profile names), and the CPU it had
+ * spent by then, sampled every 50 ms until that moment.
  */
-const READY = /WORKER READY|starting from the request/;
-
-function watchStart(workers: WorkerProcess[]) {
+function watchStart(workers: WorkerProcess[], readyLine: RegExp) {
   const readyAt = new Map<WorkerProcess, number>();
   const cpuAtReady = new Map<WorkerProcess, number>();
   const timer = setInterval(() => {
@@ -76,7 +77,7 @@ function watchStart(workers: WorkerProcess[]) {
     }
   }, 50);
   const ready = workers.map((w) =>
-    w.waitForLine(READY, 120_000).then(() => {
+    w.waitForLine(readyLine, 120_000).then(() => {
       readyAt.set(w, Date.now());
     }),
   );
@@ -89,150 +90,61 @@ function watchStart(workers: WorkerProcess[]) {
   };
 }
 
-async function langGraphCell(
+/** One cell: the profile's runs and workers on a database of the cell's own, measured from outside. */
+async function runCell(
   ctx: BenchContext,
+  b: Benched,
+  tp: ThroughputBench,
   db: FreshDatabase,
   servers: Servers,
   c: { concurrency: number; processes: number; mode: Variant },
 ): Promise<ThroughputCell> {
-  const lgb = await import('@vendor-review/langgraph/bench');
-  const lg = await import('@vendor-review/langgraph');
-  await lg.setupDatabase(db.url);
   const request = sizedRequest(ctx.infra.worldUrl, ctx.plan.requirements);
-  const pool = lgb.createPool(db.url, { max: 4 });
-  const runs = await Promise.all(
-    Array.from({ length: c.concurrency }, () =>
-      lgb.createApprovedRun(pool, {
-        request,
-        variant: c.mode,
-        durability: lg.defaultDurability(c.mode),
-        checkpointer: 'postgres',
-      }),
-    ),
-  );
-  await pool.end();
-  const adapter = ctx.lg!.adapter({});
-  const template = adapter.workerSpec({ runId: runs[0]!.runId } as RunHandle, { name: 'T', crashPlan: null });
-  const commits0 = await settledCommits(ctx.infra.databaseUrl, db.name);
-  const before = snapshot(servers);
-  const lanes = Array.from({ length: c.processes }, (_, p) => runs.filter((_, i) => i % c.processes === p));
-  const workers = lanes.map(
-    (lane, p) =>
-      new WorkerProcess(`T${p + 1}`, {
-        ...template,
-        args: lane.flatMap((r) => ['--run', r.runId]),
-        env: { ...template.env, DATABASE_URL: db.url },
-      } satisfies WorkerSpec),
-  );
-  const start = watchStart(workers);
-  start.all.catch(() => undefined); // a worker that dies early is reported by its exit below
-  const lives = await Promise.all(workers.map((w) => w.exited));
-  start.stop();
-  const after = snapshot(servers);
-  const commits1 = await settledCommits(ctx.infra.databaseUrl, db.name);
-
-  const check = lgb.createPool(db.url, { max: 1 });
-  const { rows } = await check.query<{ status: string; finished_at: Date | null; run_id: string }>(
-    'SELECT run_id, status, finished_at FROM lg_runs',
-  );
-  await check.end();
-  const ids = new Set(runs.map((r) => r.runId));
-  const ledger = (await worldClient(ctx.infra.worldUrl).ledger()).filter((e) => e.runId !== null && ids.has(e.runId));
-  const first = ledger.length ? Math.min(...ledger.map((e) => e.at)) : null;
-  const completed = rows.filter((r) => r.status === 'completed');
-  const last = completed.length ? Math.max(...completed.map((r) => r.finished_at!.getTime())) : null;
-  const failures = lives
-    .filter((l) => l.exitCode !== 0)
-    .map((l) => `worker ${l.name} exited ${l.signal ?? l.exitCode}: ${l.logTail.split('\n').at(-1)?.slice(0, 160)}`);
-  return figures(c, 'langgraph', {
-    before,
-    after,
-    commits: commits1 - commits0,
-    first,
-    last,
-    completed: completed.length,
-    events: null,
-    workers,
-    startMs: start.startMs(),
-    startupCpu: start.cpuMs(),
-    failures,
+  const cell = await tp.prepare({
+    env: ctx.env,
+    started: ctx.started(b),
+    databaseUrl: db.url,
+    request,
+    variant: c.mode,
+    concurrency: c.concurrency,
+    processes: c.processes,
   });
-}
-
-async function temporalCell(
-  ctx: BenchContext,
-  db: FreshDatabase,
-  servers: Servers,
-  c: { concurrency: number; processes: number; mode: Variant },
-): Promise<ThroughputCell> {
-  const tm = await import('@vendor-review/temporal');
-  const tmb = await import('@vendor-review/temporal/bench');
-  await tm.setupDatabase(db.url);
-  const client = ctx.tm!.client;
-  const taskQueue = `bench-tp-${process.pid}-${Date.now()}`;
-  const adapter = await ctx.tm!.adapter({});
-  const fake = { runId: 'bench', taskQueue, config: { variant: c.mode, durability: null } } as unknown as RunHandle;
-  const template = adapter.workerSpec(fake, { name: 'T', crashPlan: null });
   const commits0 = await settledCommits(ctx.infra.databaseUrl, db.name);
   const before = snapshot(servers);
-  const workers = Array.from(
-    { length: c.processes },
-    (_, p) =>
-      new WorkerProcess(`T${p + 1}`, {
-        ...template,
-        env: { ...template.env, ...(c.mode === 'hardened' ? { DATABASE_URL: db.url } : {}) },
-      }),
-  );
-  const start = watchStart(workers);
-  const failures: string[] = [];
-  let first: number | null = null;
-  let last: number | null = null;
-  let completed = 0;
-  let events = 0;
+  const workers = cell.workers.map((spec, p) => new WorkerProcess(`T${p + 1}`, spec));
+  const start = watchStart(workers, tp.ready);
+  start.all.catch(() => undefined); // a worker that dies early is reported by its exit or the profile
   try {
-    await start.all;
-    const request = sizedRequest(ctx.infra.worldUrl, ctx.plan.requirements);
-    const started = await Promise.all(
-      Array.from({ length: c.concurrency }, async () => {
-        const s = await tm.startRun({ client, taskQueue, request, variant: c.mode });
-        await tm.approveRun({ client, runId: s.runId, approved: true, by: 'bench' });
-        return s;
-      }),
-    );
-    const results = await Promise.allSettled(started.map((s) => client.workflow.getHandle(s.workflowId).result()));
-    completed = results.filter((r) => r.status === 'fulfilled').length;
-    for (const r of results) if (r.status === 'rejected') failures.push(String(r.reason).slice(0, 160));
-    const figs = await Promise.all(started.map((s) => tmb.historyFigures(client, s.workflowId)));
-    events = figs.reduce((n, f) => n + f.events, 0);
-    const closed = figs.map((f) => f.closedAt).filter((x): x is number => x !== null);
-    last = closed.length ? Math.max(...closed) : null;
-    const ids = new Set(started.map((s) => s.runId));
-    const ledger = (await worldClient(ctx.infra.worldUrl).ledger()).filter((e) => e.runId !== null && ids.has(e.runId));
-    first = ledger.length ? Math.min(...ledger.map((e) => e.at)) : null;
+    await cell.drive({ workers, ready: start.all });
   } finally {
     start.stop();
     await Promise.all(workers.map((w) => w.stop(5000)));
   }
   const after = snapshot(servers);
   const commits1 = await settledCommits(ctx.infra.databaseUrl, db.name);
-  return figures(c, 'temporal', {
+  const out = await cell.outcome();
+  const ids = new Set(out.runIds);
+  const ledger = (await worldClient(ctx.infra.worldUrl).ledger()).filter((e) => e.runId !== null && ids.has(e.runId));
+  return figures(c, b.info.name, b.module.needs.temporal !== undefined, {
     before,
     after,
     commits: commits1 - commits0,
-    first,
-    last,
-    completed,
-    events,
+    first: ledger.length ? Math.min(...ledger.map((e) => e.at)) : null,
+    last: out.lastCompletedAt,
+    completed: out.completed,
+    events: out.historyEvents,
     workers,
     startMs: start.startMs(),
     startupCpu: start.cpuMs(),
-    failures,
+    failures: out.failures,
   });
 }
 
 function figures(
   c: { concurrency: number; processes: number; mode: Variant },
-  runtime: ThroughputCell['runtime'],
+  runtime: string,
+  /** A runtime on the Temporal server: the server's CPU is part of its cost. */
+  onTemporal: boolean,
   m: {
     before: Snapshot;
     after: Snapshot;
@@ -252,7 +164,7 @@ function figures(
   const startupTotal = m.startupCpu.reduce((a, b) => a + b, 0);
   const workersCpu = m.after.workersReaped - m.before.workersReaped - startupTotal;
   const pgCpu = diff(m.before.postgres, m.after.postgres);
-  const tmCpu = runtime === 'temporal' ? diff(m.before.temporal, m.after.temporal) : null;
+  const tmCpu = onTemporal ? diff(m.before.temporal, m.after.temporal) : null;
   const perReview = (ms: number | null) => (ms === null ? null : Math.round((ms / 1000 / n) * 1000) / 1000);
   const rss = m.workers.map((w) => w.life.peakRssKb).filter((x): x is number => x !== null);
   return {
@@ -287,18 +199,21 @@ export async function measureThroughput(ctx: BenchContext): Promise<ThroughputCe
   const { concurrency, processes, variants } = ctx.plan.throughput;
   const cells: ThroughputCell[] = [];
   // More processes than reviews would leave a worker idle: those cells are not run.
-  const plan = ctx.runtimes.flatMap((runtime) =>
-    variants.flatMap((mode) =>
+  const plan = ctx.benched.flatMap((b) => {
+    const tp = b.profile.throughput;
+    if (!tp) return [];
+    return variants.flatMap((mode) =>
       processes.flatMap((p) =>
-        concurrency.filter((n) => n >= p).map((n) => ({ runtime, mode, processes: p, concurrency: n })),
+        concurrency
+          .filter((n) => n >= p)
+          .map((n) => ({ b, tp, runtime: b.info.name, mode, processes: p, concurrency: n })),
       ),
-    ),
-  );
+    );
+  });
   for (const [i, cell] of plan.entries()) {
     const db = await freshDatabase(ctx.infra.databaseUrl, 'bench_tp');
     try {
-      const run = cell.runtime === 'langgraph' ? langGraphCell : temporalCell;
-      const out = await run(ctx, db, servers, cell);
+      const out = await runCell(ctx, cell.b, cell.tp, db, servers, cell);
       cells.push(out);
       ctx.log(
         `throughput [${i + 1}/${plan.length}] ${cell.runtime} ${cell.mode} ×${cell.concurrency} on ${cell.processes} process(es): ` +

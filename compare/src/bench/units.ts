@@ -1,19 +1,48 @@
-import type { Client } from '@temporalio/client';
+import type { Benched } from './profiles.ts';
 import pg from 'pg';
+import type { InProcessBench } from '@vendor-review/domain/conformance';
 import { summarize, type Summary } from './stats.ts';
 
 /**
- * The two units every overhead is stated in, measured in the same run on the same machine:
- * one PostgreSQL commit of a small row (an INSERT in its own transaction: a WAL flush, what a
- * checkpoint in `sync` cannot avoid), a bare round trip (SELECT 1) beside it, and one Temporal
- * no-op activity (schedule, poll, complete, and the workflow task that schedules the next one).
+ * The units every overhead is stated in, measured in the same run on the same machine: one
+ * PostgreSQL commit of a small row (an INSERT in its own transaction: a WAL flush, what a
+ * checkpoint in `sync` cannot avoid) with a bare round trip (SELECT 1) beside it, for every
+ * runtime; and each runtime's own unit where its profile has one (Temporal: a no-op activity).
  */
 export interface Units {
   pgCommitUs: Summary;
   pgRoundTripUs: Summary;
-  temporalActivityUs: Summary | null;
-  /** Part of that activity: a workflow task waiting between scheduled and started, in the server's own event times. */
-  temporalTaskDispatchUs: Summary | null;
+  own: OwnUnit[];
+}
+
+export interface OwnUnit {
+  runtime: string;
+  /** `<runtime>:<id>`: what per-step rows key their multiples by. */
+  key: string;
+  label: string;
+  us: Summary;
+  /** Parts of it worth a row of their own. */
+  parts: { label: string; us: Summary | null }[];
+}
+
+/** Each profile's own unit, measured on its in-process session. */
+export async function measureOwnUnits(sessions: { b: Benched; s: InProcessBench }[]): Promise<OwnUnit[]> {
+  const out: OwnUnit[] = [];
+  for (const { b, s } of sessions) {
+    const unit = b.profile.unit;
+    if (unit === 'commit' || !s.measureUnit) continue;
+    const m = await s.measureUnit();
+    const us = summarize(m.us);
+    if (!us) continue;
+    out.push({
+      runtime: b.info.name,
+      key: `${b.info.name}:${unit.id}`,
+      label: unit.label,
+      us,
+      parts: m.parts.map((p) => ({ label: p.label, us: summarize(p.us) })),
+    });
+  }
+  return out;
 }
 
 const PROBE = 'bench_commit_probe';
@@ -47,50 +76,4 @@ export async function measurePg(
     await client.query(`DROP TABLE IF EXISTS ${PROBE}`).catch(() => undefined);
     await client.end();
   }
-}
-
-/**
- * A chain of `length` no-op activities against an empty workflow, in turn: (chain − empty) ÷
- * length per pair, so starting and finishing a workflow is not counted as activity time.
- */
-export async function measureTemporalActivity(
-  client: Client,
-  taskQueue: string,
-  chains: number,
-  length: number,
-): Promise<Pick<Units, 'temporalActivityUs' | 'temporalTaskDispatchUs'>> {
-  const dispatch: number[] = [];
-  const run = async (n: number, i: number) => {
-    const workflowId = `bench-noop-${process.pid}-${n}-${i}-${Date.now()}`;
-    const t = performance.now();
-    await client.workflow.execute('noopChain', { taskQueue, workflowId, args: [n] });
-    const us = (performance.now() - t) * 1000;
-    if (n > 0 && i >= 0) dispatch.push(...(await taskWaits(client, workflowId)));
-    return us;
-  };
-  await run(length, -1); // warm-up: the worker's first workflow task pays for loading the bundle
-  const per: number[] = [];
-  for (let i = 0; i < chains; i++) {
-    const empty = await run(0, i);
-    const chain = await run(length, i);
-    per.push(Math.max(0, chain - empty) / length);
-  }
-  return { temporalActivityUs: summarize(per)!, temporalTaskDispatchUs: summarize(dispatch) };
-}
-
-/** Scheduled → started of every workflow task of one run, µs, from the history's event times. */
-async function taskWaits(client: Client, workflowId: string): Promise<number[]> {
-  const { events } = await client.workflow.getHandle(workflowId).fetchHistory();
-  const at = (e: NonNullable<typeof events>[number]) =>
-    Number(e.eventTime?.seconds ?? 0) * 1e6 + Math.round((e.eventTime?.nanos ?? 0) / 1000);
-  const out: number[] = [];
-  let scheduled: number | null = null;
-  for (const e of events ?? []) {
-    if (e.workflowTaskScheduledEventAttributes) scheduled = at(e);
-    else if (e.workflowTaskStartedEventAttributes && scheduled !== null) {
-      out.push(at(e) - scheduled);
-      scheduled = null;
-    }
-  }
-  return out;
 }

@@ -1,8 +1,7 @@
-/** @vendor-review/langgraph/bench: what `pnpm bench` needs beyond the runtime's public entry. */
+/** @vendor-review/langgraph/bench: LangGraph's bench profile and the parts it is made of (used by `pnpm bench` through the runtime module). */
+export { profile } from './profile.ts';
 export { buildBareGraph, bareSaver, runBareGraph, type BareSaver } from './bare-graph.ts';
 export { createApprovedRun, runReviewInProcess, type RunSpec } from './in-process.ts';
 export { threadStorage, type ThreadStorage } from './storage.ts';
 export { recordingSteps, replayingSteps, type Recording } from './replay-steps.ts';
 export { runGraphDirect } from './replay-graph.ts';
-export { createPool } from '../pool.ts';
-export { EXIT } from '../exit-codes.ts';

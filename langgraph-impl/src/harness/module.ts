@@ -11,6 +11,7 @@ export const runtime: RuntimeModule = {
   needs: {},
   versions: () =>
     installedVersions(import.meta.url, ['@langchain/langgraph', '@langchain/langgraph-checkpoint-postgres']),
+  bench: async () => (await import('../bench/profile.ts')).profile,
   async start(env) {
     const [{ createLangGraphAdapter }, { langGraphRecords }, { setupDatabase }, { WORKER_ENTRY }] = await Promise.all([
       import('./adapter.ts'),
