@@ -23,9 +23,16 @@ export function executorIdFor(runId: string): string {
   return `exec-${runId}`;
 }
 
+/** The release of the workflow code: a deploy that changes the steps' order must raise it. */
+export const WORKFLOW_RELEASE = 1;
+
 /**
- * Hardened pins the application version to the release of the workflow code: a deploy that
- * changes the steps' order must change it, and a worker only recovers runs of its own version.
- * Naive leaves it to DBOS, which hashes the registered workflows' source.
+ * Hardened pins the application version to the release, and a worker only recovers runs of its
+ * own version. DBOS wants version names unique across the applications of a system database
+ * (measured: a second application launching with a version another one registered fails), so
+ * the run's application carries the run in its version too. Naive leaves the version to DBOS,
+ * which hashes the registered workflows' source.
  */
-export const HARDENED_APP_VERSION = 'vendor-review-1';
+export function hardenedVersionFor(runId: string, release: number = WORKFLOW_RELEASE): string {
+  return `vendor-review-${release}+${runId}`;
+}

@@ -1,6 +1,12 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import type { ReviewRequestInput, Variant } from '@vendor-review/domain';
-import { createOutbox, createStepErrors, outboxTableSql, runMigrations, stepErrorsTableSql } from '@vendor-review/domain/infra';
+import {
+  createOutbox,
+  createStepErrors,
+  outboxTableSql,
+  runMigrations,
+  stepErrorsTableSql,
+} from '@vendor-review/domain/infra';
 import pg from 'pg';
 
 /**

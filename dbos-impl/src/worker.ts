@@ -61,6 +61,8 @@ runCli('dbos worker', async () => {
       logLevel: 'warn',
     });
     await DBOS.launch();
+    // Launch has re-enqueued whatever this executor and version left PENDING: from here it may run them.
+    process.stdout.write(`READY executor=${DBOS.executorID} version=${DBOS.applicationVersion}\n`);
     const handle = await DBOS.startWorkflow(vendorReview, { workflowID: runId })({
       runId,
       variant: run.variant,

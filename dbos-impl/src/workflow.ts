@@ -124,8 +124,11 @@ export function makeVendorReview(deps: () => WorkflowDeps) {
         }
       }
     };
-    const s = (name: StepName, stepKey: string, fn: (st: ReviewState, p: Ports, c: StepContext) => Promise<StateUpdate>) =>
-      step(name, stepKey, (c) => fn(state, ports, c)).then(merge);
+    const s = (
+      name: StepName,
+      stepKey: string,
+      fn: (st: ReviewState, p: Ports, c: StepContext) => Promise<StateUpdate>,
+    ) => step(name, stepKey, (c) => fn(state, ports, c)).then(merge);
 
     const phase = (p: PhaseEvent) => DBOS.setEvent<PhaseEvent>(STATUS_EVENT, p);
     try {

@@ -21,12 +21,15 @@ const spec = crashSpec({
 });
 
 describe("what DBOS's step journal kept at the kill", () => {
-  it.each(['naive', 'hardened'])('%s: the finished FETCH siblings are journaled at the kill, the cut-off one is not', (variant) => {
-    const obs = spec.get(`dbos/${variant}/-/parallel-fetch`);
-    const [, , of] = /sibling=(\d+)\/(\d+)/.exec(obs.crash?.detail ?? '') ?? [];
-    expect(Number(of)).toBeGreaterThanOrEqual(2);
-    const fetches = (obs.durableAtCrash?.marks ?? []).filter((m) => m.step === 'FETCH');
-    const lastReq = /FETCH:([a-z0-9-]+):/.exec(fetches.at(-1)?.long ?? '')?.[1];
-    expect(fetches.filter((m) => m.long.includes(`FETCH:${lastReq}:`)).length).toBe(Number(of) - 1);
-  });
+  it.each(['naive', 'hardened'])(
+    '%s: the finished FETCH siblings are journaled at the kill, the cut-off one is not',
+    (variant) => {
+      const obs = spec.get(`dbos/${variant}/-/parallel-fetch`);
+      const [, , of] = /sibling=(\d+)\/(\d+)/.exec(obs.crash?.detail ?? '') ?? [];
+      expect(Number(of)).toBeGreaterThanOrEqual(2);
+      const fetches = (obs.durableAtCrash?.marks ?? []).filter((m) => m.step === 'FETCH');
+      const lastReq = /FETCH:([a-z0-9-]+):/.exec(fetches.at(-1)?.long ?? '')?.[1];
+      expect(fetches.filter((m) => m.long.includes(`FETCH:${lastReq}:`)).length).toBe(Number(of) - 1);
+    },
+  );
 });

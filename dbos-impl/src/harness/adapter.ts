@@ -13,7 +13,7 @@ import {
   type WorkerSpec,
 } from '@vendor-review/domain';
 import pg from 'pg';
-import { executorIdFor, HARDENED_APP_VERSION } from '../identity.ts';
+import { executorIdFor, hardenedVersionFor } from '../identity.ts';
 import { WORKER_ENTRY } from '../paths.ts';
 import { insertRun, loadRun } from '../store.ts';
 import { APPROVAL_TOPIC, STATUS_EVENT, type PhaseEvent } from '../workflow.ts';
@@ -61,7 +61,8 @@ export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeA
     const status = statusOf(wf.status, await phaseOf(h.runId));
     if (!full) return { status, state: null };
     const state = wf.status === 'SUCCESS' ? ((wf.output as ReviewState | undefined) ?? null) : null;
-    const reason = wf.status === 'SUCCESS' || wf.status === 'PENDING' ? undefined : `DBOS status ${wf.status}: ${String(wf.error)}`;
+    const reason =
+      wf.status === 'SUCCESS' || wf.status === 'PENDING' ? undefined : `DBOS status ${wf.status}: ${String(wf.error)}`;
     return { status, state, ...(reason ? { reason } : {}) };
   };
 
@@ -86,7 +87,7 @@ export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeA
           WORLD_URL: o.worldUrl,
           CRASH_PLAN: crashPlan ?? undefined,
           DBOS_EXECUTOR_ID: executorIdFor(h.runId),
-          DBOS_APP_VERSION: h.config.variant === 'hardened' ? HARDENED_APP_VERSION : undefined,
+          DBOS_APP_VERSION: h.config.variant === 'hardened' ? hardenedVersionFor(h.runId) : undefined,
         },
       };
     },
