@@ -11,6 +11,7 @@ export const runtime: RuntimeModule = {
   info: TEMPORAL,
   needs: { temporal: { sdkFallback: async () => (await import('../sdk-fallback.ts')).sdkDownloadedTemporal() } },
   versions: () => installedVersions(import.meta.url, ['@temporalio/worker']),
+  bench: async () => (await import('../bench/profile.ts')).profile,
   async start(env) {
     if (!env.temporal) throw new Error('the Temporal runtime needs a Temporal server');
     const temporal = env.temporal;
