@@ -10,7 +10,9 @@ import { UsageError } from '@vendor-review/domain/infra';
  */
 const REGISTRY: Record<string, () => Promise<{ runtime: RuntimeModule }>> = {
   langgraph: () => import('@vendor-review/langgraph/runtime'),
+  'langgraph-functional': () => import('@vendor-review/langgraph/functional-runtime'),
   temporal: () => import('@vendor-review/temporal/runtime'),
+  dbos: () => import('@vendor-review/dbos/runtime'),
   plain: () => import('./plain/module.ts'),
 };
 

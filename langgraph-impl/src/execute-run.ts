@@ -1,4 +1,4 @@
-import { Command, INTERRUPT } from '@langchain/langgraph';
+import { Command, INTERRUPT, RunControl, isGraphDrained } from '@langchain/langgraph';
 import {
   STATE_SCHEMA_VERSION,
   crashpoint,
@@ -14,8 +14,8 @@ import { isConnectionLoss, waitForDatabase } from '@vendor-review/domain/infra';
 import type pg from 'pg';
 import { findApproval, markApprovalConsumed, waitForApproval } from './approvals.ts';
 import { createCheckpointer, isRuntimeChannel } from './checkpointer.ts';
+import { DrainedError, type WorkerDrain } from './drain.ts';
 import { CheckpointUnreadableError, NothingToResumeError, RunNotFoundError } from './errors.ts';
-import { compileGraph } from './graph.ts';
 import {
   FencedOutError,
   claimLease,
@@ -28,6 +28,8 @@ import {
 } from './lease.ts';
 import type { DomainSteps } from './nodes.ts';
 import { LG_OUTBOX, outboxWriter } from './outbox.ts';
+import { TaskCommits } from './functional/task-commits.ts';
+import { reviewRunnable } from './review-runnable.ts';
 import { ownErrorCounter } from './retry.ts';
 import { LG_OUTBOX_SCOPE, SELECT_LEASE } from './sql.ts';
 import { loadRun, markRunFailed, markRunStarted, setRunStatus, type RunRow, type RunsDb } from './runs.ts';
@@ -46,6 +48,8 @@ export interface ExecuteOptions {
   approvalPollMs?: number;
   steps?: DomainSteps;
   log?: (line: string) => void;
+  /** The worker's SIGTERM: a hardened run drains at the next superstep (drain.ts); naive ignores it. */
+  drain?: WorkerDrain;
 }
 
 export type ExecuteOutcome = { status: 'completed' | 'failed'; rejected?: boolean; state: ReviewState | null };
@@ -140,13 +144,26 @@ async function executeOnce(
       })
     : null;
   if (lease) log(`claimed the lease on thread ${run.threadId} (fencing token ${lease.token})`);
+  // Asked to stop, LangGraph finishes the node in flight and stops at the next superstep, its
+  // checkpoint saved; a run waiting for its approval stops waiting. The lease is released below.
+  const drain = hardened ? o.drain : undefined;
+  const control = drain ? new RunControl() : null;
+  const release = drain?.hold();
+  const onDrain = () => {
+    log('asked to stop: draining at the next step boundary');
+    control?.requestDrain('SIGTERM');
+  };
+  if (drain?.signal.aborted) onDrain();
+  else drain?.signal.addEventListener('abort', onDrain, { once: true });
 
   try {
-    return await drive(o, run, lease, controller.signal, log);
+    return await drive(o, run, lease, controller.signal, log, control ? { control, signal: drain!.signal } : null);
   } catch (err) {
     // A lost lease explains whatever the aborted graph threw on its way out.
-    throw lostLease ?? err;
+    throw lostLease ?? (isGraphDrained(err) ? new DrainedError(err.reason) : err);
   } finally {
+    release?.();
+    drain?.signal.removeEventListener('abort', onDrain);
     keeper?.stop();
     if (lease && !lostLease) await releaseLease(o.pool, lease).catch(() => {});
   }
@@ -158,6 +175,7 @@ async function drive(
   lease: Lease | null,
   signal: AbortSignal,
   log: (line: string) => void,
+  drain: { control: RunControl; signal: AbortSignal } | null,
 ): Promise<ExecuteOutcome> {
   const writer = lease ? fencedPool(o.pool, lease) : o.pool;
   // Hardened, the run's status is written under the lease like its checkpoints. Found by the chaos
@@ -171,12 +189,16 @@ async function drive(
     writer: { worker: o.worker, ...(lease ? { fencingToken: lease.token } : {}) },
     persistMigrations: true,
   });
-  const graph = compileGraph(
+  // Hardened entrypoints act on a task's result only once it is committed (functional/task-commits.ts).
+  const commits = run.api === 'functional' && run.variant === 'hardened' ? new TaskCommits() : null;
+  const graph = reviewRunnable(
+    run,
     {
       variant: run.variant,
       ports: o.ports,
       worker: o.worker,
       ...(o.steps ? { steps: o.steps } : {}),
+      ...(commits ? { commits } : {}),
       ...(run.variant === 'hardened'
         ? {
             outbox: outboxWriter(o.pool, lease),
@@ -186,10 +208,15 @@ async function drive(
           }
         : {}),
     },
-    checkpointer,
-    run.granularity,
+    commits ? commits.watch(checkpointer) : checkpointer,
   );
-  const config = { configurable: { thread_id: run.threadId }, durability: run.durability, signal, recursionLimit: 500 };
+  const config = {
+    configurable: { thread_id: run.threadId },
+    durability: run.durability,
+    signal,
+    recursionLimit: 500,
+    ...(drain ? { control: drain.control } : {}),
+  };
 
   let tuple;
   try {
@@ -240,7 +267,8 @@ async function drive(
   while (final === null) {
     if (input === null) {
       const snapshot = await graph.getState(config);
-      if (isAwaitingApproval(snapshot)) input = await decisionFor(o, run, signal, log, status);
+      if (isAwaitingApproval(snapshot))
+        input = await decisionFor(o, run, drain ? AbortSignal.any([signal, drain.signal]) : signal, log, status);
       else if (hasEnded(snapshot)) {
         final = snapshot.values as ReviewState;
         break;
@@ -334,8 +362,12 @@ function stoppedAtInterrupt(result: Record<string, unknown>): boolean {
   return Array.isArray(interrupts) && interrupts.length > 0;
 }
 
-function isAwaitingApproval(snapshot: { tasks: readonly { name: string; interrupts: readonly unknown[] }[] }): boolean {
-  return snapshot.tasks.some((t) => t.name === 'AWAIT_APPROVAL' && t.interrupts.length > 0);
+/**
+ * The approval is the runs' only interrupt: AWAIT_APPROVAL's in a StateGraph, the entrypoint's own
+ * in the Functional API (whose tasks never interrupt).
+ */
+export function isAwaitingApproval(snapshot: { tasks: readonly { interrupts: readonly unknown[] }[] }): boolean {
+  return snapshot.tasks.some((t) => t.interrupts.length > 0);
 }
 
 async function decisionFor(

@@ -1,6 +1,8 @@
 export { WORKER_ENTRY } from './paths.ts';
 export { createLangGraphAdapter, type LangGraphAdapterOptions } from './harness/adapter.ts';
 export { LANGGRAPH } from './harness/info.ts';
+export { LANGGRAPH_FUNCTIONAL } from './functional/harness/info.ts';
+export { createFunctionalAdapter } from './functional/harness/adapter.ts';
 export { toDurableRecord } from './harness/durable-record.ts';
 export { LG_OUTBOX } from './outbox.ts';
 export { expireLeasesOf, leaseOwnerOf } from './lease.ts';
@@ -22,4 +24,4 @@ export { HARDENED_DURABILITY, NAIVE_DURABILITY, defaultDurability } from './dura
 export { SERIALIZER_VERSION, type CheckpointerKind } from './checkpointer.ts';
 export { TABLES } from './sql.ts';
 export { buildGraph, compileGraph } from './graph.ts';
-export { writeV1Checkpoint } from './v1-checkpoint.ts';
+export { writeV1Checkpoint } from './harness/v1-checkpoint.ts';

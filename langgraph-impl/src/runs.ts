@@ -17,6 +17,9 @@ import { INSERT_RUN, MARK_RUN_FAILED, MARK_RUN_STARTED, SELECT_RUN, SET_RUN_STAT
  * the run id is ours and stable, the thread_id is where LangGraph keeps the checkpoints. This table
  * maps one to the other and holds what LangGraph does not: variant, durability, status, request.
  */
+/** LangGraph's two ways to write a durable run (migration 6). */
+export type LangGraphApi = 'graph' | 'functional';
+
 /** What lg_runs records: the domain's run statuses, but for not-found, which no row can say. */
 export type StoredStatus = Exclude<RunStatus, 'not-found'>;
 
@@ -28,6 +31,8 @@ export interface RunRow {
   checkpointer: CheckpointerKind;
   /** Which graph the run's checkpoints belong to. */
   granularity: Granularity;
+  /** Which LangGraph API wrote them: the StateGraph or the Functional API's entrypoint. */
+  api: LangGraphApi;
   status: StoredStatus;
   request: ReviewRequestInput;
   createdAt: Date;
@@ -46,6 +51,7 @@ export interface CreateRunOptions {
   durability?: Durability;
   checkpointer?: CheckpointerKind;
   granularity?: Granularity;
+  api?: LangGraphApi;
   runId?: string;
 }
 
@@ -74,6 +80,7 @@ export async function insertRun(
     o.checkpointer ?? 'postgres',
     JSON.stringify(o.request),
     o.granularity ?? DEFAULT_GRANULARITY,
+    o.api ?? 'graph',
   ]);
   return { runId, threadId };
 }
@@ -93,6 +100,7 @@ export async function loadRun(pool: pg.Pool, runId: string): Promise<RunRow | nu
     durability: r.durability,
     checkpointer: r.checkpointer,
     granularity: r.granularity ?? DEFAULT_GRANULARITY,
+    api: r.api ?? 'graph',
     status: r.status,
     request: r.request,
     createdAt: r.created_at,

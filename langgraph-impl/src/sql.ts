@@ -148,6 +148,16 @@ ALTER TABLE lg_runs ADD COLUMN granularity TEXT NOT NULL DEFAULT 'fine'
 export const STEP_ERRORS_SQL = stepErrorsTableSql(TABLES.stepErrors);
 
 /**
+ * Migration 6: which of LangGraph's two APIs runs the run: the StateGraph (`graph`) or the
+ * Functional API's entrypoint (`functional`, src/functional/). Their checkpoints are not
+ * interchangeable, so a resuming worker must build the one that wrote them; runs from before it
+ * were graphs.
+ */
+export const API_SQL = `
+ALTER TABLE lg_runs ADD COLUMN api TEXT NOT NULL DEFAULT 'graph' CHECK (api IN ('graph', 'functional'));
+`;
+
+/**
  * Our schema, in order (shared-domain's runMigrations, recorded in lg_migrations). Append only: a
  * database remembers the numbers it has run, not their text. Migration 1 is the schema from before
  * this list, all IF NOT EXISTS, so a database set up by that code takes it as a no-op and goes on.
@@ -158,13 +168,14 @@ export const LG_MIGRATIONS: readonly string[] = [
   OUTBOX_SQL,
   GRANULARITY_SQL,
   STEP_ERRORS_SQL,
+  API_SQL,
 ];
 
 // --- runs -------------------------------------------------------------------------------------
 
 export const INSERT_RUN = `
-INSERT INTO lg_runs (run_id, thread_id, variant, durability, checkpointer, request, granularity)
-VALUES ($1, $2, $3, $4, $5, $6, $7)`;
+INSERT INTO lg_runs (run_id, thread_id, variant, durability, checkpointer, request, granularity, api)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`;
 
 export const SELECT_RUN = `SELECT * FROM lg_runs WHERE run_id = $1`;
 
@@ -322,6 +333,7 @@ export const DELETE_THREAD_CHECKPOINTS = [
 /** What else a purged run leaves: its approval (who decided, and the note) and its expired lease row. */
 export const DELETE_RUN_APPROVALS = `DELETE FROM lg_approvals WHERE run_id = ANY($1)`;
 export const DELETE_SPENT_LEASES = `DELETE FROM lg_leases WHERE thread_id = ANY($1) AND expires_at <= now()`;
+export const DELETE_RUN_STEP_ERRORS = `DELETE FROM lg_step_errors WHERE run_key = ANY($1)`;
 
 /**
  * What is stored for one run ($1 run id, $2 thread id), per table: rows and bytes as PostgreSQL

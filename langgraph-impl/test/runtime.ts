@@ -2,7 +2,7 @@ import type { RuntimeAdapter } from '@vendor-review/domain';
 import { cellRequest, type HazardInfra } from '@vendor-review/domain/conformance';
 import { startPostgres, workerBundle } from '@vendor-review/domain/infra';
 import { startWorld, type World } from '@vendor-review/domain/world';
-import { createLangGraphAdapter, setupDatabase, WORKER_ENTRY } from '../src/index.ts';
+import { createFunctionalAdapter, createLangGraphAdapter, setupDatabase, WORKER_ENTRY } from '../src/index.ts';
 import { freshTestDatabase } from './db.ts';
 
 /**
@@ -27,7 +27,10 @@ export interface LangGraphUnderTest {
  * `ownPostgres`: an embedded PostgreSQL of the suite's own instead of a database on the shared
  * server, so the restart hazard has a server it may restart (whatever DATABASE_URL says).
  */
-export async function langGraphUnderTest(name: string, o: { ownPostgres?: boolean } = {}): Promise<LangGraphUnderTest> {
+export async function langGraphUnderTest(
+  name: string,
+  o: { ownPostgres?: boolean; functional?: boolean } = {},
+): Promise<LangGraphUnderTest> {
   const own = o.ownPostgres ? await startPostgres({ env: {} }) : null;
   const [world, db, worker] = await Promise.all([
     startWorld({}),
@@ -35,7 +38,9 @@ export async function langGraphUnderTest(name: string, o: { ownPostgres?: boolea
     workerBundle(WORKER_ENTRY),
   ]);
   const infra: HazardInfra | undefined = own ? { postgres: own } : undefined;
-  const adapter = createLangGraphAdapter({ databaseUrl: db.url, worldUrl: world.url, workerEntry: worker.path });
+  // `functional`: the same harness over the Functional API's runs (src/functional/).
+  const create = o.functional ? createFunctionalAdapter : createLangGraphAdapter;
+  const adapter = create({ databaseUrl: db.url, worldUrl: world.url, workerEntry: worker.path });
   return {
     adapter,
     world,

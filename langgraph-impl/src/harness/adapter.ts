@@ -11,6 +11,7 @@ import {
   type RunConfig,
   type RunHandle,
   type RuntimeAdapter,
+  type RuntimeInfo,
   type RunView,
   type WorkerSpec,
 } from '@vendor-review/domain';
@@ -24,7 +25,7 @@ import { getRun, readDurableRecord } from './inspect.ts';
 import { expireLeasesOf, leaseOwnerOf } from '../lease.ts';
 import { WORKER_ENTRY } from '../paths.ts';
 import { createPool } from '../pool.ts';
-import { insertRun } from '../runs.ts';
+import { insertRun, type LangGraphApi } from '../runs.ts';
 import { ABANDON_RUN, SELECT_LEASE, SELECT_RUN_STATUS } from '../sql.ts';
 
 export interface LangGraphAdapterOptions {
@@ -37,13 +38,19 @@ export interface LangGraphAdapterOptions {
    * well inside it), so recovery is measured, not dominated by the 15 s default.
    */
   leaseTtlMs?: number;
+  /**
+   * Which LangGraph API the runs are written in, and who the adapter says it is: the StateGraph
+   * (default, LANGGRAPH) or the Functional API's entrypoint (functional/harness/adapter.ts).
+   */
+  api?: { name: LangGraphApi; info: RuntimeInfo; runPrefix: string; drills: boolean };
 }
 
 export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapter {
   const pool = createPool(o.databaseUrl, { max: 3 });
   const leaseTtlMs = o.leaseTtlMs ?? 3000;
+  const api = o.api ?? { name: 'graph', info: LANGGRAPH, runPrefix: 'lg', drills: true };
   const adapter: RuntimeAdapter = {
-    ...LANGGRAPH,
+    ...api.info,
     workerExitsWhenDone: true,
     isRetryableExit: (code) => code === EXIT.leaseHeld,
 
@@ -51,12 +58,13 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
       parseReviewRequest(request); // a malformed request never becomes a run
       const durability = config.durability ?? defaultDurability(config.variant);
       const granularity = granularityOf(config);
-      const prefix = `${config.variant === 'naive' ? `lg-${durability}` : 'lg-hard'}${granularity === DEFAULT_GRANULARITY ? '' : `-${granularity}`}`;
+      const prefix = `${api.runPrefix}-${config.variant === 'naive' ? durability : 'hard'}${granularity === DEFAULT_GRANULARITY ? '' : `-${granularity}`}`;
       const { runId, threadId } = await insertRun(pool, {
         request,
         variant: config.variant,
         durability,
         granularity,
+        api: api.name,
         runId: opts?.runId ?? newRunId(prefix),
       });
       return { runId, config, durability, runtimeIds: { threadId }, link: null };
@@ -93,7 +101,7 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
     },
 
     async durableRecord(h: RunHandle): Promise<DurableRecord> {
-      return toDurableRecord(await readDurableRecord({ databaseUrl: o.databaseUrl, runId: h.runId }));
+      return toDurableRecord(await readDurableRecord({ databaseUrl: o.databaseUrl, runId: h.runId }), api.info.name);
     },
 
     async abandon(h: RunHandle, reason: string): Promise<void> {
@@ -116,5 +124,5 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
       await pool.end();
     },
   };
-  return { ...adapter, drills: langGraphDrills({ adapter, pool, databaseUrl: o.databaseUrl }) };
+  return api.drills ? { ...adapter, drills: langGraphDrills({ adapter, pool, databaseUrl: o.databaseUrl }) } : adapter;
 }

@@ -12,11 +12,14 @@ function toMs(v: string | number | null | undefined): number | null {
  * parent, so a forked chain shows, and the worker and fencing token our saver recorded beside it)
  * and one per pending write (what finished siblings of an unfinished superstep left behind).
  */
-export function toDurableRecord(record: {
-  checkpoints: DurableCheckpoint[];
-  pendingWrites: DurablePendingWrite[];
-  bytes?: number;
-}): DurableRecord {
+export function toDurableRecord(
+  record: {
+    checkpoints: DurableCheckpoint[];
+    pendingWrites: DurablePendingWrite[];
+    bytes?: number;
+  },
+  runtime = 'langgraph',
+): DurableRecord {
   const marks: DurableMark[] = [];
   for (const c of record.checkpoints) {
     const what = c.node ?? (c.source === 'input' ? 'input' : c.source);
@@ -47,5 +50,5 @@ export function toDurableRecord(record: {
     });
   }
   marks.sort((a, b) => a.order - b.order);
-  return { runtime: 'langgraph', kind: 'checkpoints', marks, bytes: record.bytes ?? null };
+  return { runtime, kind: 'checkpoints', marks, bytes: record.bytes ?? null };
 }

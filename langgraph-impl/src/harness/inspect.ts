@@ -3,7 +3,9 @@ import type pg from 'pg';
 import type { Durability, Variant } from '@vendor-review/domain';
 import { ReviewSaver } from '../checkpointer.ts';
 import { RunNotFoundError } from '../errors.ts';
-import { compileGraph } from '../graph.ts';
+import { isAwaitingApproval } from '../execute-run.ts';
+import { reviewRunnable } from '../review-runnable.ts';
+import { isTaskResult } from '../functional/review.ts';
 import { withPool } from '../pool.ts';
 import { loadRun, type RunRow, type StoredStatus } from '../runs.ts';
 import { LG_OUTBOX } from '../outbox.ts';
@@ -16,14 +18,10 @@ const NO_PORTS: Ports = new Proxy({} as Ports, {
   },
 });
 
-/** A graph over a read-only saver: getState / getStateHistory only, no migration blobs written. */
-function readerGraph(pool: pg.Pool, run: Pick<RunRow, 'variant' | 'granularity'>) {
+/** A graph (or entrypoint) over a read-only saver: getState / getStateHistory only, no migration blobs written. */
+function readerGraph(pool: pg.Pool, run: Pick<RunRow, 'variant' | 'granularity' | 'api'>) {
   const { variant } = run;
-  return compileGraph(
-    { variant, ports: NO_PORTS, worker: 'reader' },
-    new ReviewSaver(pool, { variant }),
-    run.granularity,
-  );
+  return reviewRunnable(run, { variant, ports: NO_PORTS, worker: 'reader' }, new ReviewSaver(pool, { variant }));
 }
 
 /** Everything LangGraph's side knows about a run (the harness's RunView is the contract's, narrower). */
@@ -55,7 +53,7 @@ export async function getRun(o: { databaseUrl: string; runId: string }): Promise
         const snapshot = await readerGraph(pool, run).getState({ configurable: { thread_id: run.threadId } });
         if (snapshot.config.configurable?.checkpoint_id) {
           state = snapshot.values as ReviewState;
-          const waiting = snapshot.tasks.some((t) => t.name === 'AWAIT_APPROVAL' && t.interrupts.length > 0);
+          const waiting = isAwaitingApproval(snapshot);
           if (waiting && (status === 'running' || status === 'pending')) status = 'awaiting-approval';
         }
       } catch (err) {
@@ -141,6 +139,17 @@ export async function readDurableRecord(o: { databaseUrl: string; runId: string 
         const id = snap.config.configurable?.checkpoint_id as string;
         tasksOf.set(id, new Map(snap.tasks.map((t) => [t.id, t.name])));
       }
+      // An entrypoint's steps are task calls, which a snapshot does not list: their results name them (functional/review.ts).
+      if (run.api === 'functional')
+        for await (const tuple of new ReviewSaver(pool, { variant: run.variant }).list({
+          configurable: { thread_id: run.threadId },
+        })) {
+          const id = tuple.config.configurable?.checkpoint_id as string;
+          const names = tasksOf.get(id) ?? new Map<string, string>();
+          for (const [taskId, , value] of tuple.pendingWrites ?? [])
+            if (isTaskResult(value)) names.set(taskId, value.step);
+          tasksOf.set(id, names);
+        }
     } catch {
       // An unreadable checkpoint (unknown version) still has rows worth showing, just without node names.
     }

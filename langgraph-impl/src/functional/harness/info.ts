@@ -1,0 +1,37 @@
+import { BEFORE_THE_GATE, type RuntimeInfo } from '@vendor-review/domain';
+
+/**
+ * LangGraph's Functional API as the harness sees it: the review as an entrypoint whose steps are
+ * tasks (../review.ts), on the same saver, tables and worker as the StateGraph. The naive variant
+ * in the three durability modes (`async` first, what the docs get without choosing), hardened in
+ * its own (`sync`, each task's result committed before the next task starts: ../task-commits.ts).
+ * The deviations are the measured ones (MEASUREMENTS.md, "Functional API").
+ */
+export const LANGGRAPH_FUNCTIONAL: RuntimeInfo = {
+  name: 'langgraph-functional',
+  label: 'LF',
+  title: 'LangGraph Functional API',
+  colour: '#0d9488',
+  configurations: [
+    { variant: 'naive', durability: 'async' },
+    { variant: 'naive', durability: 'sync' },
+    { variant: 'naive', durability: 'exit' },
+    { variant: 'hardened', durability: null },
+  ],
+  // The drills (an older release's checkpoint, a lost memory, retention) are written for the StateGraph's checkpoints.
+  suites: ['crash'],
+  crashDeviations: [
+    {
+      durability: 'exit',
+      points: BEFORE_THE_GATE,
+      expected: { kind: 'lost' },
+      why: 'Durability "exit" writes the entrypoint\'s checkpoint and its tasks\' results only when the entrypoint stops; before the approval interrupt a killed worker leaves nothing to resume from, and the run is lost.',
+    },
+    {
+      variant: 'naive',
+      points: BEFORE_THE_GATE,
+      expected: { kind: 'varies' },
+      why: 'The whole entrypoint is one superstep, so "sync" (which waits for the checkpoint between supersteps) waits for nothing a task writes: each task\'s result is handed back at once and written in the background, in "sync" as in "async". A kill right after fast tasks (a page fetch, a pure step) finds their results unwritten, and they run again; how many depends on the machine\'s load.',
+    },
+  ],
+};

@@ -1,0 +1,38 @@
+import type { RuntimeModule } from '@vendor-review/domain/conformance';
+import { describeBuilt, installedVersions, workerBundle } from '@vendor-review/domain/infra';
+import { LANGGRAPH_FUNCTIONAL } from './info.ts';
+
+/**
+ * LangGraph's Functional API as the tools see it: like the StateGraph, a library on the
+ * PostgreSQL it is given and one worker process per run; the worker is the StateGraph's (one
+ * worker loop), which builds the entrypoint for runs recorded as functional.
+ */
+export const runtime: RuntimeModule = {
+  info: LANGGRAPH_FUNCTIONAL,
+  needs: {},
+  versions: () =>
+    installedVersions(import.meta.url, ['@langchain/langgraph', '@langchain/langgraph-checkpoint-postgres']),
+  async start(env) {
+    const [{ createFunctionalAdapter }, { langGraphRecords }, { setupDatabase }, { WORKER_ENTRY }] = await Promise.all([
+      import('./adapter.ts'),
+      import('../../harness/records.ts'),
+      import('../../setup.ts'),
+      import('../../paths.ts'),
+    ]);
+    const [worker] = await Promise.all([workerBundle(WORKER_ENTRY), setupDatabase(env.databaseUrl)]);
+    const leaseTtlMs = env.tuning?.leaseTtlMs;
+    const adapter = createFunctionalAdapter({
+      databaseUrl: env.databaseUrl,
+      worldUrl: env.worldUrl,
+      workerEntry: worker.path,
+      ...(leaseTtlMs ? { leaseTtlMs } : {}),
+    });
+    return {
+      info: LANGGRAPH_FUNCTIONAL,
+      adapter,
+      built: [describeBuilt('LangGraph worker', worker)],
+      workers: { kind: 'per-run' },
+      records: langGraphRecords(env.databaseUrl),
+    };
+  },
+};

@@ -1,0 +1,128 @@
+import { entrypoint, getConfig, interrupt, task, type BaseCheckpointSaver } from '@langchain/langgraph';
+import {
+  STATE_SCHEMA_VERSION,
+  UnsupportedStateVersionError,
+  applyUpdate,
+  hasMoreRequirements,
+  type Decision,
+  type ReviewState,
+  type StateUpdate,
+  type StepName,
+} from '@vendor-review/domain';
+import { createNodes, DOMAIN_STEPS, type NodeDeps } from '../nodes.ts';
+import { nodeRetryPolicy } from '../retry.ts';
+import type { TaskCommits } from './task-commits.ts';
+
+/** The entrypoint's name: the one node LangGraph's checkpoints know this run by. */
+export const ENTRYPOINT_NAME = 'review';
+
+/**
+ * What every task returns and the checkpoint keeps: the update, the step that made it and the
+ * state schema it was written in. The step names a task's result in the durable record (LangGraph
+ * stores a task's result under its id, not its name); the version lets hardened refuse a result
+ * written by a state schema it does not read (a StateUpdate carries no version of its own).
+ */
+export interface TaskResult {
+  step: StepName;
+  schemaVersion: number;
+  update: StateUpdate;
+}
+
+export function isTaskResult(value: unknown): value is TaskResult {
+  const v = value as Partial<TaskResult> | null;
+  return typeof v?.step === 'string' && typeof v.schemaVersion === 'number' && typeof v.update === 'object';
+}
+
+export interface EntrypointDeps extends NodeDeps {
+  /** hardened: the entrypoint waits for each task's result to be committed before it acts on it (task-commits.ts). */
+  commits?: TaskCommits;
+}
+
+/**
+ * The review as LangGraph's Functional API writes it: one entrypoint, plain control flow, each
+ * step a task. The tasks are the StateGraph's nodes (nodes.ts: the context, the key from the
+ * thread and the step's identity, the dead letter by the retry rule), called inside a task
+ * instead of a node, so both APIs run one definition of every step. Page fetches are tasks called
+ * together and awaited together; the approval is interrupt() in the entrypoint itself, resumed
+ * with Command({ resume }).
+ *
+ * How a resume works (measured in MEASUREMENTS.md, not assumed): LangGraph runs the entrypoint
+ * again from its first line, and every task call whose result is in the checkpoint's pending
+ * writes returns that result instead of running. A call is matched by its task id, derived from
+ * the checkpoint, the task's name and its place in the order of calls (not from its arguments).
+ */
+export function buildReviewEntrypoint(deps: EntrypointDeps, checkpointer: BaseCheckpointSaver) {
+  const nodes = createNodes(deps);
+  const steps = deps.steps ?? DOMAIN_STEPS;
+  const hardened = deps.variant === 'hardened';
+
+  const taskOf = <I extends ReviewState>(step: StepName, node: (state: I, config: never) => Promise<StateUpdate>) =>
+    task(
+      // naive: as the docs write a task, no retry policy; hardened: the rule of the step's kind (retry.ts).
+      hardened ? { name: step, retry: nodeRetryPolicy(step) } : step,
+      async (state: I): Promise<TaskResult> => {
+        const config = getConfig();
+        const update = await node(state, config as never);
+        deps.commits?.expect(config.executionInfo?.taskId);
+        return { step, schemaVersion: STATE_SCHEMA_VERSION, update };
+      },
+    ) as unknown as (state: I) => Promise<TaskResult>; // the declared type nests the body's promise in another
+  const t = {
+    VALIDATE: taskOf('VALIDATE', nodes.VALIDATE),
+    DISCOVER: taskOf('DISCOVER', nodes.DISCOVER),
+    SELECT_REQUIREMENT: taskOf('SELECT_REQUIREMENT', nodes.SELECT_REQUIREMENT),
+    SELECT_PAGE: taskOf('SELECT_PAGE', nodes.SELECT_PAGE),
+    FETCH: taskOf('FETCH', nodes.FETCH),
+    EXTRACT: taskOf('EXTRACT', nodes.EXTRACT),
+    VERIFY: taskOf('VERIFY', nodes.VERIFY),
+    SAVE_PROGRESS: taskOf('SAVE_PROGRESS', nodes.SAVE_PROGRESS),
+    DRAFT: taskOf('DRAFT', nodes.DRAFT),
+    DELIVER: taskOf('DELIVER', nodes.DELIVER),
+  };
+
+  /** A result from the checkpoint written in another state schema is refused, not applied (hardened). */
+  const applied = async (state: ReviewState, pending: Promise<TaskResult>[]): Promise<ReviewState> => {
+    const results = await Promise.all(pending);
+    await deps.commits?.settled();
+    for (const r of results)
+      if (hardened && r.schemaVersion !== STATE_SCHEMA_VERSION) throw new UnsupportedStateVersionError(r.schemaVersion);
+    return results.reduce((s, r) => applyUpdate(s, r.update), state);
+  };
+
+  return entrypoint({ name: ENTRYPOINT_NAME, checkpointer }, async (input: ReviewState): Promise<ReviewState> => {
+    let state = input;
+    const run = async (step: Exclude<keyof typeof t, 'FETCH'>) => {
+      state = await applied(state, [t[step](state)]);
+      return !state.failure;
+    };
+    const ok =
+      (await run('VALIDATE')) &&
+      (await run('DISCOVER')) &&
+      (await (async () => {
+        while (hasMoreRequirements(state)) {
+          if (!(await run('SELECT_REQUIREMENT')) || !(await run('SELECT_PAGE'))) return false;
+          const urls = state.current?.candidates ?? [];
+          const s = state;
+          state = await applied(
+            s,
+            urls.map((url, index) => t.FETCH({ ...s, target: { url, index, of: urls.length } })),
+          );
+          if (state.failure) return false;
+          if (!(await run('EXTRACT')) || !(await run('VERIFY')) || !(await run('SAVE_PROGRESS'))) return false;
+        }
+        return true;
+      })()) &&
+      (await run('DRAFT'));
+    if (!ok) {
+      await nodes.DEAD_LETTER(state, getConfig() as never);
+      return state;
+    }
+    const decision = interrupt(steps.approvalQuestion(state)) as Decision;
+    state = applyUpdate(state, steps.applyApproval(state, decision));
+    if (state.approval?.approved) await run('DELIVER');
+    if (state.failure) await nodes.DEAD_LETTER(state, getConfig() as never);
+    return state;
+  });
+}
+
+export type ReviewEntrypoint = ReturnType<typeof buildReviewEntrypoint>;
