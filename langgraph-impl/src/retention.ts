@@ -2,6 +2,7 @@ import { withPool } from './pool.ts';
 import {
   DELETE_FINISHED_OUTBOX,
   DELETE_RUN_APPROVALS,
+  DELETE_RUN_STEP_ERRORS,
   DELETE_SPENT_LEASES,
   DELETE_THREAD_CHECKPOINTS,
   MARK_RUNS_PURGED,
@@ -9,8 +10,8 @@ import {
 } from './sql.ts';
 
 /**
- * Deletes the checkpoints (and pending writes, blobs, provenance, delivered outbox rows, the approval
- * and the spent lease row) of runs that finished more than `olderThanMs` ago; `runIds` limits it to those runs. A run that is not finished, or whose thread has a live lease, is
+ * Deletes the checkpoints (and pending writes, blobs, provenance, delivered outbox rows, the approval,
+ * the steps' own-error counts and the spent lease row) of runs that finished more than `olderThanMs` ago; `runIds` limits it to those runs. A run that is not finished, or whose thread has a live lease, is
  * never touched: deleting a live run's checkpoints would turn its next resume into a restart.
  * The run row stays, marked purged, so a later resume can say why nothing is left.
  */
@@ -32,6 +33,7 @@ export async function runRetention(o: {
         for (const sql of DELETE_THREAD_CHECKPOINTS) await client.query(sql, [threadIds]);
         await client.query(DELETE_FINISHED_OUTBOX, [runIds]);
         await client.query(DELETE_RUN_APPROVALS, [runIds]);
+        await client.query(DELETE_RUN_STEP_ERRORS, [runIds]);
         await client.query(DELETE_SPENT_LEASES, [threadIds]);
         await client.query(MARK_RUNS_PURGED, [runIds]);
       }

@@ -104,8 +104,10 @@ const LOST_WORKER_VERDICTS = {
   'dead-lettered': 'dead-lettered once the step had met the cap of its own errors, whatever happened to the machines',
   'false-dead-letter':
     'dead-lettered below the cap of the step’s own errors (the ledger shows fewer): the lost workers were counted as attempts',
+  'over-cap':
+    'dead-lettered after more errors of its own than the cap: a worker lost mid-retry took the count with it, and the next began again',
   'failed-at-once': 'failed at the first error: no retry, no dead letter',
-  'looks-stuck': 'still retrying after the bound: running, no dead letter, nobody told',
+  'looks-stuck': 'still retrying past the cap of its own errors: running, no dead letter, nobody told',
 };
 
 const DEPLOY_BROKE =
@@ -146,6 +148,12 @@ export const HAZARDS = {
     title: 'the model call fails transiently (one error fewer than the cap) and its worker is killed twice mid-call',
     verdicts: LOST_WORKER_VERDICTS,
     expected: { naive: 'failed-at-once', hardened: 'recovered' },
+  },
+  'retry-lost-workers-exhausted': {
+    section: 'retries',
+    title: 'the model call fails transiently for good and its worker is killed twice mid-call',
+    verdicts: LOST_WORKER_VERDICTS,
+    expected: { naive: 'failed-at-once', hardened: 'dead-lettered' },
   },
   'bad-input': {
     section: 'bad-input',

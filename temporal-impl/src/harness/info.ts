@@ -35,6 +35,7 @@ export const TEMPORAL: RuntimeInfo = {
     { hazard: 'retry-exhausted', variant: 'naive', expected: 'looks-stuck', why: NAIVE_TEMPORAL_RETRIES },
     { hazard: 'retry-permanent', variant: 'naive', expected: 'retried-permanent', why: NAIVE_TEMPORAL_RETRIES },
     { hazard: 'retry-lost-workers', variant: 'naive', expected: 'recovered', why: NAIVE_TEMPORAL_RETRIES },
+    { hazard: 'retry-lost-workers-exhausted', variant: 'naive', expected: 'looks-stuck', why: NAIVE_TEMPORAL_RETRIES },
     { hazard: 'two-writers', variant: 'naive', expected: 'one-writer', why: TEMPORAL_ONE_TASK },
     { hazard: 'zombie', variant: 'naive', expected: 'fenced', why: TEMPORAL_STALE_TOKEN },
     { hazard: 'deploy-unknown-format', variant: 'naive', expected: 'refused-clearly', why: TEMPORAL_CHECKS_ENCODINGS },

@@ -27,6 +27,7 @@ export const HAZARD_RUNNERS: Record<HazardId, HazardRunner> = {
   'retry-exhausted': retryHazard,
   'retry-permanent': retryHazard,
   'retry-lost-workers': lostWorkersHazard,
+  'retry-lost-workers-exhausted': lostWorkersHazard,
   'bad-input': badInputHazard,
   'deploy-v1-state': deployHazard,
   'deploy-unknown-format': deployHazard,
