@@ -4,10 +4,13 @@ import {
   CRASH_POINT_NAMES,
   DURABILITIES,
   GRANULARITIES,
+  STOP_GRACE_MS,
+  STOP_MODES,
   VARIANTS,
   type CrashPointName,
   type Durability,
   type Granularity,
+  type StopMode,
   type Suite,
   type Variant,
 } from '@vendor-review/domain';
@@ -39,6 +42,8 @@ export interface CompareOptions {
   variants?: Variant[];
   crashPoints?: CrashPointName[];
   durabilities?: Durability[];
+  /** How worker A leaves at the crash point: kill (SIGKILL, the default), term (SIGTERM and a grace period). */
+  stops?: StopMode[];
   /** The granularity suite's granularities (default: every one a runtime offers). */
   granularities?: Granularity[];
   /**
@@ -65,6 +70,9 @@ export const USAGE = `usage: pnpm compare [options]
   --variant  naive,hardened              which variants (default: both; baselines always run)
   --crash    <point>[,<point>…]          crash points (default: all): ${CRASH_POINT_NAMES.join(', ')}
   --durability sync,async,exit           LangGraph naive durability modes (default: all three)
+  --stop     kill,term                   how worker A leaves at the crash point (default: kill): kill = SIGKILL;
+                                         term = SIGTERM with the step in flight, SIGKILL after a ${STOP_GRACE_MS / 1000} s grace
+                                         (in each variant's baseline configuration, plus a step longer than the grace)
   --granularity ${GRANULARITIES.join(',')}
                                          the granularity suite's node sizes (default: all three), in the hardened
                                          variant unless --variant says otherwise
@@ -103,6 +111,7 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
         variant: { type: 'string' },
         crash: { type: 'string' },
         durability: { type: 'string' },
+        stop: { type: 'string' },
         granularity: { type: 'string' },
         repeat: { type: 'string' },
         concurrency: { type: 'string' },
@@ -124,6 +133,7 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
   const variants = commaList('--variant', values.variant, VARIANTS);
   const crashPoints = commaList('--crash', values.crash, CRASH_POINT_NAMES, 'crash point');
   const durabilities = commaList('--durability', values.durability, DURABILITIES);
+  const stops = commaList('--stop', values.stop, STOP_MODES);
   const granularities = commaList('--granularity', values.granularity, GRANULARITIES);
   const repeat = wholeNumber('--repeat', values.repeat, { max: 50 });
   const concurrency = wholeNumber('--concurrency', values.concurrency, { max: 32 }) ?? defaultConcurrency();
@@ -137,6 +147,7 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
     variants,
     crashPoints,
     durabilities,
+    ...(stops ? { stops } : {}),
     granularities,
     repeat,
     json: o.json,

@@ -166,7 +166,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
   const scenarios = opts.suites.includes('crash')
     ? selectScenarios(
         { variants: opts.variants, crashPoints: opts.crashPoints, durabilities: opts.durabilities },
-        crashCatalogue(infos),
+        crashCatalogue(infos, { stops: opts.stops ?? ['kill'] }),
       )
     : [];
   const hazards = opts.suites.includes('production')

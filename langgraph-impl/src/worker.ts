@@ -23,6 +23,7 @@ import {
   traceWanted,
 } from '@vendor-review/domain';
 import { parseCli, runCli, UsageError } from '@vendor-review/domain/infra';
+import { DrainedError, WorkerDrain } from './drain.ts';
 import { CheckpointUnreadableError, NothingToResumeError, RunNotFoundError } from './errors.ts';
 import { executeRun } from './execute-run.ts';
 import { DOMAIN_STEPS } from './nodes.ts';
@@ -82,7 +83,13 @@ async function main(): Promise<number> {
   const steps = trace ? traceSteps(DOMAIN_STEPS, trace) : undefined;
   const pool = createPool(databaseUrl);
   const stop = new AbortController();
-  process.once('SIGTERM', () => stop.abort(new Error('SIGTERM')));
+  const drain = new WorkerDrain();
+  process.once('SIGTERM', () => {
+    stop.abort(new Error('SIGTERM'));
+    if (drain.request('SIGTERM') || runIds.length === 0) return;
+    // A --run worker with nothing of ours to drain (naive runs) dies of the signal, as Node does.
+    process.kill(process.pid, 'SIGTERM');
+  });
   process.once('SIGINT', () => stop.abort(new Error('SIGINT')));
 
   /** Every LangGraph row still to send, until none is left (a delivery worker's job). */
@@ -100,6 +107,7 @@ async function main(): Promise<number> {
       approvalPollMs,
       restart,
       drainOutbox: !args['no-outbox'],
+      drain,
       log: rlog,
       ...(steps ? { steps } : {}),
     });
@@ -163,6 +171,12 @@ async function main(): Promise<number> {
 
 /** The exit code and the words for a person, per kind of failure. LangGraph's own text is never the message. */
 function explain(err: unknown, runId: string | undefined, worker: string): { code: number; message: string } {
+  // Drained is a clean leave, not a failure: the run waits, durable, for whoever comes next.
+  if (err instanceof DrainedError)
+    return {
+      code: EXIT.done,
+      message: `Run ${runId}: this worker was ${err.message} and drained: the step in flight finished and is checkpointed, the lease is released; the next worker resumes the run from there.`,
+    };
   if (err instanceof RunNotFoundError) return { code: EXIT.usage, message: err.message };
   if (err instanceof NothingToResumeError) return { code: EXIT.nothingToResume, message: err.message };
   if (err instanceof CheckpointUnreadableError) return { code: EXIT.checkpointUnreadable, message: err.message };

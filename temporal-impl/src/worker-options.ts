@@ -1,3 +1,5 @@
+import { STOP_GRACE_MS } from '@vendor-review/domain';
+
 /**
  * Worker-side timing, next to the activity timeouts in workflows/activity-options.ts.
  *
@@ -9,7 +11,14 @@
  * MAX_HEARTBEAT_THROTTLE: the SDK batches heartbeats and sends at most one per interval (by default
  * 80% of the heartbeat timeout). 500ms keeps a 4x margin under the 2s heartbeat timeout when the
  * machine is busy, so a live worker is never mistaken for a dead one.
+ *
+ * HARDENED_SHUTDOWN_GRACE_MS: asked to stop (SIGTERM; the SDK's Runtime shuts the worker down on
+ * it by default), a worker stops polling and gives the activities in flight this long to finish,
+ * heartbeating as usual, before it cancels them (shutdownGraceTime; 0 by default, which cancels at
+ * once: what naive gets). It must end inside the grace the orchestrator gives the process
+ * (STOP_GRACE_MS) with time left to report the results and close the connection.
  */
 export const STICKY_SCHEDULE_TO_START_TIMEOUT = '1s';
 export const MAX_HEARTBEAT_THROTTLE = '500ms';
-export const SHUTDOWN_GRACE_TIME = '5s';
+export const SHUTDOWN_TEARDOWN_MS = 1500;
+export const HARDENED_SHUTDOWN_GRACE_MS = STOP_GRACE_MS - SHUTDOWN_TEARDOWN_MS;

@@ -7,7 +7,8 @@
  * TASK_QUEUE (default "vendor-review"), WORLD_URL (required), DATABASE_URL (hardened outbox and
  * dead letters; without it only naive runs work), WORKFLOW_BUNDLE (the prebuilt bundle; without
  * it the worker bundles at start, which is slow), CRASH_PLAN, WORKER_NAME (ledger label),
- * STICKY_SCHEDULE_TO_START_MS (default: worker-options.ts), TRACE_STEPS (1: print each activity as it
+ * STICKY_SCHEDULE_TO_START_MS (default: worker-options.ts), SHUTDOWN_GRACE_MS (how long activities in
+ * flight may finish after SIGTERM before they are cancelled; unset: the SDK's 0), TRACE_STEPS (1: print each activity as it
  * starts and ends and each call it makes, for a person watching).
  *
  * It prints one line when it is polling: `WORKER READY name=… pid=… startMs=…`, where startMs is
@@ -24,17 +25,26 @@ import { WORKFLOWS_PATH } from './bundle.ts';
 import { startOutboxDrainer } from './outbox-drainer.ts';
 import { openStore, setupDatabase } from './postgres-store.ts';
 import { traceActivities } from './step-trace.ts';
-import { MAX_HEARTBEAT_THROTTLE, SHUTDOWN_GRACE_TIME, STICKY_SCHEDULE_TO_START_TIMEOUT } from './worker-options.ts';
+import { MAX_HEARTBEAT_THROTTLE, STICKY_SCHEDULE_TO_START_TIMEOUT } from './worker-options.ts';
 
 const USAGE = `usage: worker.ts   (no options; configured by its environment)
   TEMPORAL_ADDRESS (127.0.0.1:7233), TEMPORAL_NAMESPACE (default), TEMPORAL_API_KEY, TEMPORAL_TLS*,
   TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE (as for any Temporal client), TASK_QUEUE (vendor-review),
   WORLD_URL (required), DATABASE_URL (the hardened outbox and dead letters), WORKFLOW_BUNDLE
-  (a prebuilt workflow bundle), CRASH_PLAN, WORKER_NAME, STICKY_SCHEDULE_TO_START_MS, TRACE_STEPS (1: print
+  (a prebuilt workflow bundle), CRASH_PLAN, WORKER_NAME, STICKY_SCHEDULE_TO_START_MS, SHUTDOWN_GRACE_MS
+  (activities in flight may finish this long after SIGTERM; default 0, the SDK's), TRACE_STEPS (1: print
   every activity as it starts and ends, and every call it makes). Prints WORKER READY once it polls.`;
 
 function fail(message: string): never {
   throw new Error(message);
+}
+
+/** A whole number of milliseconds from the environment, or a usage error naming the variable. */
+function millis(name: string, ms: string): number {
+  const n = Number(ms);
+  if (!Number.isInteger(n) || n < 0)
+    throw new UsageError(`${name} must be a whole number of milliseconds, got "${ms}"`, { seeHelp: false });
+  return n;
 }
 
 /** STICKY_SCHEDULE_TO_START_MS (a harness sweeping the timeout sets it), else the chosen default. */
@@ -70,6 +80,8 @@ async function main(): Promise<number> {
     throw err;
   }
   const sticky = stickyTimeout(env.STICKY_SCHEDULE_TO_START_MS);
+  // Unset: the SDK's default (0: activities in flight are cancelled as soon as shutdown begins).
+  const shutdownGraceMs = env.SHUTDOWN_GRACE_MS ? millis('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS) : undefined;
 
   Runtime.install({
     logger: new DefaultLogger('WARN'),
@@ -114,7 +126,7 @@ async function main(): Promise<number> {
     stickyQueueScheduleToStartTimeout: sticky,
     maxHeartbeatThrottleInterval: MAX_HEARTBEAT_THROTTLE,
     defaultHeartbeatThrottleInterval: MAX_HEARTBEAT_THROTTLE,
-    shutdownGraceTime: SHUTDOWN_GRACE_TIME,
+    ...(shutdownGraceMs === undefined ? {} : { shutdownGraceTime: shutdownGraceMs }),
     ...(trace ? { interceptors: { activity: [traceActivities(trace)] } } : {}),
   });
 

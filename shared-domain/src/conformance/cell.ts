@@ -1,10 +1,11 @@
 import type { Decision, RunHandle, RunView, RuntimeAdapter } from '../domain/runtime.ts';
 import { isTerminal } from '../domain/runtime.ts';
 import type { ReviewRequestInput } from '../domain/request.ts';
-import { WorkerProcess } from '../infra/worker-process.ts';
+import { parseCrashLine, STOP_GRACE_MS } from '../domain/crashpoints.ts';
+import { WorkerProcess, type WorkerLife } from '../infra/worker-process.ts';
 import { worldClient } from '../world/client.ts';
 import type { LedgerEntry } from '../world/ledger.ts';
-import type { CellObservation, CellStatus } from './observation.ts';
+import type { CellObservation, CellStatus, StopObservation } from './observation.ts';
 import type { Scenario } from './scenarios.ts';
 
 /**
@@ -46,6 +47,7 @@ interface Cell {
   durableAtCrash: CellObservation['durableAtCrash'];
   lastView: RunView | null;
   lastError: string | null;
+  stopping: StopObservation | null;
 }
 
 function tail(text: string, lines: number): string {
@@ -172,15 +174,68 @@ async function baselinePhase(cell: Cell): Promise<void> {
   await stopWorker(cell, a);
 }
 
-/** Phase 2: worker A runs until its crash point kills it. True when it died there. */
+/**
+ * A worker asked to stop: once it announces its SIGTERM (a `term` crash point), it gets `graceMs`
+ * to leave, as an orchestrator gives it, and is SIGKILLed when the grace ends.
+ */
+export function graceAfterTerm(w: WorkerProcess, graceMs: number) {
+  let termAt: number | null = null;
+  let killed = false;
+  let timer: NodeJS.Timeout | undefined;
+  w.waitForLine(/^CRASHPOINT \S+ .*action=term\b/, 24 * 3600_000).then(
+    (line) => {
+      termAt = parseCrashLine(line)?.at ?? Date.now();
+      timer = setTimeout(
+        () => {
+          if (!w.alive) return;
+          killed = true;
+          void w.kill();
+        },
+        Math.max(0, termAt + graceMs - Date.now()),
+      );
+      timer.unref();
+    },
+    () => {}, // it left before it ever reached the point
+  );
+  return {
+    /** True once SIGTERM was announced. */
+    get termed(): boolean {
+      return termAt !== null;
+    },
+    /** How it left, once it has; null when it was never asked to stop. */
+    observed(life: WorkerLife): StopObservation | null {
+      clearTimeout(timer);
+      if (termAt === null) return null;
+      return {
+        graceMs,
+        termAt,
+        left: killed ? 'killed' : life.signal ? 'signal' : 'exited',
+        exitCode: life.exitCode,
+        leftAfterMs: (life.exitedAt ?? Date.now()) - termAt,
+      };
+    },
+  };
+}
+
+/**
+ * Phase 2: worker A runs until its crash point kills it, or (`term`) until it leaves after being
+ * asked to stop there. True when it died or was stopped there.
+ */
 async function crashPhase(cell: Cell): Promise<boolean> {
   const point = cell.scenario.crashPoint!;
   const occurrence = cell.scenario.crashOccurrence ?? 1;
-  const a = startWorker(cell, 'A', occurrence > 1 ? `${point}@${occurrence}` : point);
+  const term = cell.scenario.stop === 'term';
+  const a = startWorker(cell, 'A', `${point}${occurrence > 1 ? `@${occurrence}` : ''}${term ? ':term' : ''}`);
+  const grace = term ? graceAfterTerm(a, cell.scenario.graceMs ?? STOP_GRACE_MS) : null;
   const end = await drive(cell, a, { approveNow: point !== 'awaiting-approval' });
-  if (end.reason !== 'exit') await a.kill();
+  // Asked to stop, it may finish the run itself before it leaves: the grace decides when it goes.
+  if (end.reason !== 'exit' && !(grace?.termed && end.reason === 'terminal')) await a.kill();
   const life = await a.exited;
-  if (life.crash?.point === point && life.crash.occurrence === occurrence && life.signal === 'SIGKILL') return true;
+  const atPoint = life.crash?.point === point && life.crash.occurrence === occurrence;
+  if (grace) {
+    cell.stopping = grace.observed(life);
+    if (atPoint && cell.stopping) return true;
+  } else if (atPoint && life.signal === 'SIGKILL') return true;
   cell.status = end.reason === 'timeout' ? 'stuck' : 'error';
   cell.note =
     end.reason === 'terminal'
@@ -264,6 +319,7 @@ async function collect(cell: Cell, repetition: number, startedAt: number): Promi
     durableFinal,
     finalState: finalView?.state ?? null,
     approvals: cell.approvals,
+    ...(cell.scenario.stop === 'term' ? { stopping: cell.stopping } : {}),
   };
 }
 
@@ -304,6 +360,7 @@ export async function runCell(scenario: Scenario, repetition: number, deps: Cell
     durableAtCrash: null,
     lastView: null,
     lastError: null,
+    stopping: null,
   };
   try {
     await startPhase(cell);

@@ -1,7 +1,7 @@
 import { expectationFor, type Expectation } from '../domain/crash-expectations.ts';
 import type { OperationKind } from '../domain/ports.ts';
 import { computeEvidence, executed, type Evidence } from './evidence.ts';
-import type { CellObservation } from './observation.ts';
+import type { CellObservation, StopObservation } from './observation.ts';
 
 /**
  * Holds one crashed cell to what its crash point must show (domain/crash-expectations.ts), from
@@ -23,6 +23,11 @@ export function extraByKind(evidence: Evidence): Record<OperationKind, number> {
   return out;
 }
 
+/** A stopped worker left by itself (an exit, or death by the SIGTERM) or was killed when the grace ended. */
+export function leftBy(s: StopObservation): 'itself' | 'killed' {
+  return s.left === 'killed' ? 'killed' : 'itself';
+}
+
 export function checkCrashCell(obs: CellObservation, baseline: CellObservation | null): CrashVerdict {
   const point = obs.scenario.crashPoint;
   if (point === null) throw new Error(`${obs.scenario.id} is a baseline, not a crashed cell`);
@@ -30,6 +35,8 @@ export function checkCrashCell(obs: CellObservation, baseline: CellObservation |
     deviations: obs.scenario.deviations,
     variant: obs.scenario.variant,
     durability: obs.durability ?? obs.scenario.durability,
+    ...(obs.scenario.stop ? { stop: obs.scenario.stop } : {}),
+    ...(obs.scenario.stepOutlastsGrace ? { stepOutlastsGrace: true } : {}),
   });
   const evidence = computeEvidence(obs, baseline);
   const violations: string[] = [];
@@ -37,6 +44,7 @@ export function checkCrashCell(obs: CellObservation, baseline: CellObservation |
 
   if (!baseline || baseline.status !== 'completed') v('its baseline did not complete, so nothing can be judged');
   if (obs.crash?.point !== point) v(`worker A did not die at ${point}${obs.note ? ` (${obs.note})` : ''}`);
+  if (obs.scenario.stop === 'term' && !obs.stopping) v(`worker A was never asked to stop at ${point}`);
   const { expected } = expectation;
 
   if (expected.kind === 'varies') {
@@ -78,6 +86,11 @@ export function checkCrashCell(obs: CellObservation, baseline: CellObservation |
     }
   }
   if (evidence.stateDuplicated) v(`duplicated state: ${evidence.stateDuplicatedWhy.join('; ')}`);
+  const left = obs.stopping ? leftBy(obs.stopping) : null;
+  if (outcome.leaves && left && left !== outcome.leaves)
+    v(
+      `asked to stop, worker A ${left === 'killed' ? `was still there when the ${obs.stopping!.graceMs} ms grace ended` : `left by itself after ${obs.stopping!.leftAfterMs} ms`}; expected it to ${outcome.leaves === 'killed' ? 'be killed at the end of the grace' : 'leave by itself inside the grace'}`,
+    );
   if (evidence.sideEffectDuplicated !== outcome.duplicateEffect) {
     v(
       `duplicated side effect: ${evidence.sideEffectDuplicated ? `yes (${evidence.sideEffectDuplicatedWhy.join('; ')})` : 'no'}, expected ${outcome.duplicateEffect ? 'yes' : 'no'}`,

@@ -34,4 +34,20 @@ export interface CellObservation {
   durableFinal: DurableRecord | null;
   finalState: ReviewState | null;
   approvals: { at: number; aliveWorker: string | null; decision: Decision }[];
+  /** A cell whose worker A was asked to stop (scenario `stop: term`): how it left. Absent for a kill. */
+  stopping?: StopObservation | null;
+}
+
+/**
+ * Worker A asked to stop at its crash point: SIGTERM at `termAt` (its own CRASHPOINT line), then
+ * SIGKILL at `termAt + graceMs` if it was still there. `left`: `exited` (it ended by itself with
+ * `exitCode`), `signal` (it died of the SIGTERM itself, Node's default with no handler), `killed`
+ * (the grace ended first). `leftAfterMs`: SIGTERM → the process gone.
+ */
+export interface StopObservation {
+  graceMs: number;
+  termAt: number;
+  left: 'exited' | 'signal' | 'killed';
+  exitCode: number | null;
+  leftAfterMs: number;
 }

@@ -1,5 +1,5 @@
 import type { CrashDeviation } from '../domain/crash-expectations.ts';
-import { CRASH_POINT_NAMES, type CrashPointName } from '../domain/crashpoints.ts';
+import { CRASH_POINT_NAMES, STOP_GRACE_MS, type CrashPointName, type StopMode } from '../domain/crashpoints.ts';
 import { DEFAULT_GRANULARITY, granularityOf, type Granularity } from '../domain/granularity.ts';
 import type { Durability, RuntimeInfo, Variant } from '../domain/runtime.ts';
 import type { FaultRuleInput } from '../world/faults.ts';
@@ -29,6 +29,27 @@ export interface Scenario {
   approveAtStart?: boolean;
   /** Where its runtime departs from the crash rule (its runtime module's `crashDeviations`). */
   deviations: readonly CrashDeviation[];
+  /**
+   * How worker A leaves at the crash point: `kill` (SIGKILL; when left out) or `term` (SIGTERM
+   * with the step in flight, SIGKILL once `graceMs` has passed).
+   */
+  stop?: StopMode;
+  /** `term`: how long worker A has between SIGTERM and SIGKILL. */
+  graceMs?: number;
+  /**
+   * `term`: the world holds the step in flight longer than the grace period (its first model call
+   * answers after LONG_STEP_MS), so no drain can finish it in time.
+   */
+  stepOutlastsGrace?: boolean;
+}
+
+/** A step that outlasts the grace period: how long the world holds the model call SIGTERM lands in. */
+export const LONG_STEP_MS = STOP_GRACE_MS * 2;
+
+/** The id's tail for how worker A leaves; none for a kill, so every kill cell keeps its id. */
+function stopSuffix(stop: StopMode | undefined, outlastsGrace: boolean | undefined): string {
+  if (stop !== 'term') return '';
+  return outlastsGrace ? '/term-long-step' : '/term';
 }
 
 export function scenarioId(
@@ -36,9 +57,36 @@ export function scenarioId(
   variant: Variant,
   durability: Durability | null,
   crashPoint: CrashPointName | null,
+  how: { stop?: StopMode; stepOutlastsGrace?: boolean } = {},
 ): string {
-  return `${runtime}/${variant}/${durability ?? '-'}/${crashPoint ?? 'baseline'}`;
+  return `${runtime}/${variant}/${durability ?? '-'}/${crashPoint ?? 'baseline'}${stopSuffix(how.stop, how.stepOutlastsGrace)}`;
 }
+
+/**
+ * The same cell with worker A asked to stop (SIGTERM, then SIGKILL after the grace period)
+ * instead of killed; `stepOutlastsGrace`: with a model call in flight that the world answers only
+ * after the grace has ended.
+ */
+export function asTerm(s: Scenario, o: { stepOutlastsGrace?: boolean; graceMs?: number } = {}): Scenario {
+  if (s.crashPoint === null) throw new Error(`${s.id} is a baseline: nothing to stop`);
+  const long = o.stepOutlastsGrace === true;
+  return {
+    ...s,
+    id: scenarioId(s.runtime, s.variant, s.durability, s.crashPoint, { stop: 'term', stepOutlastsGrace: long }),
+    stop: 'term',
+    graceMs: o.graceMs ?? STOP_GRACE_MS,
+    ...(long
+      ? {
+          stepOutlastsGrace: true,
+          // Only worker A's first model call of EXTRACT: worker B's retake answers at the usual speed.
+          faults: [...s.faults, { route: 'model', kind: 'slow', step: 'EXTRACT', times: 1, delayMs: LONG_STEP_MS }],
+        }
+      : {}),
+  };
+}
+
+/** Where a step outlasting the grace is measured: the paid call in flight. */
+export const LONG_STEP_POINT: CrashPointName = 'mid-model';
 
 /** The configuration a variant's baseline runs in: the first one the runtime lists for it. */
 function baselineDurability(runtime: RuntimeInfo, variant: Variant): Durability | null {
@@ -80,8 +128,17 @@ export function scenarioFor(
   };
 }
 
-/** Every runtime's baselines first, then each crash point in each runtime's configurations. */
-export function crashCatalogue(runtimes: readonly RuntimeInfo[]): Scenario[] {
+/**
+ * Every runtime's baselines first, then each crash point in each runtime's configurations (a
+ * kill). With `term` among `stops`: each crash point once more with worker A asked to stop, in
+ * each variant's baseline configuration only (the hardened drain, and what a tutorial's worker does
+ * by default), plus the row whose step outlasts the grace.
+ */
+export function crashCatalogue(
+  runtimes: readonly RuntimeInfo[],
+  opts: { stops?: readonly StopMode[] } = {},
+): Scenario[] {
+  const stops = opts.stops ?? ['kill'];
   const out: Scenario[] = [];
   for (const rt of runtimes) {
     for (const variant of variantsOf(rt)) {
@@ -90,11 +147,29 @@ export function crashCatalogue(runtimes: readonly RuntimeInfo[]): Scenario[] {
       out.push({ ...scenarioFor(rt, { variant, durability }, null), id: baselineId, baselineId });
     }
   }
-  for (const crashPoint of CRASH_POINT_NAMES) {
-    for (const rt of runtimes) {
-      // The crash points are about one graph; the other granularities have a suite of their own.
-      for (const { variant, durability } of rt.configurations.filter((c) => granularityOf(c) === DEFAULT_GRANULARITY)) {
-        out.push({ ...scenarioFor(rt, { variant, durability }, crashPoint), baselineId: baselineIdFor(rt, variant) });
+  if (stops.includes('kill')) {
+    for (const crashPoint of CRASH_POINT_NAMES) {
+      for (const rt of runtimes) {
+        // The crash points are about one graph; the other granularities have a suite of their own.
+        for (const { variant, durability } of rt.configurations.filter(
+          (c) => granularityOf(c) === DEFAULT_GRANULARITY,
+        )) {
+          out.push({ ...scenarioFor(rt, { variant, durability }, crashPoint), baselineId: baselineIdFor(rt, variant) });
+        }
+      }
+    }
+  }
+  if (stops.includes('term')) {
+    for (const crashPoint of CRASH_POINT_NAMES) {
+      for (const rt of runtimes) {
+        for (const variant of variantsOf(rt)) {
+          const cell = {
+            ...scenarioFor(rt, { variant, durability: baselineDurability(rt, variant) }, crashPoint),
+            baselineId: baselineIdFor(rt, variant),
+          };
+          out.push(asTerm(cell));
+          if (crashPoint === LONG_STEP_POINT) out.push(asTerm(cell, { stepOutlastsGrace: true }));
+        }
       }
     }
   }
@@ -106,6 +181,8 @@ export interface Selection {
   variants?: readonly Variant[];
   crashPoints?: readonly CrashPointName[];
   durabilities?: readonly Durability[];
+  /** How worker A leaves: kill (SIGKILL), term (SIGTERM and a grace period); all in the catalogue when omitted. */
+  stops?: readonly StopMode[];
 }
 
 /**
@@ -119,7 +196,8 @@ export function selectScenarios(sel: Selection, catalogue: Scenario[]): Scenario
       (!sel.runtimes || sel.runtimes.includes(s.runtime)) &&
       (!sel.variants || sel.variants.includes(s.variant)) &&
       (!sel.crashPoints || sel.crashPoints.includes(s.crashPoint)) &&
-      (!sel.durabilities || s.durability === null || sel.durabilities.includes(s.durability)),
+      (!sel.durabilities || s.durability === null || sel.durabilities.includes(s.durability)) &&
+      (!sel.stops || sel.stops.includes(s.stop ?? 'kill')),
   );
   const wanted = new Set(crashed.map((s) => s.baselineId));
   for (const s of catalogue) {

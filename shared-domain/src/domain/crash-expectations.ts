@@ -1,4 +1,4 @@
-import type { CrashPointName } from './crashpoints.ts';
+import type { CrashPointName, StopMode } from './crashpoints.ts';
 import type { OperationKind } from './ports.ts';
 import type { Durability, Variant } from './runtime.ts';
 
@@ -21,6 +21,12 @@ export interface CrashOutcome {
   repeats: Partial<Record<OperationKind, Count>>;
   /** The outside world keeps a second copy of a side effect (a note or a mail accepted twice). */
   duplicateEffect: boolean;
+  /**
+   * A worker asked to stop (`term`): `itself` — it left inside the grace period (an exit, or
+   * Node's default death by the signal); `killed` — it was still there when the grace ended.
+   * Not checked when left out.
+   */
+  leaves?: 'itself' | 'killed';
 }
 
 /**
@@ -60,6 +66,32 @@ export const CRASH_RULES: Record<CrashPointName, Record<Variant, CrashOutcome>> 
 };
 
 /**
+ * A worker asked to stop (SIGTERM, then SIGKILL when the grace period ends) with a step in flight.
+ * Hardened, the runtime drains: the step in flight finishes inside the grace, becomes durable, and
+ * the worker leaves by itself; its successor starts at the next step, so nothing repeats, not even
+ * a side effect's request. Naive is whatever the runtime does with no code of ours: a worker with
+ * no SIGTERM handling dies of the signal at once, which is a kill, so the kill's rule applies.
+ */
+export const TERM_RULES: Record<CrashPointName, Record<Variant, CrashOutcome>> = Object.fromEntries(
+  (Object.keys(CRASH_RULES) as CrashPointName[]).map((point) => [
+    point,
+    { naive: CRASH_RULES[point].naive, hardened: { ...none, leaves: 'itself' } },
+  ]),
+) as Record<CrashPointName, Record<Variant, CrashOutcome>>;
+
+/**
+ * The step in flight outlasts the grace period (a model call slower than the grace): no drain can
+ * finish it, the worker is killed when the grace ends, and the step runs again as after a kill,
+ * paid twice. What a drain may still save is time: the crash rule's repeats, no more.
+ */
+export const LONG_STEP_RULES: Record<CrashPointName, Record<Variant, CrashOutcome>> = Object.fromEntries(
+  (Object.keys(CRASH_RULES) as CrashPointName[]).map((point) => [
+    point,
+    { naive: CRASH_RULES[point].naive, hardened: { ...CRASH_RULES[point].hardened, leaves: 'killed' } },
+  ]),
+) as Record<CrashPointName, Record<Variant, CrashOutcome>>;
+
+/**
  * A runtime's documented departure from the rule, listed in its own runtime module (RuntimeInfo
  * `crashDeviations`); the first that matches a cell applies.
  */
@@ -68,7 +100,11 @@ export interface CrashDeviation {
   variant?: Variant;
   /** The crash points it applies to; all when omitted. */
   points?: readonly CrashPointName[];
-  expected: Exclude<Expected, { kind: 'rule' }>;
+  /** How the worker was made to leave (crashpoints.ts StopMode); both when omitted. */
+  stop?: StopMode;
+  /** Only the `term` cells whose step outlasts the grace (true), or only the others (false); both when omitted. */
+  stepOutlastsGrace?: boolean;
+  expected: Expected;
   why: string;
 }
 
@@ -102,6 +138,14 @@ export interface CrashCell {
   variant: Variant;
   durability: Durability | null;
   deviations: readonly CrashDeviation[];
+  /** `kill` when left out. */
+  stop?: StopMode;
+  stepOutlastsGrace?: boolean;
+}
+
+function ruleFor(point: CrashPointName, cell: CrashCell): CrashOutcome {
+  if (cell.stop !== 'term') return CRASH_RULES[point][cell.variant];
+  return (cell.stepOutlastsGrace ? LONG_STEP_RULES : TERM_RULES)[point][cell.variant];
 }
 
 export function expectationFor(point: CrashPointName, cell: CrashCell): Expectation {
@@ -109,8 +153,10 @@ export function expectationFor(point: CrashPointName, cell: CrashCell): Expectat
     (x) =>
       (x.durability === undefined || x.durability === cell.durability) &&
       (x.variant === undefined || x.variant === cell.variant) &&
-      (x.points === undefined || x.points.includes(point)),
+      (x.points === undefined || x.points.includes(point)) &&
+      (x.stop === undefined || x.stop === (cell.stop ?? 'kill')) &&
+      (x.stepOutlastsGrace === undefined || x.stepOutlastsGrace === (cell.stepOutlastsGrace ?? false)),
   );
   if (d) return { expected: d.expected, why: d.why };
-  return { expected: { kind: 'rule', outcome: CRASH_RULES[point][cell.variant] }, why: null };
+  return { expected: { kind: 'rule', outcome: ruleFor(point, cell) }, why: null };
 }

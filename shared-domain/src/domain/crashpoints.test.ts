@@ -23,6 +23,12 @@ describe('crash plans', () => {
       { point: 'after-model', occurrence: 2, action: 'kill' },
     ]);
     expect(() => parseCrashPlan('boundary:pause')).toThrow(CrashPlanError);
+    expect(parseCrashPlan('after-model:term, mid-model@2:term')).toEqual([
+      { point: 'after-model', occurrence: 1, action: 'term' },
+      { point: 'mid-model', occurrence: 2, action: 'term' },
+    ]);
+    expect(parseCrashLine('CRASHPOINT boundary@1 pid=1 at=2 action=term')).toMatchObject({ action: 'term' });
+    expect(parseCrashLine('CRASHPOINT boundary@1 pid=1 at=2 action=pause')).toBeNull();
   });
 
   it('refuses an unknown point with an error that names every known one', () => {
@@ -98,5 +104,48 @@ describe('crash plans', () => {
     const code = await new Promise((resolve) => child.once('close', resolve));
     expect(code).toBe(0);
     expect(stdout).toBe('went on\n');
+  });
+
+  /** A child process reaching `boundary` with `plan`, its SIGTERM handling given as code. */
+  async function atTermPoint(onTerm: string): Promise<{ code: number | null; signal: string | null; out: string }> {
+    const script = [
+      "import { crashpoint } from './src/domain/crashpoints.ts';",
+      onTerm,
+      "await crashpoint('boundary');",
+      "process.stdout.write('step went on\\n');",
+      'await new Promise((r) => setTimeout(r, 200));',
+      "process.stdout.write('step done\\n');",
+    ].join('\n');
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: new URL('../..', import.meta.url),
+      env: { ...process.env, CRASH_PLAN: 'boundary:term' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+      child.once('close', (c, s) => resolve([c, s])),
+    );
+    return { code, signal, out };
+  }
+
+  it('a term point sends SIGTERM to its own process and the step goes on beside its handler', async () => {
+    const r = await atTermPoint("process.once('SIGTERM', () => process.stdout.write('asked to stop\\n'));");
+    expect(r.code).toBe(0);
+    expect(parseCrashLine(r.out.split('\n').find((l) => l.startsWith('CRASHPOINT'))!)).toMatchObject({
+      point: 'boundary',
+      action: 'term',
+    });
+    expect(r.out).toContain('step went on');
+    expect(r.out).toContain('asked to stop');
+    expect(r.out).toContain('step done');
+  });
+
+  it('a term point in a process with no SIGTERM handler dies of the signal, as Node does by default', async () => {
+    const r = await atTermPoint('');
+    expect(r.signal).toBe('SIGTERM');
+    expect(r.out).not.toContain('step done');
   });
 });

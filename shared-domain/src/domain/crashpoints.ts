@@ -1,8 +1,9 @@
 /**
  * Named places where a worker can be made to die with SIGKILL, the same names in both runtimes.
- * A plan is a comma-separated list of `name` or `name@n` (die at the n-th time the point is
- * reached in this process; default 1), read from CRASH_PLAN. A name we do not know is an error,
- * never a silent no-op: a typo would otherwise "prove" that nothing repeats.
+ * A plan is a comma-separated list of `name`, `name@n` (act at the n-th time the point is
+ * reached in this process; default 1) and `:kill|stop|term` (what to do there), read from
+ * CRASH_PLAN. A name we do not know is an error, never a silent no-op: a typo would otherwise
+ * "prove" that nothing repeats.
  */
 export const CRASH_POINTS = {
   boundary: {
@@ -45,11 +46,29 @@ export type CrashPointName = keyof typeof CRASH_POINTS;
 export const CRASH_POINT_NAMES = Object.keys(CRASH_POINTS) as CrashPointName[];
 
 /**
- * What happens at the point: `kill` (SIGKILL, a lost machine) or `stop` (SIGSTOP: the process
- * freezes itself and goes on when someone sends SIGCONT, a paused VM or a long GC pause). `stop` is
- * also how a harness lines two workers up at the same step before letting both go.
+ * What happens at the point: `kill` (SIGKILL, a lost machine), `stop` (SIGSTOP: the process
+ * freezes itself and goes on when someone sends SIGCONT, a paused VM or a long GC pause) or `term`
+ * (SIGTERM to itself, and the step goes on: a deploy or a scale-in asking the worker to stop while
+ * the step is in flight, so whatever the runtime does on SIGTERM runs now; the harness gives it a
+ * grace period and then SIGKILLs it). `stop` is also how a harness lines two workers up at the
+ * same step before letting both go.
  */
-export type CrashAction = 'kill' | 'stop';
+export type CrashAction = 'kill' | 'stop' | 'term';
+export const CRASH_ACTIONS: readonly CrashAction[] = ['kill', 'stop', 'term'];
+
+/**
+ * How a worker is made to leave at a crash point in the crash matrix: `kill` (SIGKILL, no warning)
+ * or `term` (SIGTERM, then SIGKILL once the grace period is over: a rolling deploy, a scale-in).
+ */
+export type StopMode = Extract<CrashAction, 'kill' | 'term'>;
+export const STOP_MODES: readonly StopMode[] = ['kill', 'term'];
+
+/**
+ * How long a worker asked to stop (SIGTERM) has before it is killed: what an orchestrator gives it
+ * (Kubernetes' terminationGracePeriodSeconds, a systemd TimeoutStopSec), short enough for CI.
+ * A runtime's own drain must fit inside it, with room to close its connections and exit.
+ */
+export const STOP_GRACE_MS = 5000;
 
 export interface CrashPlanEntry {
   point: CrashPointName;
@@ -66,14 +85,15 @@ export function isCrashPointName(name: string): name is CrashPointName {
   return Object.hasOwn(CRASH_POINTS, name);
 }
 
-const PLAN_SYNTAX = 'name, name@n for the n-th occurrence, name:stop to freeze instead of die';
+const PLAN_SYNTAX =
+  'name, name@n for the n-th occurrence, name:stop to freeze instead of die, name:term to send SIGTERM and go on';
 
 /** `after-fetch, mid-model@3, boundary:stop` → entries; a name we do not know is an error. */
 export function parseCrashPlan(text: string | undefined | null): CrashPlanEntry[] {
   if (!text || !text.trim()) return [];
   return text.split(',').map((raw) => {
     const item = raw.trim();
-    const match = /^([a-z-]+)(?:@(\d+))?(?::(kill|stop))?$/.exec(item);
+    const match = /^([a-z-]+)(?:@(\d+))?(?::(kill|stop|term))?$/.exec(item);
     const name = match?.[1] ?? item;
     if (!match || !isCrashPointName(name)) {
       throw new CrashPlanError(
@@ -102,7 +122,7 @@ function formatCrashLine(l: CrashLine): string {
   return `CRASHPOINT ${l.point}@${l.occurrence} pid=${l.pid} at=${l.at} action=${l.action}${l.detail ? ` ${l.detail}` : ''}`;
 }
 
-const CRASH_LINE = /^CRASHPOINT ([a-z-]+)@(\d+) pid=(\d+) at=(\d+) action=(kill|stop)(?: (.*))?$/;
+const CRASH_LINE = /^CRASHPOINT ([a-z-]+)@(\d+) pid=(\d+) at=(\d+) action=(kill|stop|term)(?: (.*))?$/;
 
 /** The parser beside the writer: a line that is not a crash announcement (or names an unknown point) is null. */
 export function parseCrashLine(line: string): CrashLine | null {
@@ -141,7 +161,9 @@ export function isArmed(name: CrashPointName): boolean {
 /**
  * Reached a crash point: if the plan says this is the occurrence to act at, announce it on stderr
  * (the harness reads that line), then SIGKILL ourselves — no finally blocks, no flushing, exactly
- * what a lost machine looks like — or SIGSTOP ourselves and carry on once continued. `settleMs`
+ * what a lost machine looks like — or SIGSTOP ourselves and carry on once continued, or SIGTERM
+ * ourselves and carry on at once (the step stays in flight while the process's SIGTERM handling,
+ * if any, runs beside it; with none, Node dies of the signal). `settleMs`
  * delays the act so concurrent work can land first.
  */
 export async function crashpoint(
@@ -159,6 +181,10 @@ export async function crashpoint(
   if (entry.action === 'stop') {
     // The kernel stops us here; the next statement runs only after SIGCONT.
     process.kill(process.pid, 'SIGSTOP');
+    return;
+  }
+  if (entry.action === 'term') {
+    process.kill(process.pid, 'SIGTERM');
     return;
   }
   process.kill(process.pid, 'SIGKILL');

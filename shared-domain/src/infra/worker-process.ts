@@ -32,7 +32,10 @@ export interface WorkerLife {
   exitedAt: number | null;
   exitCode: number | null;
   signal: string | null;
-  /** The crash point it announced before killing itself (stops it froze at and went on from are not crashes). */
+  /**
+   * The crash point it announced before killing itself, or before sending itself SIGTERM (`term`:
+   * how it then left is its exit); stops it froze at and went on from are not crashes.
+   */
   crash: CrashLine | null;
   /** When it printed a READY line (Temporal workers do), epoch ms. */
   readyAt: number | null;
@@ -183,7 +186,7 @@ export class WorkerProcess {
     this.lines.push({ stream, text });
     if (this.lines.length > KEEP_LINES) this.lines.shift();
     const crash = stream === 'err' ? parseCrashLine(text) : null;
-    if (crash?.action === 'kill') this.life.crash ??= crash;
+    if (crash?.action === 'kill' || crash?.action === 'term') this.life.crash ??= crash;
     if (crash?.action === 'stop') this.stops.push(crash);
     if (stream === 'out' && this.life.readyAt === null && /\bREADY\b/.test(text)) this.life.readyAt = Date.now();
     this.onLine?.(stream, text);
