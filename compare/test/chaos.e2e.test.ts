@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseChaosArgs } from '../src/chaos/args.ts';
+import { runtimeInfos } from '../src/runtimes.ts';
 import { clean } from '../src/chaos/checker.ts';
 import { runChaos, type RunChaosResult } from '../src/chaos/run-chaos.ts';
 import { DEFAULT_SCHEDULE, runPlan, workerPlan, type ScheduleOptions } from '../src/chaos/schedule.ts';
@@ -25,6 +26,7 @@ import { userDatabase } from './user-database.ts';
  * fails on the first one, before any effect), one vendor (one baseline per pool).
  */
 const SEED = 'ci90';
+const RUNTIMES = ['langgraph', 'temporal'];
 const CUT_DOWN: Partial<Omit<ScheduleOptions, 'seed'>> = {
   armRate: 0.5,
   points: ['after-deliver', 'after-progress'],
@@ -61,7 +63,14 @@ async function campaign(schedule: Partial<Omit<ScheduleOptions, 'seed'>>): Promi
   const user = await userDatabase();
   const started = Date.now();
   const result = await runChaos(
-    { ...parseChaosArgs(['--seed', SEED, '--runs', '2', '--bound', '90', '--report-dir', reportDir]) },
+    {
+      ...parseChaosArgs([
+        ...['--seed', SEED, '--runs', '2', '--bound', '90', '--report-dir', reportDir],
+        // The two runtimes whose campaign this test knows: each runtime added to the registry
+        // brings its own (the defaults follow the registry: registry-consumers.test.ts).
+        ...['--runtime', RUNTIMES.join(',')],
+      ]),
+    },
     { log: (l) => process.stderr.write(`${l}\n`), env: user.env, schedule },
   ).finally(() => user.cleanup());
   process.stderr.write(`chaos e2e: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
@@ -89,7 +98,7 @@ describe('a seeded campaign of armed crash points', () => {
   });
 
   it('the checker finds the naive duplicates, in both runtimes', () => {
-    for (const runtime of ['langgraph', 'temporal']) {
+    for (const runtime of RUNTIMES) {
       const row = armed.result.rows.find((r) => r.runtime === runtime && r.variant === 'naive')!;
       expect(row.duplicateEffects, JSON.stringify(row)).toBeGreaterThan(0);
       expect(clean(row)).toBe(false);
@@ -121,11 +130,14 @@ describe('a seeded campaign of armed crash points and strikes at random moments'
     }
   });
 
-  it('writes chaos.json (valid against its schema) and chaos.html', () => {
+  it('writes chaos.json (valid against its schema) and chaos.html', async () => {
     for (const c of [armed, out]) {
       const json = ChaosResultSchema.parse(JSON.parse(readFileSync(c.files.json, 'utf8')));
       expect(json.meta.seed).toBe(SEED);
       expect(json.runs).toHaveLength(8);
+      // Each row titled as its runtime's module says, for the table and chaos.html.
+      const titles = new Map((await runtimeInfos(RUNTIMES)).map((i) => [i.name, i.title]));
+      for (const row of json.rows) expect(row.title, row.pool).toBe(titles.get(row.runtime));
       const html = readFileSync(c.files.html, 'utf8');
       for (const v of json.violations) expect(html).toContain(v.runId);
     }

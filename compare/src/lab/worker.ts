@@ -135,6 +135,9 @@ export async function runLabWorker(dir: string, state: LabState, o: LabWorkerOpt
     const id = run.handle.runId;
     const lives = await settleOldLives(run);
     const workerName = name ?? nameFor(lives.length ? new Set(lives.map((l) => l.name)).size : 0);
+    // A process per run whatever the module's worker model: the lab gives every run a queue of its
+    // own (no RuntimeEnv.sharedQueue), so a queue runtime's worker serves this run alone, and the
+    // process a reader kills is one run's. `workerExitsWhenDone` says whether it leaves by itself.
     const spec = adapter.workerSpec(run.handle, { name: workerName, crashPlan: null });
     // Lines are read only after this function has returned: by then the pid is known and `child` exists.
     let prefix = '';
