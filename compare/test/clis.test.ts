@@ -111,6 +111,6 @@ describe.concurrent('every command line', () => {
     const r = await run(COMMANDS.bench!, ['--runtime', 'plain']);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/^bench: unknown runtime "plain" \(known: [a-z-]+(, [a-z-]+)*\) \(see --help\)$/);
+    expect(r.stderr.trim()).toMatch(/^bench: unknown runtime "plain" \(known: [a-z-]+(, [a-z-]+)*\) \(see --help\)$/);
   });
 });
