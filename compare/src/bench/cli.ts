@@ -11,15 +11,14 @@ import path from 'node:path';
 import { z } from 'zod';
 import { commaList, parseCli, runCli, UsageError, writableDirectory } from '@vendor-review/domain/infra';
 import { writeReport } from '../report-files.ts';
-import { RUNTIME_NAMES } from '../runtimes.ts';
 import { planFor, SECTIONS, type Preset, type SectionName } from './plan.ts';
+import { benchRuntimeNames } from './profiles.ts';
 
 /**
- * The registry's runtimes this bench measures, in its order. Its sections open each runtime by
- * name today (context.ts); the plain runner is the floor of every table, never a --runtime.
+ * The registry's runtimes with a bench profile, in its order: what --runtime accepts and its
+ * default. The plain runner is the floor of every table, never a --runtime.
  */
-const BENCHED: readonly string[] = ['langgraph', 'temporal'];
-const BENCH_RUNTIMES = RUNTIME_NAMES.filter((n) => BENCHED.includes(n));
+const BENCH_RUNTIMES = await benchRuntimeNames();
 
 const USAGE = `usage: pnpm bench [--quick | --full | --smoke] [options]
   --quick            the default: every measurement but the harness's, in a few minutes
