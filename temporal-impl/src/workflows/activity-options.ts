@@ -8,7 +8,10 @@
  *   A run may set its own in its input (definitions.ts): the input is in the history, so a replay
  *   schedules with the value the run started with.
  * - startToCloseTimeout: bounds one attempt on a LIVE worker whose call hangs (slow or dropped
- *   connection). A dead worker is found by the heartbeat timeout long before this.
+ *   connection). A dead worker is found by the heartbeat timeout long before this. Hardened retries
+ *   a timeout without counting it (hardenedRetry below), so each is set above the port's own
+ *   timeout (web 10 s, model 60 s): a hung call ends as the port's TransientError, an own error
+ *   that counts, before the server's timeout could end it uncounted.
  * - retry: naive keeps the SDK default (1s, doubling, unlimited attempts, every error); hardened
  *   takes the backoff of the one retry rule (domain retry-rule.ts) and leaves the cap to the
  *   activity, which counts only the step's own errors (see hardenedRetry below).
@@ -65,7 +68,7 @@ const retryFor = (kind: StepKind): RetryPolicy => (kind === 'deadLetter' ? DEAD_
 const startToClose: Record<StepKind, string> = {
   pure: '10s',
   page: '20s',
-  model: '60s',
+  model: '90s',
   effect: '20s',
   delivery: '60s',
   deadLetter: '20s',
