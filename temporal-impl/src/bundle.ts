@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { publishCached, sourcesHash, type Built } from '@vendor-review/domain/infra';
+import { makeDirectory, publishCached, sourcesHash, writeFileAtomic, type Built } from '@vendor-review/domain/infra';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows.ts', import.meta.url));
 
@@ -29,8 +28,8 @@ export async function buildWorkflowBundle(
   const started = performance.now();
   const { code } = await bundleWorkflowCode({ workflowsPath, logger: quietLogger });
   const path = resolve(outPath);
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, code);
+  makeDirectory(dirname(path));
+  writeFileAtomic(path, code);
   return { path, ms: Math.round(performance.now() - started) };
 }
 

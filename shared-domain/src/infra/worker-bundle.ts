@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { makeDirectory } from './files.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -50,7 +51,7 @@ const KEEP_OLDER_MS = 24 * 3_600_000;
  * invocations on different sources (a checkout switched mid-run) must not delete each other's.
  */
 export function publishCached(dir: string, prefix: string, from: string, to: string): void {
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   renameSync(from, to);
   const now = Date.now();
   for (const name of readdirSync(dir)) {
@@ -78,7 +79,7 @@ export async function workerBundle(entry: string, external: string[] = []): Prom
   const out = path.join(dir, `${name}-bundle-${key}.mjs`);
   if (existsSync(out)) return { path: out, ms: 0, cached: true };
   const started = Date.now();
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   const tmp = path.join(dir, `tmp-${process.pid}-${name}.mjs`);
   await build({
     entryPoints: [entry],
