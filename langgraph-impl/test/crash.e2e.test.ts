@@ -1,7 +1,8 @@
 /**
  * The crash conformance suite against LangGraph: every crash point in every configuration (naive in
  * async, sync and exit; hardened), real worker processes killed with SIGKILL, a replacement process,
- * real PostgreSQL and the real world. Then what only LangGraph has: what each durability mode keeps.
+ * real PostgreSQL and the real world; then each variant asked to stop (SIGTERM and a grace period) at
+ * every point. Then what only LangGraph has: what each durability mode keeps.
  */
 import { crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/domain/conformance';
 import type { CrashPointName, DurableMark } from '@vendor-review/domain';
@@ -13,7 +14,9 @@ let lg: LangGraphUnderTest;
 
 const spec = crashSpec({
   name: 'LangGraph',
-  scenarios: crashCatalogue([LANGGRAPH]),
+  // Kills in every configuration; SIGTERM with a grace period (and a step longer than the grace) in
+  // each variant's baseline configuration only, to keep CI short.
+  scenarios: crashCatalogue([LANGGRAPH], { stops: ['kill', 'term'] }),
   run: async (scenarios) => {
     lg = await langGraphUnderTest('crash');
     return runThroughAdapter(() => lg.env())(scenarios);
@@ -78,4 +81,15 @@ describe('what each durability mode kept after the kill', () => {
       for (const m of after) expect([m.writer, m.fencingToken !== null], `${point} ${m.short}`).toEqual(['B', true]);
     }
   });
+});
+
+describe('what the drain kept when the worker was asked to stop', () => {
+  it.each(['mid-model', 'after-model'])(
+    'hardened %s: the node in flight finished and its checkpoint was saved before the worker left by itself',
+    (point) => {
+      const id = `langgraph/hardened/-/${point}/term`;
+      expect(keptAtCrash(id).at(-1)?.step, id).toBe('EXTRACT');
+      expect(spec.get(id).stopping).toMatchObject({ left: 'exited', exitCode: 0 });
+    },
+  );
 });

@@ -15,6 +15,9 @@ const TEMPORAL_CHECKS_ENCODINGS =
 const TEMPORAL_SERVER_KEEPS_IT =
   'The workflow’s history is on the server’s database file and the worker’s pollers retry until the server is back; an activity that reports within its heartbeat timeout counts once. The runtime rides it out in both variants.';
 
+const TEMPORAL_DRAINS_BY_ITSELF =
+  'The SDK’s Runtime shuts the worker down on SIGTERM by itself (its default shutdownSignals) with no code of ours; with the default shutdownGraceTime of 0 it cancels the activity in flight at once, but cancellation is cooperative and the step does not listen for it, so the step finishes, its result is reported, and the worker exits 0 (measured: 0.03–0.8 s after SIGTERM). Naive drains like hardened.';
+
 /** Temporal as the harness sees it: no durability modes, a history instead of checkpoints. */
 export const TEMPORAL: RuntimeInfo = {
   name: 'temporal',
@@ -29,6 +32,15 @@ export const TEMPORAL: RuntimeInfo = {
     { variant: 'naive', durability: null, granularity: 'coarse' },
     { variant: 'hardened', durability: null, granularity: 'per-requirement' },
     { variant: 'hardened', durability: null, granularity: 'coarse' },
+  ],
+  crashDeviations: [
+    {
+      variant: 'naive',
+      stop: 'term',
+      stepOutlastsGrace: false,
+      expected: { kind: 'rule', outcome: { repeats: {}, duplicateEffect: false, leaves: 'itself' } },
+      why: TEMPORAL_DRAINS_BY_ITSELF,
+    },
   ],
   hazardDeviations: [
     { hazard: 'retry-transient', variant: 'naive', expected: 'recovered', why: NAIVE_TEMPORAL_RETRIES },
