@@ -1,5 +1,5 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import type { ReviewRequestInput, Variant } from '@vendor-review/domain';
+import type { Decision, ReviewRequestInput, Variant } from '@vendor-review/domain';
 import {
   createOutbox,
   createStepErrors,
@@ -24,6 +24,9 @@ const MIGRATIONS = [
    );`,
   outboxTableSql('dbos_outbox'),
   stepErrorsTableSql('dbos_step_errors'),
+  // DBOS.send refuses a destination workflow that does not exist yet: a decision that comes
+  // before any worker started the run waits here, and the worker that starts it sends it on.
+  `ALTER TABLE dbos_runs ADD COLUMN approval JSONB;`,
 ];
 
 export const DBOS_OUTBOX = createOutbox('dbos_outbox');
@@ -52,6 +55,18 @@ export async function insertRun(db: pg.Pool, run: RegisteredRun): Promise<void> 
     run.variant,
     JSON.stringify(run.request),
   ]);
+}
+
+/** The first decision wins, as in every runtime. */
+export async function keepDecision(db: pg.Pool, runId: string, d: Decision): Promise<void> {
+  await db.query(`UPDATE dbos_runs SET approval = coalesce(approval, $2) WHERE run_id = $1`, [
+    runId,
+    JSON.stringify(d),
+  ]);
+}
+
+export async function keptDecision(db: pg.Pool, runId: string): Promise<Decision | null> {
+  return (await db.query(`SELECT approval FROM dbos_runs WHERE run_id = $1`, [runId])).rows[0]?.approval ?? null;
 }
 
 export async function loadRun(db: pg.Pool, runId: string): Promise<RegisteredRun | null> {

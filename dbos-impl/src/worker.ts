@@ -11,8 +11,8 @@ import { createHttpPorts, CrashPlanError, parseCrashPlan } from '@vendor-review/
 import { parseCli, runCli, UsageError } from '@vendor-review/domain/infra';
 import pg from 'pg';
 import { appNameFor } from './identity.ts';
-import { loadRun } from './store.ts';
-import { makeVendorReview, type WorkflowDeps } from './workflow.ts';
+import { keptDecision, loadRun } from './store.ts';
+import { APPROVAL_TOPIC, approvalKey, makeVendorReview, type WorkflowDeps } from './workflow.ts';
 
 const USAGE = `usage: dbos worker --run <runId>
   launches DBOS (recovering the run if it is pending under this executor id), starts the run's
@@ -68,6 +68,9 @@ runCli('dbos worker', async () => {
       variant: run.variant,
       request: run.request,
     });
+    // A decision that came before the workflow existed (adapter.approve kept it): send it on now.
+    const early = await keptDecision(pool, runId);
+    if (early) await DBOS.send(runId, early, APPROVAL_TOPIC, approvalKey(runId));
     await handle.getResult().catch(() => undefined); // an ERROR workflow is the run's outcome, not the worker's
     await DBOS.shutdown();
     return 0;

@@ -58,6 +58,9 @@ export interface ReviewInput {
 /** The event the harness polls for the run's phase, and the topic the approval is sent on. */
 export const STATUS_EVENT = 'status';
 export const APPROVAL_TOPIC = 'approval';
+
+/** One key per run's decision: the harness's send and a worker's forwarding of a kept one are the same message. */
+export const approvalKey = (runId: string) => `approval-${runId}`;
 export type PhaseEvent = 'running' | 'awaiting-approval' | 'completed' | 'failed';
 
 /** What a workflow's worker gives it: the world, its name, and (hardened) the database of the outbox and counts. */

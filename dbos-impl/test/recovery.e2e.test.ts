@@ -112,7 +112,9 @@ describe('DBOS recovery: who picks up a dead worker’s run', () => {
     const first = await until('B’s first request', () => firstBy(h.runId, 'B'));
     expect(await toTheEnd(h)).toBe('completed');
     expect(repeatedOps(await ledger(h.runId))).toEqual([]);
-    console.log(`MEASURED same identity: B ready → B's first request ${first - ready} ms`);
+    console.log(
+      `MEASURED same identity: B spawned → READY (DBOS launched, run re-enqueued) ${ready - b.life.startedAt} ms; READY → B's first request ${first - ready} ms`,
+    );
   });
 
   it('a replacement under another executor id does not recover it; the operator’s resumeWorkflow does', async () => {
@@ -162,6 +164,7 @@ describe('DBOS recovery: who picks up a dead worker’s run', () => {
     const h = await db.adapter.startRun(cellRequest(db.world.url), hardened);
     const a = spawn(h, 'A', { plan: 'after-progress:stop' });
     await a.waitForStop();
+    // B's launch re-enqueues the run: DBOS cannot tell a frozen executor from a dead one of the same id.
     const b = spawn(h, 'B');
     await until(
       'B past the frozen step',
@@ -170,22 +173,21 @@ describe('DBOS recovery: who picks up a dead worker’s run', () => {
     );
     const wokeAt = Date.now();
     a.signal('SIGCONT');
-    const aLife = await Promise.race([a.exited, new Promise<null>((r) => setTimeout(() => r(null), 30_000))]);
+    // A's step returns and DBOS refuses to record it: the run's owner token is B's now.
+    await a.waitForLine(/no longer owned by this execution/);
     expect(await toTheEnd(h)).toBe('completed');
+    const aLife = await a.exited; // A waits for the owner's outcome, then leaves
     const entries = await ledger(h.runId);
     const aAfterWake = entries.filter((e) => e.worker === 'A' && e.at >= wokeAt);
+    expect(aAfterWake.map((e) => e.opKey)).toEqual([]);
+    // A's note before the freeze, B's again with the same key: the tracker stored one.
     const notes = entries.filter((e) => e.kind === 'tracker');
     const stored = notes.filter((e) => e.outcome === 'ok').map((e) => e.opKey);
     expect(new Set(stored).size).toBe(stored.length);
+    expect(notes.some((e) => e.outcome === 'deduplicated' && e.worker === 'B')).toBe(true);
+    expect(entries.filter((e) => e.kind === 'mail' && e.outcome === 'ok')).toHaveLength(1);
     console.log(
-      `MEASURED zombie: A after SIGCONT made ${aAfterWake.length} request(s) (${aAfterWake.map((e) => e.opKey).join(', ') || 'none'}), ` +
-        `exited: ${aLife ? `code ${aLife.exitCode}` : 'not within 30 s'}; A said: ${a
-          .output()
-          .split('\n')
-          .filter((l) => /owner|fenc|Error/i.test(l))
-          .slice(0, 2)
-          .join(' | ')}`,
+      `MEASURED zombie: A after SIGCONT made ${aAfterWake.length} request(s); exited ${aLife.exitedAt! - wokeAt} ms after SIGCONT (code ${aLife.exitCode}), once the run had ended`,
     );
-    expect(b.alive || (await b.exited).exitCode === 0).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import type { RuntimeAdapter } from '@vendor-review/domain';
-import { cellRequest } from '@vendor-review/domain/conformance';
+import { cellRequest, type HazardInfra } from '@vendor-review/domain/conformance';
 import { freshDatabase, startPostgres, workerBundle, type PostgresHandle } from '@vendor-review/domain/infra';
 import { startWorld, type World } from '@vendor-review/domain/world';
 import { createDbosAdapter, setupDatabase, WORKER_ENTRY } from '../src/index.ts';
@@ -13,14 +13,27 @@ export interface DbosUnderTest {
   world: World;
   databaseUrl: string;
   workerEntry: string;
-  env(): { adapter: RuntimeAdapter; worldUrl: string; request: ReturnType<typeof cellRequest>; boundMs: number };
+  env(): {
+    adapter: RuntimeAdapter;
+    worldUrl: string;
+    request: ReturnType<typeof cellRequest>;
+    boundMs: number;
+    infra?: HazardInfra;
+  };
   stop(): Promise<void>;
 }
 
-export async function dbosUnderTest(name: string): Promise<DbosUnderTest> {
+/**
+ * `ownPostgres`: an embedded PostgreSQL of the suite's own instead of a database on the shared
+ * server, so the restart hazard has a server it may restart.
+ */
+export async function dbosUnderTest(name: string, o: { ownPostgres?: boolean } = {}): Promise<DbosUnderTest> {
   const server: PostgresHandle = await startPostgres({
-    env: { DATABASE_URL: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
+    env: o.ownPostgres
+      ? {}
+      : { DATABASE_URL: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
   });
+  const infra: HazardInfra | undefined = o.ownPostgres ? { postgres: server } : undefined;
   const [world, db, worker] = await Promise.all([
     startWorld({}),
     freshDatabase(server.url, `dbos_${name}`),
@@ -33,7 +46,13 @@ export async function dbosUnderTest(name: string): Promise<DbosUnderTest> {
     world,
     databaseUrl: db.url,
     workerEntry: worker.path,
-    env: () => ({ adapter, worldUrl: world.url, request: cellRequest(world.url), boundMs: 120_000 }),
+    env: () => ({
+      adapter,
+      worldUrl: world.url,
+      request: cellRequest(world.url),
+      boundMs: 120_000,
+      ...(infra ? { infra } : {}),
+    }),
     async stop() {
       await adapter.close();
       await db.drop();

@@ -15,8 +15,8 @@ import {
 import pg from 'pg';
 import { executorIdFor, hardenedVersionFor } from '../identity.ts';
 import { WORKER_ENTRY } from '../paths.ts';
-import { insertRun, loadRun } from '../store.ts';
-import { APPROVAL_TOPIC, STATUS_EVENT, type PhaseEvent } from '../workflow.ts';
+import { insertRun, keepDecision, loadRun } from '../store.ts';
+import { APPROVAL_TOPIC, approvalKey, STATUS_EVENT, type PhaseEvent } from '../workflow.ts';
 import { toDurableRecord } from './durable-record.ts';
 import { DBOS_INFO } from './info.ts';
 
@@ -95,10 +95,13 @@ export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeA
     status: (h) => view(h, false),
     inspect: (h) => view(h, true),
 
-    // DBOS.send works with no worker alive: the message waits in DBOS's notifications table. The
-    // key makes a second click the same message; the workflow reads only the first anyway.
+    // DBOS.send works with no worker alive: the message waits in DBOS's notifications table. But
+    // it refuses a workflow that does not exist yet (no worker has started the run): the decision
+    // is kept first, and the worker that starts the workflow sends it on. Kept before looking, so
+    // either this send or the worker's sees it. The key makes both the same message.
     async approve(h: RunHandle, d: Decision): Promise<void> {
-      await client.send(h.runId, d, APPROVAL_TOPIC, `approval-${h.runId}`);
+      await keepDecision(pool, h.runId, d);
+      if (await client.getWorkflow(h.runId)) await client.send(h.runId, d, APPROVAL_TOPIC, approvalKey(h.runId));
     },
 
     async durableRecord(h: RunHandle): Promise<DurableRecord> {

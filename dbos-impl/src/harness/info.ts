@@ -1,5 +1,17 @@
 import type { RuntimeInfo } from '@vendor-review/domain';
 
+/**
+ * Measured in test/production.e2e.test.ts and test/recovery.e2e.test.ts: every DBOS workflow row
+ * carries an owner token (owner_xid). A worker that starts or dequeues the workflow takes it; a
+ * step whose worker no longer holds it is not recorded ("no longer owned by this execution"), and
+ * that worker only waits for the owner's outcome.
+ */
+const DBOS_OWNER_TOKEN =
+  'DBOS records a step only for the execution that owns the workflow (its owner token, taken by whoever started or dequeued it last): a second worker starting the same workflow id attaches to the first instead of running it, and a worker whose run was taken over has its late step refused and waits for the owner’s outcome. The fence is the runtime’s, not the variant’s.';
+
+const DBOS_TAKEOVER_RESENDS =
+  'The takeover is fenced (the woken worker’s step is refused), but the step it was frozen in had already sent the mail; the new owner runs the unrecorded step again, and without a key the mailer accepts the second copy.';
+
 /** DBOS Transact as the harness sees it: no durability modes, a step journal in PostgreSQL. */
 export const DBOS_INFO: RuntimeInfo = {
   name: 'dbos',
@@ -10,6 +22,11 @@ export const DBOS_INFO: RuntimeInfo = {
     { variant: 'naive', durability: null },
     { variant: 'hardened', durability: null },
   ],
-  // Only the crash catalogue is measured so far: the adapter offers no drills yet.
-  suites: ['crash'],
+  // No granularity variants (coarse, per-requirement) yet.
+  suites: ['crash', 'production'],
+  hazardDeviations: [
+    { hazard: 'two-writers', variant: 'naive', expected: 'one-writer', why: DBOS_OWNER_TOKEN },
+    { hazard: 'zombie', variant: 'naive', expected: 'fenced', why: DBOS_OWNER_TOKEN },
+    { hazard: 'zombie-at-effect', variant: 'naive', expected: 'duplicated-effects', why: DBOS_TAKEOVER_RESENDS },
+  ],
 };

@@ -1,0 +1,21 @@
+/**
+ * The production conformance suite against DBOS: every hazard in both variants, with real worker
+ * processes, real PostgreSQL and the real world; verdicts judged from the ledger and the journal.
+ * The adapter offers no drills yet: the deploy, memory and retention rows skip, saying so.
+ */
+import { productionCatalogue, productionSpec, runHazardsThroughAdapter } from '@vendor-review/domain/conformance';
+import { DBOS_INFO } from '../src/index.ts';
+import { dbosUnderTest, type DbosUnderTest } from './runtime.ts';
+
+let db: DbosUnderTest;
+
+productionSpec({
+  name: 'DBOS',
+  scenarios: productionCatalogue([DBOS_INFO]),
+  run: async (scenarios) => {
+    // Its own PostgreSQL: the restart hazard restarts it.
+    db = await dbosUnderTest('hazards', { ownPostgres: true });
+    return runHazardsThroughAdapter(() => db.env())(scenarios);
+  },
+  teardown: () => db?.stop(),
+});
