@@ -1,3 +1,4 @@
+import { REPORT_CSS } from '../report/style.ts';
 import { esc } from '../report/svg.ts';
 import { recoveryChart, perStepChart, storageChart, throughputChart } from './charts.ts';
 import { findings, provenanceLine } from './findings.ts';
@@ -6,22 +7,14 @@ import { allTables, type Table } from './tables.ts';
 
 /** bench.html: one file, no network (inline CSS and SVG, no script): the findings, four charts, every table. */
 const CSS = `
-:root { --fg:#0f172a; --muted:#64748b; --line:#e2e8f0; --card:#f8fafc; --bad:#dc2626; --ok:#16a34a; }
-* { box-sizing: border-box; }
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); margin: 0 auto; max-width: 1100px; padding: 24px; }
-h1 { font-size: 24px; margin: 0 0 4px; } h2 { font-size: 18px; margin: 28px 0 6px; border-bottom: 2px solid var(--line); padding-bottom: 4px; }
-.meta, .note { color: var(--muted); } .note { font-size: 12.5px; margin: 2px 0 8px; }
+.note { margin: 2px 0 8px; }
 ul.findings li { margin: 4px 0; }
-table { border-collapse: collapse; width: 100%; font-size: 12.5px; margin: 6px 0 14px; }
-th, td { border-bottom: 1px solid var(--line); padding: 3px 6px; text-align: left; vertical-align: top; }
-th { background: var(--card); font-weight: 600; } td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-svg text { font: 11px system-ui, sans-serif; fill: #334155; } svg .axis { fill: var(--muted); font-size: 10.5px; }
+table { margin: 6px 0 14px; } th, td { padding: 3px 6px; }
 svg .panel-title { fill: var(--fg); font-size: 12px; font-weight: 600; }
-svg .grid { stroke: #e2e8f0; } svg .bar.hardened { opacity: .45; } svg .whisker { stroke: #0f172a; stroke-width: 1.3; }
+svg .bar.hardened { opacity: .45; } svg .whisker { stroke: #0f172a; stroke-width: 1.3; }
 svg .fit { fill: none; stroke-width: 2; } svg .limit { stroke: var(--bad); stroke-dasharray: 5 4; } svg .limit-label { fill: var(--bad); }
 svg .diagonal { stroke: #cbd5e1; stroke-dasharray: 3 3; } svg .lost { fill: var(--bad); font-weight: 600; } svg .kept { fill: var(--ok); }
 .empty { color: var(--muted); font-style: italic; }
-@media print { body { padding: 0; max-width: none; font-size: 11px; } h2 { break-after: avoid; } }
 `;
 
 function inline(text: string): string {
@@ -49,7 +42,7 @@ export function renderBenchHtml(r: BenchReport): string {
   ]
     .map(([title, svg]) => `<h2>${esc(title)}</h2>${svg}`)
     .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>What durability costs</title><style>${CSS}</style></head><body>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>What durability costs</title><style>${REPORT_CSS}${CSS}</style></head><body>
 <h1>What durability costs</h1><p class="meta">${inline(provenanceLine(r))}</p>
 <ul class="findings">${findings(r)
     .map((f) => `<li>${inline(f)}</li>`)
