@@ -134,6 +134,6 @@ describe('the lab takes its runtimes from the registry', () => {
     expect(LAB_RUNTIMES).toEqual(['zephyr', 'quill']);
     expect(titleOf('quill')).toBe('Quill Queues');
     expect(labRuntime('zephyr')).toBe('zephyr');
-    expect(() => labRuntime('floor')).toThrow(/unknown runtime "floor": the lab has zephyr and quill/);
+    expect(() => labRuntime('floor')).toThrow(/unknown runtime "floor": the lab has zephyr, quill/);
   });
 });

@@ -4,32 +4,35 @@
  */
 import { commaList, parseCli, runCli, UsageError, wholeNumber } from '@vendor-review/domain/infra';
 import { VENDOR_SLUGS } from '@vendor-review/domain/world';
-import { RUNTIME_NAMES, runtimeInfos } from '../runtimes.ts';
+import { runtimeInfos } from '../runtimes.ts';
 import { checkFilter, parseDurability, parseGranularity, parseVariant } from './config.ts';
 import { labRuntime } from './runtimes.ts';
-import { labDir, LAB_RUNTIMES, requireUp, type LabRuntime } from './state.ts';
+import { labDir, LAB_RUNTIMES, requireUp } from './state.ts';
 
-/** The registry's runtimes, in its order, that the lab serves. */
-const LAB_RUNTIME_NAMES = RUNTIME_NAMES.filter((n): n is LabRuntime => (LAB_RUNTIMES as readonly string[]).includes(n));
+/** The registry's runtimes, in its order, that the lab serves (state.ts: those of the production suite). */
+const LAB_RUNTIME_NAMES = LAB_RUNTIMES;
+const ONE_OF = LAB_RUNTIMES.join('|');
 
 // Each command's module is loaded once its command line is read: --help and a typo cost nothing.
 
 const USAGE = `usage: pnpm lab <command> [options]   (pnpm lab <command> --help for one command)
   up                                       start the world, PostgreSQL and a Temporal dev server (with its UI) in the background
   down                                     stop them
-  worker langgraph|temporal                a worker in this terminal that prints each step; kill it mid-run
-  start langgraph|temporal --vendor NAME   start a review (or --request FILE); a lab worker runs it
+  worker RUNTIME                           a worker in this terminal that prints each step; kill it mid-run
+  start RUNTIME --vendor NAME              start a review (or --request FILE); a lab worker runs it
   approve RUN [--reject]                   the human decision a review waits for
   show RUN                                 status, durable record, ledger timeline and what repeated, as pnpm compare judges it
   runs                                     the runs of this lab
+RUNTIME: ${LAB_RUNTIMES.join(', ')}
 State lives in .lab/ at the repo root (LAB_DIR to put it elsewhere).`;
 
 const COMMANDS: Record<string, { usage: string; run: (argv: string[]) => Promise<number> }> = {
   up: {
-    usage: `usage: pnpm lab up [--runtime langgraph,temporal] [--model-latency MS] [--page-latency MS] [--world-port N]
+    usage: `usage: pnpm lab up [--runtime ${LAB_RUNTIMES.join(',')}] [--model-latency MS] [--page-latency MS] [--world-port N]
   starts the simulated world, PostgreSQL (embedded unless DATABASE_URL) and a Temporal dev server with a
   database file and its web UI, in the background; prints where they are. Harmless when the lab is up.
-  --runtime        which runtimes to serve (default: both; Temporal's server is started only for temporal)
+  --runtime        which runtimes to serve (default: all of them, the registered runtimes of the production
+                   suite: one without durability has no record to show; Temporal's server only for one that needs it)
   --model-latency  how long the world's model takes to answer, in ms (default 1500: time to kill mid-call)
   --page-latency   how long a vendor page takes, in ms (default 200)
   --world-port     the world's port (default: any free one)`,
@@ -66,7 +69,7 @@ const COMMANDS: Record<string, { usage: string; run: (argv: string[]) => Promise
     },
   },
   worker: {
-    usage: `usage: pnpm lab worker langgraph|temporal [--variant naive|hardened] [--durability sync|async|exit]
+    usage: `usage: pnpm lab worker ${ONE_OF} [--variant naive|hardened] [--durability sync|async|exit]
   a worker in this terminal. It takes this lab's runs of that runtime that need an owner (not finished,
   not run by a live worker), only those of the variant / durability given if any, each in a worker
   process of its own started as pnpm compare starts one, which prints every step as it starts and
@@ -94,7 +97,7 @@ const COMMANDS: Record<string, { usage: string; run: (argv: string[]) => Promise
     },
   },
   start: {
-    usage: `usage: pnpm lab start langgraph|temporal (--vendor NAME | --request FILE) [--variant naive|hardened]
+    usage: `usage: pnpm lab start ${ONE_OF} (--vendor NAME | --request FILE) [--variant naive|hardened]
                      [--durability sync|async|exit] [--granularity fine|per-requirement|coarse]
   starts a review through the runtime's adapter; a lab worker runs it.
   --vendor      one of the world's vendors: ${VENDOR_SLUGS.join(', ')}

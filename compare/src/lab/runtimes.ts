@@ -14,9 +14,9 @@ const TITLES = new Map((await runtimeInfos(LAB_RUNTIMES)).map((info) => [info.na
 export const titleOf = (name: LabRuntime): string => TITLES.get(name) ?? name;
 
 export function labRuntime(name: string | undefined): LabRuntime {
-  if (!name) throw new UsageError(`name a runtime: ${LAB_RUNTIMES.join(' or ')}`);
+  if (!name) throw new UsageError(`name a runtime: one of ${LAB_RUNTIMES.join(', ')}`);
   if (!LAB_RUNTIMES.includes(name))
-    throw new UsageError(`unknown runtime "${name}": the lab has ${LAB_RUNTIMES.join(' and ')}`);
+    throw new UsageError(`unknown runtime "${name}": the lab has ${LAB_RUNTIMES.join(', ')}`);
   return name;
 }
 
