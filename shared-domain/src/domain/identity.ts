@@ -4,7 +4,8 @@
  * a LangGraph thread_id, or a Temporal workflow id plus the run id of one execution.
  * They map one-to-one here, but they are different things and reports show both.
  */
-export type Runtime = 'langgraph' | 'temporal' | 'dbos' | 'plain';
+/** The runtime's registered name (its runtime module's `info.name`): the domain knows none of them. */
+export type Runtime = string;
 
 export interface RunIdentity {
   /** Business run id, e.g. "rev-acme-3f9c1a2b". Stable for the life of the job. */
