@@ -95,9 +95,6 @@ const RETRY_VERDICTS = {
   'retried-permanent': 'retried an error no retry can fix: running, no dead letter',
 };
 
-
-
-
 const LOST_WORKER_VERDICTS = {
   recovered:
     'completed: the step met fewer errors of its own than the cap, and the two workers lost under it spent none of it',
@@ -113,7 +110,6 @@ const LOST_WORKER_VERDICTS = {
 const DEPLOY_BROKE =
   'the run failed or stopped with an error that does not say the record is from other code, or went on and did something else';
 
-
 const RESTART_VERDICTS = {
   'rode-it-out':
     'completed with the workers it had: what the outage cut off failed, was tried again once the server was back, and no external effect happened twice',
@@ -122,7 +118,6 @@ const RESTART_VERDICTS = {
   'duplicated-effects': 'an external effect (a tracker note, the mail) happened twice because of the outage',
   'lost-the-run': 'after the outage the run failed, is gone, or made no progress',
 };
-
 
 export const HAZARDS = {
   'retry-transient': {
@@ -177,12 +172,23 @@ export const HAZARDS = {
   zombie: {
     section: 'zombie',
     title:
-      'a worker frozen (SIGSTOP) in a model call past its lease or heartbeat timeout while a second worker stands by, then woken',
+      'a worker frozen (SIGSTOP) in a model call for 12 s, past its lease or heartbeat timeout, while a second worker stands by; it wakes on its own clock',
     verdicts: {
       fenced: 'the late writer was refused: nothing it wrote after waking was accepted',
       'late-write-accepted': 'the woken worker went on from its stale state and its writes were accepted',
       'refused-but-repeated':
         'its writes were refused, but its calls to the world after waking repeated effects the takeover had made',
+    },
+    expected: { naive: 'late-write-accepted', hardened: 'fenced' },
+  },
+  'zombie-at-effect': {
+    section: 'zombie',
+    title:
+      'a worker frozen (SIGSTOP) for 12 s right after its mail was sent, before the step is durable, while a second worker stands by; it wakes on its own clock',
+    verdicts: {
+      fenced: 'the late writer was refused and the customer holds one copy of the mail',
+      'late-write-accepted': 'the woken worker went on from its stale state and its writes were accepted',
+      'duplicated-effects': 'the takeover sent the mail the frozen worker had sent: the customer holds two copies',
     },
     expected: { naive: 'late-write-accepted', hardened: 'fenced' },
   },

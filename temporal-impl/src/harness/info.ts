@@ -18,6 +18,9 @@ const TEMPORAL_SERVER_KEEPS_IT =
 const TEMPORAL_DRAINS_BY_ITSELF =
   'The SDK’s Runtime shuts the worker down on SIGTERM by itself (its default shutdownSignals) with no code of ours; with the default shutdownGraceTime of 0 it cancels the activity in flight at once, but cancellation is cooperative and the step does not listen for it, so the step finishes, its result is reported, and the worker exits 0 (measured: 0.03–0.8 s after SIGTERM). Naive drains like hardened.';
 
+const TEMPORAL_ZOMBIE_AT_EFFECT =
+  'The woken worker’s completions are refused (stale task token), but a frozen worker’s long polls stay open, so the server hands it the retries of the step it froze in while it sleeps (2 in 12 s, measured) and nobody else takes over; once woken it runs each of them, and without a key every one is a mail: the customer received 4 copies. The fence is on the history, not on the effect.';
+
 /** Temporal as the harness sees it: no durability modes, a history instead of checkpoints. */
 export const TEMPORAL: RuntimeInfo = {
   name: 'temporal',
@@ -50,6 +53,7 @@ export const TEMPORAL: RuntimeInfo = {
     { hazard: 'retry-lost-workers-exhausted', variant: 'naive', expected: 'looks-stuck', why: NAIVE_TEMPORAL_RETRIES },
     { hazard: 'two-writers', variant: 'naive', expected: 'one-writer', why: TEMPORAL_ONE_TASK },
     { hazard: 'zombie', variant: 'naive', expected: 'fenced', why: TEMPORAL_STALE_TOKEN },
+    { hazard: 'zombie-at-effect', variant: 'naive', expected: 'duplicated-effects', why: TEMPORAL_ZOMBIE_AT_EFFECT },
     { hazard: 'deploy-unknown-format', variant: 'naive', expected: 'refused-clearly', why: TEMPORAL_CHECKS_ENCODINGS },
     { hazard: 'restart-temporal', variant: 'naive', expected: 'rode-it-out', why: TEMPORAL_SERVER_KEEPS_IT },
   ],

@@ -37,6 +37,7 @@ export const HAZARD_RUNNERS: Record<HazardId, HazardRunner> = {
   retention: retentionHazard,
   'two-writers': twoWritersHazard,
   zombie: zombieHazard,
+  'zombie-at-effect': zombieHazard,
   'nondeterministic-effect': nondeterminismHazard,
 };
 

@@ -47,7 +47,8 @@ describe('the zombie, judged from the ledger and the durable records', () => {
     takeover: 'B',
     frozenOpKey: model.opKey,
     frozenAt: T0,
-    handedBack: null,
+    handedToZombie: [],
+    pauseMs: 12_000,
     zombieExit: 'code 5',
   };
 
@@ -68,7 +69,10 @@ describe('the zombie, judged from the ledger and the durable records', () => {
     const { verdict, figures } = judgeZombie({ ...base, ledger, before, after, seqAtWake: 2, zombieExit: 'code 0' });
     expect(verdict).toBe('late-write-accepted');
     expect(figures).toMatchObject({
+      'frozen for': '12 s',
       takeover: 'B after 0.1 s',
+      'attempts handed to the frozen worker': 0,
+      'woken worker’s results': 'accepted (2 writes)',
       'late writes accepted': 2,
       'zombie calls after waking': afterModel.length,
       'of them repeating the takeover': afterModel.length,
@@ -117,14 +121,56 @@ describe('the zombie, judged from the ledger and the durable records', () => {
       before: null,
       after: null,
       seqAtWake: 1,
-      handedBack: 2,
+      handedToZombie: ['EXTRACT#2'],
     });
     expect(verdict).toBe('fenced');
     expect(figures).toMatchObject({
-      takeover: 'none: attempt 2 was handed to A, frozen',
+      takeover: 'none',
+      'attempts handed to the frozen worker': 1,
+      'woken worker’s results': 'none accepted (code 5)',
       'zombie calls after waking': 1,
       'of them repeating the takeover': 0,
       'frozen call paid': '2×',
     });
+  });
+});
+
+describe('the zombie in the mail’s send', () => {
+  const mail = PIPELINE.at(-1)!;
+  const base = {
+    zombie: 'A',
+    takeover: 'B',
+    frozenOpKey: mail.opKey,
+    frozenAt: T0,
+    handedToZombie: [],
+    pauseMs: 12_000,
+    place: 'mail' as const,
+    zombieExit: 'code 5',
+    before: null,
+    after: null,
+  };
+  const ledger = entries([
+    { ...mail, worker: 'A' },
+    { ...mail, worker: 'B' },
+  ]);
+
+  it('two copies in the customer’s mailbox are a duplicated effect, whoever sent the second', () => {
+    const { verdict, figures } = judgeZombie({ ...base, ledger, seqAtWake: 2, mailsReceived: 2 });
+    expect(verdict).toBe('duplicated-effects');
+    expect(figures).toMatchObject({ 'mails the customer received': 2, takeover: 'B after 0.1 s' });
+  });
+
+  it('one copy (the resend collapsed by its key) and nothing accepted: fenced', () => {
+    expect(judgeZombie({ ...base, ledger, seqAtWake: 2, mailsReceived: 1 }).verdict).toBe('fenced');
+  });
+
+  it('a takeover that came only after the zombie woke is said so', () => {
+    const late = entries([
+      { ...mail, worker: 'A' },
+      { ...mail, worker: 'B' },
+    ]).map((e) => (e.worker === 'B' ? { ...e, at: T0 + 20_000 } : e));
+    expect(judgeZombie({ ...base, ledger: late, seqAtWake: 2, mailsReceived: 1 }).figures.takeover).toMatch(
+      /^only after A woke/,
+    );
   });
 });

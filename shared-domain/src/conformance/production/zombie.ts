@@ -1,21 +1,34 @@
 import { newRunId } from '../../domain/identity.ts';
-import type { DurableMark, DurableRecord } from '../../domain/runtime.ts';
+import type { HazardId } from '../../domain/hazards.ts';
+import type { DurableMark, DurableRecord, InFlightTask } from '../../domain/runtime.ts';
 import { worldClient } from '../../world/client.ts';
 import type { LedgerEntry } from '../../world/ledger.ts';
+import { APPROVER } from '../cell.ts';
 import { executed } from '../evidence.ts';
 import { Crew } from './crew.ts';
 import { followRun } from './follow.ts';
 import { stepwiseConfig } from './run-config.ts';
 import type { Figure, HazardRunner } from './types.ts';
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 export const ZOMBIE = 'A';
 export const TAKEOVER = 'B';
 /**
- * How long the world holds the takeover worker's answer to the call the zombie froze in: the zombie
- * is woken while the takeover is in the middle of that very step (its attempt, its lease), which is
- * the moment a stale write is most likely to slip in. A property of the world, not a harness wait.
+ * How long the zombie stays frozen: a paused VM or a long GC wakes on its own clock, not when a
+ * harness sees fit. Four times the longest takeover the runtimes' own timeouts allow here
+ * (LangGraph's 3 s lease; Temporal's 2 s heartbeat timeout plus its 1 s sticky queue), plus a
+ * replacement worker's start, so a runtime that can take over has done so before the zombie wakes.
  */
-export const TAKEOVER_CALL_DELAY_MS = 1500;
+export const ZOMBIE_PAUSE_MS = 12_000;
+
+/** Where the zombie freezes: in the paid model call, or in the mail's send (the effect has happened, the step is not durable). */
+export type ZombiePlace = 'model' | 'mail';
+const FREEZE_AT: Record<ZombiePlace, { plan: string; kind: LedgerEntry['kind'] }> = {
+  model: { plan: 'mid-model:stop', kind: 'model' },
+  mail: { plan: 'after-deliver:stop', kind: 'mail' },
+};
+const PLACE_OF: Partial<Record<HazardId, ZombiePlace>> = { zombie: 'model', 'zombie-at-effect': 'mail' };
 
 function isEffect(e: LedgerEntry): boolean {
   return (e.kind === 'mail' || e.kind === 'tracker') && e.outcome === 'ok';
@@ -59,10 +72,19 @@ export function judgeZombie(o: {
   /** The operation the zombie froze in (its model call in flight). */
   frozenOpKey: string;
   frozenAt: number;
-  /** The attempt of the frozen step the runtime handed back to the zombie while it was frozen, if it did. */
-  handedBack: number | null;
+  /** Attempts the runtime handed to the zombie while it was frozen (`step#attempt`, as adapter.inFlight said). */
+  handedToZombie: readonly string[];
+  /** How long it was frozen. */
+  pauseMs: number;
+  /** Where it froze; `mail`: the verdict weighs the copies the customer holds. */
+  place?: ZombiePlace;
+  /** Mails the customer's mailbox holds for the run (the world's store). */
+  mailsReceived?: number;
   zombieExit: string;
-}): { verdict: 'fenced' | 'late-write-accepted' | 'refused-but-repeated'; figures: Record<string, Figure> } {
+}): {
+  verdict: 'fenced' | 'late-write-accepted' | 'refused-but-repeated' | 'duplicated-effects';
+  figures: Record<string, Figure>;
+} {
   const ran = executed(o.ledger);
   const takeoverOps = new Set(ran.filter((e) => e.worker === o.takeover).map((e) => e.opKey));
   const awake = ran.filter((e) => e.worker === o.zombie && e.seq > o.seqAtWake);
@@ -70,44 +92,64 @@ export function judgeZombie(o: {
   const effects = new Map<string, number>();
   for (const e of ran.filter(isEffect)) effects.set(e.opKey, (effects.get(e.opKey) ?? 0) + 1);
   const late = lateWrites(o).length;
-  const retaken = ran.find((e) => e.worker === o.takeover && e.opKey === o.frozenOpKey);
-  const verdict = late > 0 ? 'late-write-accepted' : repeating.some(isEffect) ? 'refused-but-repeated' : 'fenced';
+  // A replay the receiver collapsed by its key is still the takeover retaking the step.
+  const retaken = o.ledger.find(
+    (e) => e.worker === o.takeover && e.opKey === o.frozenOpKey && (e.outcome === 'ok' || e.outcome === 'deduplicated'),
+  );
+  const secs = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+  const verdict =
+    late > 0
+      ? 'late-write-accepted'
+      : o.place === 'mail' && (o.mailsReceived ?? 0) > 1
+        ? 'duplicated-effects'
+        : repeating.some(isEffect)
+          ? 'refused-but-repeated'
+          : 'fenced';
   return {
     verdict,
     figures: {
-      takeover: retaken
-        ? `${o.takeover} after ${Math.round((retaken.at - o.frozenAt) / 100) / 10} s`
-        : o.handedBack !== null
-          ? `none: attempt ${o.handedBack} was handed to ${o.zombie}, frozen`
-          : 'none',
+      'frozen for': secs(o.pauseMs),
+      takeover:
+        retaken && retaken.at - o.frozenAt <= o.pauseMs
+          ? `${o.takeover} after ${secs(retaken.at - o.frozenAt)}`
+          : retaken
+            ? `only after ${o.zombie} woke (${o.takeover} at ${secs(retaken.at - o.frozenAt)})`
+            : 'none',
+      'attempts handed to the frozen worker': o.handedToZombie.length,
+      ...(o.mailsReceived !== undefined ? { 'mails the customer received': o.mailsReceived } : {}),
+      'woken worker’s results': late > 0 ? `accepted (${late} writes)` : `none accepted (${o.zombieExit})`,
       'late writes accepted': late,
       'zombie calls after waking': awake.length,
       'of them repeating the takeover': repeating.length,
       'effects delivered twice': [...effects.values()].filter((n) => n > 1).length,
-      'frozen call paid': `${ran.filter((e) => e.opKey === o.frozenOpKey).length}×`,
+      [o.place === 'mail' ? 'frozen send made' : 'frozen call paid']:
+        `${ran.filter((e) => e.opKey === o.frozenOpKey).length}×`,
       'zombie exit': o.zombieExit,
     },
   };
 }
 
 /**
- * Worker A freezes (SIGSTOP) with a model call in flight and stays frozen past its lease or its
- * heartbeat timeout, while worker B stands by (restarted, as a supervisor would, while the run is
- * leased to A). A is woken (SIGCONT) once B's own call for that step has reached the world, or once
- * the runtime has handed the step's next attempt to A itself (then nobody takes over while A
- * sleeps); both go on, and the records say whether anything A wrote from its stale position was
- * accepted.
+ * Worker A freezes (SIGSTOP) with its model call in flight, or right after its mail's send (the
+ * effect happened, the step is not durable), and stays frozen for ZOMBIE_PAUSE_MS, however the
+ * runtime sees it; worker B stands by from the moment A froze (restarted, as a supervisor would,
+ * while the run is leased to A). While A sleeps, the attempts the runtime hands to A are counted
+ * (adapter.inFlight); then A is woken (SIGCONT), both go on, and the records say whether anything
+ * A wrote from its stale position was accepted and how many copies of the mail the customer holds.
  */
 export const zombieHazard: HazardRunner = async (env, scenario) => {
   const { adapter } = env;
+  const place = PLACE_OF[scenario.hazard] ?? 'model';
   const world = worldClient(env.worldUrl);
   const handle = await adapter.startRun(env.request, stepwiseConfig(adapter, scenario.variant), {
-    runId: newRunId(`${scenario.runtime.slice(0, 2)}-zombie`),
+    runId: newRunId(`${scenario.runtime.slice(0, 2)}-zombie${place === 'mail' ? '-mail' : ''}`),
   });
   const runId = handle.runId;
   const crew = new Crew(adapter, handle);
   try {
-    const a = crew.start(ZOMBIE, 'mid-model:stop');
+    // Approved up front: nobody has to be there for the gate while workers freeze and take over.
+    await adapter.approve(handle, { approved: true, by: APPROVER });
+    const a = crew.start(ZOMBIE, FREEZE_AT[place].plan);
     let frozenCall: LedgerEntry | undefined;
     const froze = await followRun({
       adapter,
@@ -117,55 +159,52 @@ export const zombieHazard: HazardRunner = async (env, scenario) => {
       stopWhen: async () =>
         a.stops.length > 0 &&
         !!(frozenCall = (await world.ledger({ runId }))
-          .filter((e) => e.worker === ZOMBIE && e.kind === 'model')
+          .filter((e) => e.worker === ZOMBIE && e.kind === FREEZE_AT[place].kind)
           .at(-1)),
     });
     if (froze.end !== 'stopped' || !frozenCall)
-      throw new Error(`worker ${ZOMBIE} never froze in a model call (${froze.end}): ${a.output().slice(-300)}`);
+      throw new Error(`worker ${ZOMBIE} never froze at its ${place} (${froze.end}): ${a.output().slice(-300)}`);
     const frozen: LedgerEntry = frozenCall;
     const stop = await a.waitForStop(1, env.boundMs);
+    const task = (t: InFlightTask) => `${t.step ?? 'run'}#${t.attempt}`;
+    const heldWhenFrozen = new Set(
+      ((await adapter.inFlight?.(handle).catch(() => [])) ?? []).filter((t) => t.worker === ZOMBIE).map(task),
+    );
 
-    // The next model call of this run is B's retake of that step: the world holds its answer.
-    const slow = await world.addFault({ route: 'model', kind: 'slow', delayMs: TAKEOVER_CALL_DELAY_MS, runId });
     crew.start(TAKEOVER, null);
-    // Wake A once B's retake has reached the world, or once the runtime has handed the step's next
-    // attempt to A itself, frozen as it is (then no takeover comes while A sleeps: see hazards.ts).
-    let handedBack: number | null = null;
-    const tookOver = await followRun({
+    const handed = new Set<string>();
+    const wakeAt = stop.at + ZOMBIE_PAUSE_MS;
+    while (Date.now() < wakeAt) {
+      crew.restartIfRefused(TAKEOVER);
+      for (const t of (await adapter.inFlight?.(handle).catch(() => [])) ?? [])
+        if (t.worker === ZOMBIE && !heldWhenFrozen.has(task(t))) handed.add(task(t));
+      await sleep(Math.min(200, Math.max(0, wakeAt - Date.now())));
+    }
+
+    const before = await adapter.durableRecord(handle);
+    const seqAtWake = Math.max(0, ...(await world.ledger({ runId })).map((e) => e.seq));
+    a.signal('SIGCONT');
+    const end = await followRun({
       adapter,
       handle,
       workers: () => crew.all,
       boundMs: env.boundMs,
       pollMs: 100,
-      stopWhen: async () => {
+      stopWhen: () => {
         crew.restartIfRefused(TAKEOVER);
-        if (!(await world.faults()).some((f) => f.id === slow.id)) return true;
-        const back = (await adapter.inFlight?.(handle))?.find(
-          (t) => t.step === frozen.step && t.worker === ZOMBIE && t.attempt > (frozen.attempt ?? 1),
-        );
-        handedBack = back?.attempt ?? null;
-        return handedBack !== null;
+        return false;
       },
     });
-    if (tookOver.end !== 'stopped')
-      throw new Error(
-        `worker ${TAKEOVER} never took over (${tookOver.end}): ${crew.get(TAKEOVER).life.logTail.slice(-300)}`,
-      );
-    if (handedBack !== null) await world.removeFault(slow.id);
-
-    const before = await adapter.durableRecord(handle);
-    const seqAtWake = Math.max(0, ...(await world.ledger({ runId })).map((e) => e.seq));
-    a.signal('SIGCONT');
-    const end = await followRun({ adapter, handle, workers: () => crew.all, boundMs: env.boundMs, pollMs: 100 });
     await crew.finish(env.boundMs);
     const view = await adapter.inspect(handle).catch(() => end.view);
     if (view?.status !== 'completed')
       throw new Error(
-        `the run did not complete under ${TAKEOVER} (${end.end}, status ${view?.status ?? 'unknown'}): ${crew.get(TAKEOVER).life.logTail.slice(-300)}`,
+        `the run did not complete (${end.end}, status ${view?.status ?? 'unknown'}): ${crew.get(TAKEOVER).life.logTail.slice(-300)}`,
       );
 
     const ledger = await world.ledger({ runId });
     const durable = await adapter.durableRecord(handle);
+    const mailsReceived = (await world.outbox(runId)).length;
     const exit = a.life.exitCode !== null ? `code ${a.life.exitCode}` : `signal ${a.life.signal}`;
     const judged = judgeZombie({
       ledger,
@@ -176,7 +215,10 @@ export const zombieHazard: HazardRunner = async (env, scenario) => {
       seqAtWake,
       frozenOpKey: frozen.opKey,
       frozenAt: stop.at,
-      handedBack,
+      handedToZombie: [...handed],
+      pauseMs: ZOMBIE_PAUSE_MS,
+      place,
+      mailsReceived,
       zombieExit: adapter.workerExitsWhenDone ? exit : `${exit}, stopped after the run (it serves until told)`,
     });
     const figures = { ...judged.figures, ...(handle.durability ? { durability: handle.durability } : {}) };
