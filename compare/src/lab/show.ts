@@ -55,16 +55,16 @@ function durableSection(obs: CellObservation, t0: number): string[] {
   if (record.kind === 'checkpoints') {
     marks = marks.filter((m) => m.kind === 'checkpoint');
     lines.push(
-      `durable record: ${marks.length} LangGraph checkpoints in PostgreSQL, with ${writes.length} pending writes (time, checkpoint and the node before it, writer):`,
+      `durable record: ${marks.length} ${titleOf(record.runtime)} checkpoints in PostgreSQL, with ${writes.length} pending writes (time, checkpoint and the node before it, writer):`,
     );
   } else if (record.kind === 'history') {
     const shown = marks.filter((m) => !m.bookkeeping);
     lines.push(
-      `durable record: Temporal history of ${marks.length} events (time, event, the worker that wrote it; the ${marks.length - shown.length} workflow-task and scheduling events are in the UI):`,
+      `durable record: ${titleOf(record.runtime)} history of ${marks.length} events (time, event, the worker that wrote it; the ${marks.length - shown.length} workflow-task and scheduling events are in the UI):`,
     );
     if (obs.link) lines.push(`  ${obs.link}`);
     marks = shown;
-  } else lines.push(`durable record: ${record.runtime} keeps nothing durable`);
+  } else lines.push(`durable record: ${titleOf(record.runtime)} keeps nothing durable`);
   const killed = `  ${crashAt === null ? '' : at(crashAt, t0)}  ── worker ${crashedName(obs)} killed here ──`;
   const workers = new Set(obs.workers.map((w) => w.name));
   let crashShown = false;
