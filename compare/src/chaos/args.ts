@@ -25,7 +25,7 @@ export const USAGE = `usage: pnpm chaos [options]
   --runtime ${CHAOS_RUNTIME_NAMES.join(',')}   which runtimes (default: all of them: every registered runtime that
                            takes part in the production suite; one without durability has nothing to crash-test)
   --variant naive,hardened       which variants (default: both; both face the same schedule)
-  --workers N              reviews in flight per runtime × variant, and a Temporal pool's worker processes (default: ${DEFAULT_WORKERS})
+  --workers N              reviews in flight per runtime × variant, and the worker processes of a pool serving a queue (default: ${DEFAULT_WORKERS})
   --bound S                seconds a review may take to end once the strikes are over before it counts as stuck
                            (default: ${DEFAULT_BOUND_S})
   --run ID                 with --seed: replay that one review of an earlier campaign under the same faults (its own

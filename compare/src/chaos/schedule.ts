@@ -6,7 +6,7 @@ import { seededRng, type Rng } from './rng.ts';
  * The fault schedule of a campaign, generated from its seed and nothing else. Two halves:
  *
  * - per run (the same for run N of every runtime and variant): the vendor it reviews, a crash point
- *   its first LangGraph worker is armed with, world faults scoped to it, and whether its approval
+ *   its first worker is armed with (a runtime whose workers live per run), world faults scoped to it, and whether its approval
  *   waits until no worker is alive;
  * - strikes in time (a Poisson process per kind, at offsets from the start of the campaign; the
  *   approve-while-down strikes, which held approvals wait for, evenly spread around their mean): each
@@ -15,8 +15,8 @@ import { seededRng, type Rng } from './rng.ts';
  *
  * Random instants rarely land in the few milliseconds between an effect and its record, so the
  * schedule also arms crash points (CRASH_PLAN): random places in the program rather than random
- * moments, the same idea as a Jepsen nemesis picking its targets. A Temporal worker serves many
- * runs, so its plan belongs to the process (`slot`, `incarnation`), not to a run.
+ * moments, the same idea as a Jepsen nemesis picking its targets. A worker serving a queue serves
+ * many runs, so its plan belongs to the process (`slot`, `incarnation`), not to a run.
  */
 export const STRIKE_KINDS = [
   'kill',
@@ -48,7 +48,7 @@ export interface ScheduleOptions {
   gapsMs: Record<StrikeKind, number>;
   /** How long a paused worker stays frozen: longer than the lease (3 s) and the heartbeat timeout (2 s). */
   pauseMs: readonly [number, number];
-  /** Share of runs whose first LangGraph worker, and of Temporal worker processes, that carry a crash point. */
+  /** Share of runs whose first worker (per-run runtimes), and of queue worker processes, that carry a crash point. */
   armRate: number;
   /** The crash points armed, with repeats as weights. */
   points: readonly CrashPointName[];
@@ -109,7 +109,7 @@ export interface Armed {
 export interface RunPlan {
   index: number;
   vendor: string;
-  /** CRASH_PLAN of the run's first LangGraph worker, or null. */
+  /** CRASH_PLAN of the run's first worker (a runtime whose workers live per run), or null. */
   crash: string | null;
   /** For a `:stop` plan: how long the frozen worker stays frozen before its pool wakes it. */
   stopMs: number | null;

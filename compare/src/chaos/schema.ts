@@ -22,7 +22,10 @@ const WorldFaultSchema = z.object({
 export const RunPlanSchema = z.object({
   index: z.number().int(),
   vendor: z.string(),
-  crash: z.string().nullable().describe("CRASH_PLAN of the run's first LangGraph worker"),
+  crash: z
+    .string()
+    .nullable()
+    .describe("CRASH_PLAN of the run's first worker, for a runtime whose workers live per run"),
   stopMs: z.number().int().nullable().describe('for a point:stop plan, how long the worker stays frozen there'),
   faults: z.array(WorldFaultSchema),
   holdApproval: z.boolean().describe('the approval waits for a moment when no worker is alive'),
