@@ -48,11 +48,25 @@ export function fit(text: string, width: number, align?: 'right'): string {
   return align === 'right' ? t.padStart(width) : t.padEnd(width);
 }
 
-export function rowLabel(r: Pick<ResultRow, 'runtimeLabel' | 'variant' | 'durability' | 'baselineOf'>): string {
+export function rowLabel(
+  r: Pick<ResultRow, 'runtimeLabel' | 'variant' | 'durability' | 'baselineOf'> & {
+    stop?: 'kill' | 'term';
+    stopping?: { left: 'exited' | 'signal' | 'killed'; leftAfterMs: number; graceMs: number } | null;
+  },
+): string {
   const rt = r.runtimeLabel;
   // Baselines sit under their own heading, so they are labelled by the variant they stand for.
   const variant = r.variant === 'baseline' ? (r.baselineOf ?? 'baseline') : r.variant;
-  return r.durability ? `${rt} ${variant}/${r.durability}` : `${rt} ${variant}`;
+  const label = r.durability ? `${rt} ${variant}/${r.durability}` : `${rt} ${variant}`;
+  return r.stop === 'term' ? `${label} TERM ${stoppedText(r.stopping ?? null)}` : label;
+}
+
+/** How a worker asked to stop left: "left 0.4s" by itself, "killed 5s" at the end of the grace. */
+function stoppedText(s: { left: 'exited' | 'signal' | 'killed'; leftAfterMs: number; graceMs: number } | null): string {
+  if (!s) return '?';
+  return s.left === 'killed'
+    ? `killed ${Math.round(s.graceMs / 100) / 10}s`
+    : `left ${Math.round(s.leftAfterMs / 100) / 10}s`;
 }
 
 /** "web+1 model+1": how many extra executions per kind of operation. */

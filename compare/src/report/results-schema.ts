@@ -49,6 +49,22 @@ const CrashRowSchema = z
     variant: z.union([variant, z.literal('baseline')]),
     durability,
     crashPoint: oneOf(CRASH_POINT_NAMES).nullable().describe('null: the uncrashed baseline'),
+    stop: z
+      .enum(['kill', 'term'])
+      .optional()
+      .describe('how worker A left at the crash point: kill (SIGKILL) or term (SIGTERM, SIGKILL after the grace)'),
+    stopping: z
+      .object({
+        graceMs: z.number(),
+        left: z.enum(['exited', 'signal', 'killed']),
+        exitCode: z.number().int().nullable(),
+        leftAfterMs: z.number(),
+      })
+      .nullable()
+      .optional()
+      .describe(
+        'term: how worker A left — exited by itself, died of the SIGTERM, or killed when the grace ended — and how long after SIGTERM',
+      ),
     lastDurable: z.string(),
     firstAfterResume: z.string(),
     repeatedOperations: z.array(z.string()),

@@ -138,6 +138,19 @@ export function buildRows(
       variant: s.crashPoint === null ? 'baseline' : s.variant,
       durability: first.durability ?? s.durability,
       crashPoint: s.crashPoint,
+      ...(s.stop === 'term'
+        ? {
+            stop: s.stop,
+            stopping: first.stopping
+              ? {
+                  graceMs: first.stopping.graceMs,
+                  left: first.stopping.left,
+                  exitCode: first.stopping.exitCode,
+                  leftAfterMs: first.stopping.leftAfterMs,
+                }
+              : null,
+          }
+        : {}),
       lastDurable: e.lastDurable,
       firstAfterResume: e.firstAfterResume,
       repeatedOperations: e.repeatedOperations,
