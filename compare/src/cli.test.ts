@@ -89,19 +89,23 @@ describe('options', () => {
 });
 
 describe('catalogue', () => {
-  it('every crash point in every configuration of the three runtimes, plus a baseline per runtime and variant', async () => {
+  it('every crash point in every configuration of every runtime, plus a baseline per runtime and variant', async () => {
     const all = crashCatalogue(await runtimeInfos(RUNTIME_NAMES));
     const baselines = all.filter((s) => s.crashPoint === null);
     expect(baselines.map((s) => s.id)).toEqual([
       'langgraph/naive/async/baseline',
       'langgraph/hardened/-/baseline',
+      'langgraph-functional/naive/async/baseline',
+      'langgraph-functional/hardened/-/baseline',
       'temporal/naive/-/baseline',
       'temporal/hardened/-/baseline',
+      'dbos/naive/-/baseline',
+      'dbos/hardened/-/baseline',
       'plain/naive/-/baseline',
       'plain/hardened/-/baseline',
     ]);
-    // LangGraph naive in three durabilities and hardened; Temporal and plain in two variants each.
-    expect(all.length).toBe(6 + 8 * (4 + 2 + 2));
+    // Both LangGraph APIs naive in three durabilities and hardened; Temporal, DBOS and plain in two variants each.
+    expect(all.length).toBe(10 + 8 * (4 + 4 + 2 + 2 + 2));
     expect(new Set(all.map((s) => s.id)).size).toBe(all.length);
   });
 });

@@ -113,14 +113,15 @@ export function buildReviewEntrypoint(deps: EntrypointDeps, checkpointer: BaseCh
         return true;
       })()) &&
       (await run('DRAFT'));
-    if (!ok) {
-      await nodes.DEAD_LETTER(state, getConfig() as never);
-      return state;
-    }
+    // A dead letter ends the entrypoint with the failure in its returned state; the worker marks the
+    // run failed once invoke() has returned, that is once the state is checkpointed. (Marking it from
+    // inside, as the StateGraph's DEAD_LETTER node does, let a supervisor that saw "failed" stop the
+    // worker before the checkpoint, leaving a failed run whose state holds no failure: measured by
+    // the retry-lost-workers-exhausted hazard.)
+    if (!ok) return state;
     const decision = interrupt(steps.approvalQuestion(state)) as Decision;
     state = applyUpdate(state, steps.applyApproval(state, decision));
     if (state.approval?.approved) await run('DELIVER');
-    if (state.failure) await nodes.DEAD_LETTER(state, getConfig() as never);
     return state;
   });
 }

@@ -42,13 +42,13 @@ export interface LangGraphAdapterOptions {
    * Which LangGraph API the runs are written in, and who the adapter says it is: the StateGraph
    * (default, LANGGRAPH) or the Functional API's entrypoint (functional/harness/adapter.ts).
    */
-  api?: { name: LangGraphApi; info: RuntimeInfo; runPrefix: string; drills: boolean };
+  api?: { name: LangGraphApi; info: RuntimeInfo; runPrefix: string };
 }
 
 export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapter {
   const pool = createPool(o.databaseUrl, { max: 3 });
   const leaseTtlMs = o.leaseTtlMs ?? 3000;
-  const api = o.api ?? { name: 'graph', info: LANGGRAPH, runPrefix: 'lg', drills: true };
+  const api = o.api ?? { name: 'graph', info: LANGGRAPH, runPrefix: 'lg' };
   const adapter: RuntimeAdapter = {
     ...api.info,
     workerExitsWhenDone: true,
@@ -124,5 +124,5 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
       await pool.end();
     },
   };
-  return api.drills ? { ...adapter, drills: langGraphDrills({ adapter, pool, databaseUrl: o.databaseUrl }) } : adapter;
+  return { ...adapter, drills: langGraphDrills({ adapter, pool, databaseUrl: o.databaseUrl, api }) };
 }

@@ -14,7 +14,7 @@ import {
 import type pg from 'pg';
 import { defaultDurability } from '../durability.ts';
 import { EXIT } from '../exit-codes.ts';
-import { insertRun, loadRun } from '../runs.ts';
+import { insertRun, loadRun, type LangGraphApi } from '../runs.ts';
 import { runRetention } from '../retention.ts';
 import { RELABEL_LATEST_SERIALIZER, SELECT_RUN_FOOTPRINT } from '../sql.ts';
 import { writeV1Checkpoint } from './v1-checkpoint.ts';
@@ -51,8 +51,15 @@ function explainExit(e: WorkerEnding): Refusal | null {
   return null;
 }
 
-export function langGraphDrills(o: { adapter: RuntimeAdapter; pool: pg.Pool; databaseUrl: string }): RuntimeDrills {
+export function langGraphDrills(o: {
+  adapter: RuntimeAdapter;
+  pool: pg.Pool;
+  databaseUrl: string;
+  /** Whose runs: the StateGraph's (default) or the Functional API's, which has no deploy drill (below). */
+  api?: { name: LangGraphApi; runPrefix: string };
+}): RuntimeDrills {
   const { adapter, pool } = o;
+  const api = o.api ?? { name: 'graph', runPrefix: 'lg' };
   const threadOf = async (h: RunHandle) => {
     const run = await loadRun(pool, h.runId);
     if (!run) throw new Error(`no run ${h.runId}`);
@@ -89,7 +96,8 @@ export function langGraphDrills(o: { adapter: RuntimeAdapter; pool: pg.Pool; dat
             variant: config.variant,
             durability,
             checkpointer: 'memory',
-            runId: opts?.runId ?? newRunId('lg-memory'),
+            api: api.name,
+            runId: opts?.runId ?? newRunId(`${api.runPrefix}-memory`),
           });
           return { runId, config, durability, runtimeIds: { threadId }, link: null };
         },
@@ -130,7 +138,9 @@ export function langGraphDrills(o: { adapter: RuntimeAdapter; pool: pg.Pool; dat
       }
       return null;
     },
-    deploy,
+    // Last release's record is a StateGraph checkpoint in state schema 1 (v1-checkpoint.ts); an
+    // entrypoint keeps its state in task results, which no drill writes as an older release would.
+    ...(api.name === 'graph' ? { deploy } : {}),
     memory,
     retention,
   };

@@ -10,6 +10,6 @@ import { LANGGRAPH_FUNCTIONAL } from './info.ts';
 export function createFunctionalAdapter(o: Omit<LangGraphAdapterOptions, 'api'>): RuntimeAdapter {
   return createLangGraphAdapter({
     ...o,
-    api: { name: 'functional', info: LANGGRAPH_FUNCTIONAL, runPrefix: 'lf', drills: false },
+    api: { name: 'functional', info: LANGGRAPH_FUNCTIONAL, runPrefix: 'lf' },
   });
 }

@@ -18,7 +18,9 @@ export const LANGGRAPH_FUNCTIONAL: RuntimeInfo = {
     { variant: 'naive', durability: 'exit' },
     { variant: 'hardened', durability: null },
   ],
-  // The drills (an older release's checkpoint, a lost memory, retention) are written for the StateGraph's checkpoints.
+  // No granularity suite: the entrypoint's boundaries are its tasks, one per step. The production
+  // hazards run in test/functional-production.e2e.test.ts; they join `pnpm compare` and chaos once
+  // the naive zombie row is understood (it ends the run failed under its takeover: MEASUREMENTS.md).
   suites: ['crash'],
   crashDeviations: [
     {
