@@ -8,7 +8,7 @@
  */
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { createHttpPorts, CrashPlanError, parseCrashPlan } from '@vendor-review/domain';
-import { parseCli, runCli, UsageError } from '@vendor-review/domain/infra';
+import { parseCli, runCli, survivesConnectionLoss, UsageError } from '@vendor-review/domain/infra';
 import pg from 'pg';
 import { appNameFor } from './identity.ts';
 import { keptDecision, loadRun } from './store.ts';
@@ -44,7 +44,9 @@ runCli('dbos worker', async () => {
     throw err;
   }
   const worker = process.env.WORKER_NAME ?? 'A';
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
+  // The outbox holds a transaction across the mail's send: a server restart then must fail the
+  // query, not crash the worker with an unhandled 'error' on the client.
+  const pool = survivesConnectionLoss(new pg.Pool({ connectionString: databaseUrl, max: 3 }));
   pool.on('error', () => {});
   try {
     const run = await loadRun(pool, runId);

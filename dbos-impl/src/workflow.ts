@@ -35,6 +35,7 @@ import {
   selectPage,
   selectRequirement,
   stepKindOf,
+  TransientError,
   validate,
   verify,
   type Decision,
@@ -46,6 +47,7 @@ import {
   type StepName,
   type Variant,
 } from '@vendor-review/domain';
+import { isConnectionLoss } from '@vendor-review/domain/infra';
 import type pg from 'pg';
 import { DBOS_OUTBOX, DBOS_STEP_ERRORS } from './store.ts';
 
@@ -114,16 +116,27 @@ export function makeVendorReview(deps: () => WorkflowDeps) {
 
     // The rule's retries live inside the step: DBOS's own step retries count in-process only and
     // forget with the worker; a row per (workflow, step) survives it and counts only our errors.
+    // Our store losing its connection (a PostgreSQL restart) is transient, like a dropped HTTP
+    // call; while the count cannot be written the step waits the first backoff and tries again,
+    // uncounted (the count only ever runs late, never early).
     const withOwnRetries = async <R>(name: StepName, stepKey: string, call: () => Promise<R>, dlInput: unknown) => {
       const rule = retryRuleFor(stepKindOf(name));
       for (;;) {
         try {
           return await call();
-        } catch (err) {
+        } catch (thrown) {
+          const err =
+            isConnectionLoss(thrown) && !(thrown instanceof TransientError)
+              ? new TransientError(`store unreachable: ${(thrown as Error).message}`, 'store-connection-lost')
+              : thrown;
           const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-          const n = await DBOS_STEP_ERRORS.record(pool!, { runKey: workflowId, stepKey, error });
-          if (givesUp(rule, err, n)) throw new StepGaveUp(name, n, error, dlInput ?? { current: state.current });
-          await new Promise((r) => setTimeout(r, backoffMs(rule, n)));
+          const n = await DBOS_STEP_ERRORS.record(pool!, { runKey: workflowId, stepKey, error }).catch((e: unknown) => {
+            if (isConnectionLoss(e)) return null;
+            throw e;
+          });
+          if (n !== null && givesUp(rule, err, n))
+            throw new StepGaveUp(name, n, error, dlInput ?? { current: state.current });
+          await new Promise((r) => setTimeout(r, backoffMs(rule, n ?? 1)));
         }
       }
     };

@@ -17,6 +17,7 @@ import { executorIdFor, hardenedVersionFor } from '../identity.ts';
 import { WORKER_ENTRY } from '../paths.ts';
 import { insertRun, keepDecision, loadRun } from '../store.ts';
 import { APPROVAL_TOPIC, approvalKey, STATUS_EVENT, type PhaseEvent } from '../workflow.ts';
+import { dbosDrills } from './drills.ts';
 import { toDurableRecord } from './durable-record.ts';
 import { DBOS_INFO } from './info.ts';
 
@@ -66,7 +67,7 @@ export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeA
     return { status, state, ...(reason ? { reason } : {}) };
   };
 
-  return {
+  const adapter: RuntimeAdapter = {
     ...DBOS_INFO,
     workerExitsWhenDone: true,
     isRetryableExit: () => false,
@@ -117,4 +118,5 @@ export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeA
       await pool.end();
     },
   };
+  return { ...adapter, drills: dbosDrills({ pool, client }) };
 }
