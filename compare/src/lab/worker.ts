@@ -1,5 +1,12 @@
 import { isTerminal, type Durability, type RunStatus, type RuntimeAdapter, type Variant } from '@vendor-review/domain';
-import { lastDurableBefore, NOT_NOW_PAUSE_MS, operationLabel } from '@vendor-review/domain/conformance';
+import {
+  lastDurableBefore,
+  MAIL_GRACE_MS,
+  mailOwed,
+  mailShown,
+  NOT_NOW_PAUSE_MS,
+  operationLabel,
+} from '@vendor-review/domain/conformance';
 import { isProcessAlive, WorkerProcess, type WorkerLife } from '@vendor-review/domain/infra';
 import { worldClient, type LedgerEntry } from '@vendor-review/domain/world';
 import { money } from '../table.ts';
@@ -42,8 +49,6 @@ interface Child {
 }
 
 const POLL_MS = 300;
-/** An outbox may deliver a moment after the run ends (cell.ts waits as long): how long to keep a Temporal worker for it. */
-const MAIL_GRACE_MS = 8000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A, B, … Z, then W27, W28: the names `pnpm compare` gives its workers, per run. */
@@ -275,13 +280,12 @@ export async function runLabWorker(dir: string, state: LabState, o: LabWorkerOpt
         if (child) await printLedger(run);
       }
       if (child) {
-        // Temporal workers serve until told to stop: once the run is over and its mail is out.
+        // Workers that serve until told (a queue's) are stopped once the run is over and its mail is out.
         if (!adapter.workerExitsWhenDone && isTerminal(view.status) && !child.stopping) {
           const since = (child.terminalSince ??= Date.now());
-          const entries = await world.ledger({ runId: id }).catch(() => []);
-          const mailOut = entries.some((e) => e.kind === 'mail' && e.outcome !== 'fault');
-          const noMail = view.status !== 'completed' || view.state?.approval?.approved === false;
-          if (mailOut || noMail || Date.now() - since > MAIL_GRACE_MS) await stopChild(child, 'SIGTERM');
+          // As the crash cell waits for it (conformance/delivery.ts): the mail out, or none owed, or the grace over.
+          const delivered = !mailOwed(view) || mailShown(await world.ledger({ runId: id }).catch(() => []));
+          if (delivered || Date.now() - since > MAIL_GRACE_MS) await stopChild(child, 'SIGTERM');
         }
         continue;
       }

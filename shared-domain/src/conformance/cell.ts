@@ -5,6 +5,7 @@ import { parseCrashLine, STOP_GRACE_MS } from '../domain/crashpoints.ts';
 import { WorkerProcess, type WorkerLife } from '../infra/worker-process.ts';
 import { worldClient } from '../world/client.ts';
 import type { LedgerEntry } from '../world/ledger.ts';
+import { MAIL_GRACE_MS, mailOwed, mailShown } from './delivery.ts';
 import type { CellObservation, CellStatus, StopObservation } from './observation.ts';
 import type { Scenario } from './scenarios.ts';
 
@@ -25,8 +26,6 @@ export interface CellDeps {
 
 export const APPROVER = 'compare-harness';
 const APPROVAL: Decision = { approved: true, by: APPROVER };
-/** An outbox may deliver a moment after the run ends: how long the world gets to show the mail. */
-const MAIL_GRACE_MS = 8000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type PhaseEnd =
@@ -58,11 +57,9 @@ async function ledgerOf(worldUrl: string, runId: string): Promise<LedgerEntry[]>
   return (await worldClient(worldUrl).ledger({ runId })).filter((e) => e.runId === runId);
 }
 
-/** A completed, approved run has delivered once its mail shows in the world's ledger. */
+/** An ended run has delivered once it owes no mail, or its mail shows in the world's ledger. */
 async function mailSeen(cell: Cell, view: RunView): Promise<boolean> {
-  if (view.status !== 'completed' || view.state?.approval?.approved === false) return true;
-  const entries = await ledgerOf(cell.deps.worldUrl, cell.handle!.runId);
-  return entries.some((e) => e.kind === 'mail' && (e.outcome === 'ok' || e.outcome === 'deduplicated'));
+  return !mailOwed(view) || mailShown(await ledgerOf(cell.deps.worldUrl, cell.handle!.runId));
 }
 
 async function approve(cell: Cell, aliveWorker: string | null): Promise<void> {

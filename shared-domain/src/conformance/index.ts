@@ -15,6 +15,7 @@ export {
 } from './scenarios.ts';
 export { cellRequest, CELL_VENDOR, CELL_REQUIREMENTS } from './request.ts';
 export { runCell, errorObservation, APPROVER, type CellDeps } from './cell.ts';
+export { MAIL_GRACE_MS, mailOwed, mailShown } from './delivery.ts';
 export { runMatrix, jobsFor, type MatrixJob, type MatrixOptions } from './matrix.ts';
 export type { CellObservation, CellStatus } from './observation.ts';
 export {
