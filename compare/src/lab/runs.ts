@@ -1,7 +1,7 @@
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Decision, DurableRecord, ReviewRequestInput, RunHandle } from '@vendor-review/domain';
-import { UsageError, type WorkerLife } from '@vendor-review/domain/infra';
+import { makeDirectory, UsageError, type WorkerLife } from '@vendor-review/domain/infra';
 import { files, readJson, writeJson, type LabRuntime } from './state.ts';
 
 /**
@@ -75,7 +75,7 @@ export function saveAtCrash(dir: string, runId: string, record: DurableRecord): 
 }
 
 export function appendApproval(dir: string, runId: string, a: LabApproval): void {
-  mkdirSync(runDir(dir, runId), { recursive: true });
+  makeDirectory(runDir(dir, runId));
   appendFileSync(path.join(runDir(dir, runId), 'approvals.jsonl'), `${JSON.stringify(a)}\n`);
 }
 

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isProcessAlive, UsageError } from '@vendor-review/domain/infra';
+import { isProcessAlive, makeDirectory, UsageError, writeFileAtomic } from '@vendor-review/domain/infra';
 import { runtimesIn } from '../suite-runtimes.ts';
 
 /**
@@ -58,10 +58,8 @@ export const files = (dir: string) => ({
 
 /** Written whole or not at all: a reader never sees half a file. */
 export function writeJson(file: string, value: unknown): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
-  renameSync(tmp, file);
+  makeDirectory(path.dirname(file));
+  writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 export function readJson<T>(file: string): T | null {

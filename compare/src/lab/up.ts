@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { isProcessAlive, maskDatabaseUrl } from '@vendor-review/domain/infra';
+import { isProcessAlive, makeDirectory, maskDatabaseUrl } from '@vendor-review/domain/infra';
 import { runtimeModules } from '../runtimes.ts';
 import { openRuntime } from './runtimes.ts';
 import { files, liveState, readState, removeState, REPO_ROOT, type LabRuntime, type LabState } from './state.ts';
@@ -60,7 +60,7 @@ export async function labUp(dir: string, o: UpOptions): Promise<number> {
   // A new lab starts empty: runs, baselines and Temporal's history all refer to the servers of the last one.
   for (const p of [f.state, f.upError, f.runs, f.baselines, f.data, f.workers])
     rmSync(p, { recursive: true, force: true });
-  mkdirSync(f.data, { recursive: true });
+  makeDirectory(f.data);
   const log = openSync(f.supervisorLog, 'w');
   const child = spawn(
     process.execPath,
