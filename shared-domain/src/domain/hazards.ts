@@ -12,6 +12,7 @@ export type HazardSection =
   | 'two-writers'
   | 'zombie'
   | 'deploy'
+  | 'stopping'
   | 'memory'
   | 'restarts'
   | 'retention'
@@ -38,6 +39,11 @@ export const HAZARD_SECTIONS: Record<HazardSection, { title: string; lesson: str
     title: 'State outlives code',
     lesson:
       'A run checkpointed by last week’s code is resumed by today’s. If the state’s shape or the steps changed, the resume must migrate the state or replay through a version check, or refuse clearly; it must never run on a half-read state.',
+  },
+  stopping: {
+    title: 'Workers asked to stop',
+    lesson:
+      'Most workers do not die: a deploy or a scale-in asks them to stop and gives them a grace period. A worker that drains (finishes the step in flight, makes it durable, then leaves) costs nothing; one that dies of the signal costs what a crash costs, every deploy, on every worker.',
   },
   memory: {
     title: 'Memory is not storage',
@@ -217,6 +223,20 @@ export const HAZARDS = {
       broke: DEPLOY_BROKE,
     },
     expected: { naive: 'read-blindly', hardened: 'refused-clearly' },
+  },
+  'rolling-deploy': {
+    section: 'stopping',
+    title:
+      'a rolling deploy: three reviews in flight, their workers replaced one at a time (SIGTERM in a paid call, a 5 s grace, a new process)',
+    verdicts: {
+      seamless:
+        'every step in flight finished and was kept: no paid call ran twice, no effect twice, every review completed',
+      'repeated-paid-calls':
+        'every review completed with no effect twice, but paid calls cut off by the stop ran again',
+      'duplicated-effects': 'an effect (a tracker note, the mail) was delivered twice because of the deploy',
+      'lost-the-run': 'a review did not complete after the deploy',
+    },
+    expected: { naive: 'repeated-paid-calls', hardened: 'seamless' },
   },
   'memory-lost': {
     section: 'memory',

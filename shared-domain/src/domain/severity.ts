@@ -51,6 +51,8 @@ export const VERDICT_SEVERITY: Record<string, Severity> = {
   'rode-it-out': 'nothing',
   'restart-needed': 'nothing',
   'duplicated-effects': 'effect',
+  seamless: 'nothing',
+  'repeated-paid-calls': 'paid',
   'lost-the-run': 'lost',
   'removed-finished-only': 'nothing',
   'removed-live': 'lost',

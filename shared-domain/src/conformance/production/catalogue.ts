@@ -9,6 +9,7 @@ import { lostWorkersHazard } from './lost-workers.ts';
 import { memoryHazard } from './memory.ts';
 import { restartHazard } from './restarts.ts';
 import { retentionHazard } from './retention.ts';
+import { rollingDeployHazard } from './rolling-deploy.ts';
 import { nondeterminismHazard } from './nondeterminism.ts';
 import { retryHazard } from './retries.ts';
 import { twoWritersHazard } from './two-writers.ts';
@@ -32,6 +33,7 @@ export const HAZARD_RUNNERS: Record<HazardId, HazardRunner> = {
   'deploy-v1-state': deployHazard,
   'deploy-unknown-format': deployHazard,
   'memory-lost': memoryHazard,
+  'rolling-deploy': rollingDeployHazard,
   'restart-postgres': restartHazard,
   'restart-temporal': restartHazard,
   retention: retentionHazard,
