@@ -11,6 +11,7 @@ import { createHttpPorts, CrashPlanError, parseCrashPlan } from '@vendor-review/
 import { parseCli, runCli, survivesConnectionLoss, UsageError } from '@vendor-review/domain/infra';
 import pg from 'pg';
 import { appNameFor } from './identity.ts';
+import { StepGate } from './step-gate.ts';
 import { keptDecision, loadRun } from './store.ts';
 import { APPROVAL_TOPIC, approvalKey, makeVendorReview, type WorkflowDeps } from './workflow.ts';
 
@@ -51,7 +52,17 @@ runCli('dbos worker', async () => {
   try {
     const run = await loadRun(pool, runId);
     if (!run) throw new UsageError(`no DBOS run ${runId}`);
-    deps = { ports: createHttpPorts(), worker, pool: run.variant === 'hardened' ? pool : null };
+    const hardened = run.variant === 'hardened';
+    const gate = hardened ? new StepGate() : null;
+    deps = { ports: createHttpPorts(), worker, pool: hardened ? pool : null, gate };
+    // Naive leaves on SIGTERM as Node does (at once); hardened finishes its steps in flight first.
+    if (gate)
+      process.once('SIGTERM', () => {
+        void gate.close().then(() => {
+          process.stderr.write('SIGTERM: the steps in flight are journaled; leaving the run to my successor\n');
+          process.exit(0);
+        });
+      });
     const applicationVersion = process.env.DBOS_APP_VERSION || undefined;
     DBOS.setConfig({
       name: appNameFor(runId),

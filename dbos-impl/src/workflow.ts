@@ -49,6 +49,7 @@ import {
 } from '@vendor-review/domain';
 import { isConnectionLoss } from '@vendor-review/domain/infra';
 import type pg from 'pg';
+import type { StepGate } from './step-gate.ts';
 import { DBOS_OUTBOX, DBOS_STEP_ERRORS } from './store.ts';
 
 export interface ReviewInput {
@@ -70,6 +71,8 @@ export interface WorkflowDeps {
   ports: Ports;
   worker: string;
   pool: pg.Pool | null;
+  /** Hardened: what lets a worker asked to stop finish its steps in flight first (step-gate.ts). */
+  gate: StepGate | null;
 }
 
 class StepGaveUp extends Error {
@@ -90,7 +93,7 @@ const DELIVERY_POLL_MS = 200;
 export function makeVendorReview(deps: () => WorkflowDeps) {
   return async function vendorReview(input: ReviewInput): Promise<ReviewState> {
     const { runId, variant } = input;
-    const { ports, worker, pool } = deps();
+    const { ports, worker, pool, gate } = deps();
     const hardened = variant === 'hardened';
     if (hardened && !pool) throw new PermanentError('the hardened variant needs DATABASE_URL', 'no-database');
     const workflowId = DBOS.workflowID ?? runId;
@@ -107,11 +110,21 @@ export function makeVendorReview(deps: () => WorkflowDeps) {
     });
 
     /** One DBOS step. `stepKey` names the logical operation (DBOS's step name, the key, the error count). */
-    const step = <R>(name: StepName, stepKey: string, run: (c: StepContext) => Promise<R>, dlInput?: unknown) => {
+    const step = async <R>(
+      name: StepName,
+      stepKey: string,
+      run: (c: StepContext) => Promise<R>,
+      dlInput?: unknown,
+    ): Promise<R> => {
       if (!hardened) return DBOS.runStep(() => run(ctx(name, stepKey)), { name: stepKey });
-      return DBOS.runStep(() => withOwnRetries(name, stepKey, () => run(ctx(name, stepKey)), dlInput), {
-        name: stepKey,
-      });
+      await gate?.enter();
+      try {
+        return await DBOS.runStep(() => withOwnRetries(name, stepKey, () => run(ctx(name, stepKey)), dlInput), {
+          name: stepKey,
+        });
+      } finally {
+        gate?.leave();
+      }
     };
 
     // The rule's retries live inside the step: DBOS's own step retries count in-process only and
