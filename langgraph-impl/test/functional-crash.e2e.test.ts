@@ -14,6 +14,7 @@ import {
 import { BEFORE_THE_GATE, CRASH_POINT_NAMES } from '@vendor-review/domain';
 import { describe, expect, it } from 'vitest';
 import { LANGGRAPH_FUNCTIONAL } from '../src/index.ts';
+import { ENTRYPOINT_NAME } from '../src/functional/review.ts';
 import { langGraphUnderTest, type LangGraphUnderTest } from './runtime.ts';
 
 let lf: LangGraphUnderTest;
@@ -23,7 +24,9 @@ let observed: CellObservation[] = [];
 const only = process.env.LF_CELLS; // a comma-separated filter on scenario ids, for a quick look by hand
 const spec = crashSpec({
   name: 'LangGraph Functional API',
-  scenarios: crashCatalogue([LANGGRAPH_FUNCTIONAL]).filter(
+  // Kills in every configuration; SIGTERM with a grace period (and a step longer than the grace) in
+  // each variant's baseline configuration, as the StateGraph's suite does.
+  scenarios: crashCatalogue([LANGGRAPH_FUNCTIONAL], { stops: ['kill', 'term'] }).filter(
     (s) => !only || s.crashPoint === null || only.split(',').some((f) => s.id.includes(f)),
   ),
   run: async (scenarios) => {
@@ -87,4 +90,16 @@ describe('what the entrypoint left in the checkpoint tables', () => {
         expect(o.durableAtCrash?.marks.length ?? 0, o.scenario.id).toBeLessThanOrEqual(hardened);
     }
   });
+});
+
+describe('what the drain did when the worker was asked to stop', () => {
+  it.each(BEFORE_THE_GATE)(
+    'hardened %s: LangGraph drains at the end of a superstep, and the entrypoint is one: the worker ran on to the approval interrupt before it left',
+    (point) => {
+      const id = `langgraph-functional/hardened/-/${point}/term`;
+      expect(resultsAtCrash(id, 'DRAFT'), id).toBe(1);
+      expect(resultsAtCrash(id, ENTRYPOINT_NAME), `${id}: the interrupt`).toBe(1);
+      expect(spec.get(id).stopping).toMatchObject({ left: 'exited', exitCode: 0 });
+    },
+  );
 });

@@ -29,6 +29,15 @@ describe("LangGraph's tables as a durable record", () => {
     expect(d.long).toMatch(/2 pending write\(s\) from FETCH/);
   });
 
+  it('leaves out a pending write whose checkpoint was never written: nothing to resume from', () => {
+    const orphan = toDurableRecord({
+      checkpoints: [],
+      pendingWrites: [{ checkpointId: 'c0', taskId: 't1', channel: '__return__' }],
+    });
+    expect(orphan.marks).toEqual([]);
+    expect(lastDurableBefore(orphan, Date.now()).short).toBe('nothing');
+  });
+
   it('says so when nothing was durable', () => {
     expect(lastDurableBefore(toDurableRecord({ checkpoints: [], pendingWrites: [] }), Date.now()).short).toBe(
       'nothing',

@@ -37,7 +37,10 @@ export function toDurableRecord(
     });
   }
   const stepOf = new Map(record.checkpoints.map((c) => [c.checkpointId, c.step]));
-  for (const w of record.pendingWrites) {
+  // A pending write whose checkpoint was never written is no progress: LangGraph reads writes only
+  // through their checkpoint. Measured (MEASUREMENTS.md, Functional API): a kill that came before the
+  // input checkpoint's background write had landed left a finished task's result on its own.
+  for (const w of record.pendingWrites.filter((w) => stepOf.has(w.checkpointId))) {
     marks.push({
       id: `${w.checkpointId}/${w.taskId}/${w.channel}`,
       kind: 'pending-write',
