@@ -13,7 +13,7 @@ const DBOS_TAKEOVER_RESENDS =
   'The takeover is fenced (the woken worker’s step is refused), but the step it was frozen in had already sent the mail; the new owner runs the unrecorded step again, and without a key the mailer accepts the second copy.';
 
 const DBOS_RETRIES_ITS_DATABASE =
-  'DBOS retries its own system-database calls on a lost connection (withDbRetry), so a step that finished while PostgreSQL was restarting is recorded once the server is back instead of being run again: nothing repeats, in both variants (measured twice, 0.4 s and 1.5 s down).';
+  'DBOS retries its own system-database calls on a lost connection (withDbRetry), so a step that finished while PostgreSQL was restarting is recorded once the server is back instead of being run again: nothing repeats, in both variants (measured in three runs, 0.2 to 1.5 s down).';
 
 /** DBOS Transact as the harness sees it: no durability modes, a step journal in PostgreSQL. */
 export const DBOS_INFO: RuntimeInfo = {
