@@ -32,6 +32,8 @@ export const VERDICT_SEVERITY: Record<string, Severity> = {
   'looks-stuck': 'lost',
   'retried-permanent': 'lost',
   'false-dead-letter': 'lost',
+  // Dead-lettered as it should be, but after paying for more calls than the cap allows.
+  'over-cap': 'paid',
   refused: 'nothing',
   accepted: 'lost',
   forked: 'effect',
