@@ -7,6 +7,7 @@ import {
   STOP_GRACE_MS,
   STOP_MODES,
   VARIANTS,
+  VARYING_REPEATS,
   type CrashPointName,
   type Durability,
   type Granularity,
@@ -48,7 +49,7 @@ export interface CompareOptions {
   granularities?: Granularity[];
   /**
    * Times every cell runs. Unset: once, except cells whose outcome depends on timing (the
-   * `varies` deviations of crash-expectations.ts: LangGraph `async`), which run VARYING_REPEATS times.
+   * `varies` deviations a runtime names), which run VARYING_REPEATS times.
    */
   repeat?: number;
   /** Model calls forwarded by the world to a real OpenAI-compatible provider (key: OPENAI_API_KEY, never stored here). */
@@ -66,18 +67,18 @@ export interface CompareOptions {
 export const USAGE = `usage: pnpm compare [options]
   --suite    crash,production,granularity which suites (default: crash,production): crash points, production
                                          hazards, node size (what a crash repeats against what boundaries cost)
-  --runtime  langgraph,temporal,plain    which runtimes (default: all three)
+  --runtime  <name>[,<name>…]            which runtimes (default: every registered one): ${RUNTIME_NAMES.join(', ')}
   --variant  naive,hardened              which variants (default: both; baselines always run)
   --crash    <point>[,<point>…]          crash points (default: all): ${CRASH_POINT_NAMES.join(', ')}
-  --durability sync,async,exit           LangGraph naive durability modes (default: all three)
+  --durability sync,async,exit           the naive durability modes of a runtime that has them (default: all three)
   --stop     kill,term                   how worker A leaves at the crash point (default: kill): kill = SIGKILL;
                                          term = SIGTERM with the step in flight, SIGKILL after a ${STOP_GRACE_MS / 1000} s grace
                                          (in each variant's baseline configuration, plus a step longer than the grace)
   --granularity ${GRANULARITIES.join(',')}
                                          the granularity suite's node sizes (default: all three), in the hardened
                                          variant unless --variant says otherwise
-  --repeat N                             run every cell N times (default: once; LangGraph async cells,
-                                         whose outcome depends on timing, 3 times) and show the distribution
+  --repeat N                             run every cell N times (default: once; cells whose outcome depends
+                                         on timing, ${VARYING_REPEATS} times) and show the distribution
   --model-upstream URL                   forward model calls to a real OpenAI-compatible provider (…/v1), still
                                          counted and priced by the world: model from OPENAI_MODEL, key from OPENAI_API_KEY
   --clean                                remove what earlier runs left in DATABASE_URL's database (only that), then exit
