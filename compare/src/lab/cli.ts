@@ -103,7 +103,7 @@ const COMMANDS: Record<string, { usage: string; run: (argv: string[]) => Promise
   --vendor      one of the world's vendors: ${VENDOR_SLUGS.join(', ')}
   --request     a request file (see shared-domain/fixtures/)
   --variant     naive (default: the tutorial way) or hardened (keys, lease or outbox)
-  --durability  LangGraph naive only: async (default), sync or exit
+  --durability  naive, for a runtime with durability modes: async (default), sync or exit
   --granularity where the durable boundaries are: fine (default: one per step), per-requirement, coarse`,
     async run(argv) {
       const { values, positionals } = parseCli(
@@ -154,8 +154,8 @@ const COMMANDS: Record<string, { usage: string; run: (argv: string[]) => Promise
   },
   show: {
     usage: `usage: pnpm lab show RUN [--json]
-  the run's status, its durable record (LangGraph checkpoints with step and writer; Temporal history
-  events, with the UI link), its ledger as a timeline with the re-executions marked, and what repeated
+  the run's status, its durable record (checkpoints, history events or journal rows, with step and
+  writer, and a UI link where the runtime has one), its ledger as a timeline with the re-executions marked, and what repeated
   and what it cost, judged as pnpm compare judges a cell: against an uncrashed run of the same review,
   which the lab runs once (the first show of a review takes one run longer)`,
     async run(argv) {
