@@ -1,5 +1,5 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import type { Decision, ReviewRequestInput, Variant } from '@vendor-review/domain';
+import type { Decision, Granularity, ReviewRequestInput, Variant } from '@vendor-review/domain';
 import {
   createOutbox,
   createStepErrors,
@@ -27,6 +27,8 @@ const MIGRATIONS = [
   // DBOS.send refuses a destination workflow that does not exist yet: a decision that comes
   // before any worker started the run waits here, and the worker that starts it sends it on.
   `ALTER TABLE dbos_runs ADD COLUMN approval JSONB;`,
+  `ALTER TABLE dbos_runs ADD COLUMN granularity TEXT NOT NULL DEFAULT 'fine'
+     CHECK (granularity IN ('coarse', 'per-requirement', 'fine'));`,
 ];
 
 export const DBOS_OUTBOX = createOutbox('dbos_outbox');
@@ -46,13 +48,15 @@ export async function setupDatabase(databaseUrl: string): Promise<void> {
 export interface RegisteredRun {
   runId: string;
   variant: Variant;
+  granularity: Granularity;
   request: ReviewRequestInput;
 }
 
 export async function insertRun(db: pg.Pool, run: RegisteredRun): Promise<void> {
-  await db.query(`INSERT INTO dbos_runs (run_id, variant, request) VALUES ($1, $2, $3)`, [
+  await db.query(`INSERT INTO dbos_runs (run_id, variant, granularity, request) VALUES ($1, $2, $3, $4)`, [
     run.runId,
     run.variant,
+    run.granularity,
     JSON.stringify(run.request),
   ]);
 }
@@ -70,6 +74,7 @@ export async function keptDecision(db: pg.Pool, runId: string): Promise<Decision
 }
 
 export async function loadRun(db: pg.Pool, runId: string): Promise<RegisteredRun | null> {
-  const r = (await db.query(`SELECT run_id, variant, request FROM dbos_runs WHERE run_id = $1`, [runId])).rows[0];
-  return r ? { runId: r.run_id, variant: r.variant, request: r.request } : null;
+  const r = (await db.query(`SELECT run_id, variant, granularity, request FROM dbos_runs WHERE run_id = $1`, [runId]))
+    .rows[0];
+  return r ? { runId: r.run_id, variant: r.variant, granularity: r.granularity, request: r.request } : null;
 }

@@ -79,6 +79,7 @@ runCli('dbos worker', async () => {
     const handle = await DBOS.startWorkflow(vendorReview, { workflowID: runId })({
       runId,
       variant: run.variant,
+      granularity: run.granularity,
       request: run.request,
     });
     // A decision that came before the workflow existed (adapter.approve kept it): send it on now.

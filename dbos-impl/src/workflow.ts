@@ -24,12 +24,15 @@ import {
   deriveIdempotencyKey,
   discover,
   draft,
+  draftAndDeliver,
   extract,
   fetchPage,
   givesUp,
   hasMoreRequirements,
   initialState,
   PermanentError,
+  researchAll,
+  researchRequirement,
   retryRuleFor,
   saveProgress,
   selectPage,
@@ -39,6 +42,7 @@ import {
   validate,
   verify,
   type Decision,
+  type Granularity,
   type Ports,
   type ReviewRequestInput,
   type ReviewState,
@@ -56,7 +60,12 @@ export interface ReviewInput {
   runId: string;
   variant: Variant;
   request: ReviewRequestInput;
+  /** Where the durable boundaries are (domain granularity.ts); fine when left out. */
+  granularity?: Granularity;
 }
+
+/** A step, or a stage: several steps inside one DBOS step (the coarser granularities). */
+type Boundary = StepName | 'REVIEW' | 'REQUIREMENT' | 'SEND';
 
 /** The event the harness polls for the run's phase, and the topic the approval is sent on. */
 export const STATUS_EVENT = 'status';
@@ -110,29 +119,24 @@ export function makeVendorReview(deps: () => WorkflowDeps) {
     });
 
     /** One DBOS step. `stepKey` names the logical operation (DBOS's step name, the key, the error count). */
-    const step = async <R>(
-      name: StepName,
-      stepKey: string,
-      run: (c: StepContext) => Promise<R>,
-      dlInput?: unknown,
-    ): Promise<R> => {
-      if (!hardened) return DBOS.runStep(() => run(ctx(name, stepKey)), { name: stepKey });
+    const step = async <R>(name: Boundary, stepKey: string, run: () => Promise<R>, dlInput?: unknown): Promise<R> => {
+      if (!hardened) return DBOS.runStep(run, { name: stepKey });
       await gate?.enter();
       try {
-        return await DBOS.runStep(() => withOwnRetries(name, stepKey, () => run(ctx(name, stepKey)), dlInput), {
-          name: stepKey,
-        });
+        return await DBOS.runStep(() => withOwnRetries(name, stepKey, run, dlInput), { name: stepKey });
       } finally {
         gate?.leave();
       }
     };
+    // Inside a stage every step gets the context (and key) of its own, as in the fine workflow.
+    const stage = { contextFor: (inner: StepName, parts: string[]) => ctx(inner, [inner, ...parts].join(':')) };
 
     // The rule's retries live inside the step: DBOS's own step retries count in-process only and
     // forget with the worker; a row per (workflow, step) survives it and counts only our errors.
     // Our store losing its connection (a PostgreSQL restart) is transient, like a dropped HTTP
     // call; while the count cannot be written the step waits the first backoff and tries again,
     // uncounted (the count only ever runs late, never early).
-    const withOwnRetries = async <R>(name: StepName, stepKey: string, call: () => Promise<R>, dlInput: unknown) => {
+    const withOwnRetries = async <R>(name: Boundary, stepKey: string, call: () => Promise<R>, dlInput: unknown) => {
       const rule = retryRuleFor(stepKindOf(name));
       for (;;) {
         try {
@@ -157,37 +161,48 @@ export function makeVendorReview(deps: () => WorkflowDeps) {
       name: StepName,
       stepKey: string,
       fn: (st: ReviewState, p: Ports, c: StepContext) => Promise<StateUpdate>,
-    ) => step(name, stepKey, (c) => fn(state, ports, c)).then(merge);
+    ) => step(name, stepKey, () => fn(state, ports, ctx(name, stepKey))).then(merge);
 
     const phase = (p: PhaseEvent) => DBOS.setEvent<PhaseEvent>(STATUS_EVENT, p);
     try {
       await phase('running');
-      await s('VALIDATE', 'VALIDATE', validate);
-      await s('DISCOVER', 'DISCOVER', discover);
-      for (let n = 1; hasMoreRequirements(state); n++) {
-        await s('SELECT_REQUIREMENT', `SELECT_REQUIREMENT#${n}`, selectRequirement);
-        const req = state.current!.requirementId;
-        await s('SELECT_PAGE', `SELECT_PAGE:${req}`, selectPage);
-        // Started together, in a fixed order: DBOS numbers the steps as they are called, and a
-        // finished sibling's output is recorded whatever happens to the others.
-        const candidates = state.current!.candidates;
-        const before = state;
-        const pages = await Promise.all(
-          candidates.map((url, index) =>
-            step(
-              'FETCH',
-              `FETCH:${req}:${index}`,
-              (c) => fetchPage(before, ports, c, { url, index, of: candidates.length }),
-              { target: { url, index }, requirementId: req },
-            ),
-          ),
-        );
-        pages.forEach(merge);
-        await s('EXTRACT', `EXTRACT:${req}`, extract);
-        await s('VERIFY', `VERIFY:${req}`, verify);
-        await s('SAVE_PROGRESS', `SAVE_PROGRESS:${req}`, saveProgress);
+      const granularity = input.granularity ?? 'fine';
+      if (granularity === 'coarse') {
+        merge(await step('REVIEW', 'REVIEW', () => researchAll(state, ports, stage)));
+      } else {
+        await s('VALIDATE', 'VALIDATE', validate);
+        await s('DISCOVER', 'DISCOVER', discover);
+        for (let n = 1; hasMoreRequirements(state); n++) {
+          if (granularity === 'per-requirement') {
+            // The whole round, from choosing the requirement to its tracker note, in one step.
+            merge(await step('REQUIREMENT', `REQUIREMENT#${n}`, () => researchRequirement(state, ports, stage)));
+            continue;
+          }
+          await s('SELECT_REQUIREMENT', `SELECT_REQUIREMENT#${n}`, selectRequirement);
+          const req = state.current!.requirementId;
+          await s('SELECT_PAGE', `SELECT_PAGE:${req}`, selectPage);
+          // Started together, in a fixed order: DBOS numbers the steps as they are called, and a
+          // finished sibling's output is recorded whatever happens to the others.
+          const candidates = state.current!.candidates;
+          const before = state;
+          const pages = await Promise.all(
+            candidates.map((url, index) => {
+              const key = `FETCH:${req}:${index}`;
+              return step(
+                'FETCH',
+                key,
+                () => fetchPage(before, ports, ctx('FETCH', key), { url, index, of: candidates.length }),
+                { target: { url, index }, requirementId: req },
+              );
+            }),
+          );
+          pages.forEach(merge);
+          await s('EXTRACT', `EXTRACT:${req}`, extract);
+          await s('VERIFY', `VERIFY:${req}`, verify);
+          await s('SAVE_PROGRESS', `SAVE_PROGRESS:${req}`, saveProgress);
+        }
+        await s('DRAFT', 'DRAFT', draft);
       }
-      await s('DRAFT', 'DRAFT', draft);
 
       await step('AWAIT_APPROVAL', 'AWAIT_APPROVAL', async () => approvalQuestion(state));
       await phase('awaiting-approval');
@@ -199,9 +214,12 @@ export function makeVendorReview(deps: () => WorkflowDeps) {
       merge(applyApproval(state, decision));
 
       if (state.approval?.approved !== false) {
-        if (!hardened) await s('DELIVER', 'DELIVER', deliver);
+        // Coarse: draft and mail in one step, sent straight from it (no outbox boundary before the effect).
+        if (granularity === 'coarse') merge(await step('SEND', 'SEND', () => draftAndDeliver(state, ports, stage)));
+        else if (!hardened) await s('DELIVER', 'DELIVER', deliver);
         else {
-          const key = await step('DELIVER', 'DELIVER:outbox', async (c) => {
+          const c = ctx('DELIVER', 'DELIVER:outbox');
+          const key = await step('DELIVER', 'DELIVER:outbox', async () => {
             await DBOS_OUTBOX.enqueue(pool!, {
               scope: runId,
               key: c.idempotencyKey!,

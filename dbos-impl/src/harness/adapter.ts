@@ -1,5 +1,7 @@
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import {
+  DEFAULT_GRANULARITY,
+  granularityOf,
   newRunId,
   parseReviewRequest,
   type Decision,
@@ -74,8 +76,10 @@ export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeA
 
     async startRun(request: ReviewRequestInput, config: RunConfig, opts?: { runId?: string }): Promise<RunHandle> {
       parseReviewRequest(request); // a malformed request never becomes a run
-      const runId = opts?.runId ?? newRunId(config.variant === 'naive' ? 'db-naive' : 'db-hard');
-      await insertRun(pool, { runId, variant: config.variant, request });
+      const granularity = granularityOf(config);
+      const suffix = granularity === DEFAULT_GRANULARITY ? '' : `-${granularity}`;
+      const runId = opts?.runId ?? newRunId(`${config.variant === 'naive' ? 'db-naive' : 'db-hard'}${suffix}`);
+      await insertRun(pool, { runId, variant: config.variant, granularity, request });
       return { runId, config, durability: null, runtimeIds: { workflowId: runId }, link: null };
     },
 

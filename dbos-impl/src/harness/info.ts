@@ -24,9 +24,12 @@ export const DBOS_INFO: RuntimeInfo = {
   configurations: [
     { variant: 'naive', durability: null },
     { variant: 'hardened', durability: null },
+    // The same pipeline with fewer boundaries (domain granularity.ts); the crash catalogue keeps to `fine`.
+    { variant: 'naive', durability: null, granularity: 'per-requirement' },
+    { variant: 'naive', durability: null, granularity: 'coarse' },
+    { variant: 'hardened', durability: null, granularity: 'per-requirement' },
+    { variant: 'hardened', durability: null, granularity: 'coarse' },
   ],
-  // No granularity variants (coarse, per-requirement) yet.
-  suites: ['crash', 'production'],
   hazardDeviations: [
     { hazard: 'two-writers', variant: 'naive', expected: 'one-writer', why: DBOS_OWNER_TOKEN },
     { hazard: 'zombie', variant: 'naive', expected: 'fenced', why: DBOS_OWNER_TOKEN },
