@@ -165,7 +165,7 @@ describe('DBOS recovery: who picks up a dead worker’s run', () => {
     const a = spawn(h, 'A', { plan: 'after-progress:stop' });
     await a.waitForStop();
     // B's launch re-enqueues the run: DBOS cannot tell a frozen executor from a dead one of the same id.
-    const b = spawn(h, 'B');
+    spawn(h, 'B');
     await until(
       'B past the frozen step',
       async () => (await db.adapter.status(h)).status === 'awaiting-approval',
