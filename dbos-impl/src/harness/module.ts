@@ -13,6 +13,7 @@ export const runtime: RuntimeModule = {
   info: DBOS_INFO,
   needs: {},
   versions: () => installedVersions(import.meta.url, ['@dbos-inc/dbos-sdk']),
+  bench: async () => (await import('../bench/profile.ts')).profile,
   async start(env) {
     const [{ createDbosAdapter }, { dbosRecords }, { setupDatabase }, { WORKER_ENTRY }] = await Promise.all([
       import('./adapter.ts'),
