@@ -9,7 +9,7 @@ import { TEMPORAL } from './info.ts';
  */
 export const runtime: RuntimeModule = {
   info: TEMPORAL,
-  needs: { temporal: { sdkFallback: async () => (await import('../sdk-fallback.ts')).sdkDownloadedTemporal() } },
+  needs: { temporal: { sdkFallback: async () => (await import('./sdk-fallback.ts')).sdkDownloadedTemporal() } },
   versions: () => installedVersions(import.meta.url, ['@temporalio/worker']),
   bench: async () => (await import('../bench/profile.ts')).profile,
   async start(env) {
