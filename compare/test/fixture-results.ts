@@ -49,10 +49,19 @@ export function fixtureHazards(): HazardObservation[] {
       attempts: 1,
       'dead letter': 'SAVE_PROGRESS, 1 attempt(s): PermanentError: HTTP 422',
     }),
-    row({ hazard: 'retry-permanent', runtime: 'temporal', variant: 'naive', deviations: FIXTURE_RUNTIMES.temporal.hazardDeviations ?? [] }, 'retried-permanent', {
-      attempts: 3,
-      'seconds watched': 3.2,
-    }),
+    row(
+      {
+        hazard: 'retry-permanent',
+        runtime: 'temporal',
+        variant: 'naive',
+        deviations: FIXTURE_RUNTIMES.temporal.hazardDeviations ?? [],
+      },
+      'retried-permanent',
+      {
+        attempts: 3,
+        'seconds watched': 3.2,
+      },
+    ),
     row({ hazard: 'retry-permanent', runtime: 'temporal', variant: 'hardened', deviations: [] }, 'looks-stuck', {
       attempts: 7,
       'dead letter': null,
@@ -88,7 +97,12 @@ export function fixtureResults(observations = fixtureObservations(), hazards = f
       startedAt: new Date(0).toISOString(),
       machine: { cpus: 2, platform: 'linux x64' },
       options: {},
-      runtimes: Object.values(FIXTURE_RUNTIMES).map(({ name, label, title, colour }) => ({ name, label, title, colour })),
+      runtimes: Object.values(FIXTURE_RUNTIMES).map(({ name, label, title, colour }) => ({
+        name,
+        label,
+        title,
+        colour,
+      })),
       cells: 0,
       notRun: 0,
     },

@@ -24,7 +24,6 @@ import { workflowIdFor } from '../identity.ts';
 import { WORKER_ENTRY } from '../paths.ts';
 import { HARDENED_SHUTDOWN_GRACE_MS } from '../worker-options.ts';
 
-
 export interface TemporalAdapterOptions {
   /**
    * The server as `startTemporal` returned it: how the harness connects (address, TLS, API key),
