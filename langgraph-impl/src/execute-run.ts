@@ -199,6 +199,8 @@ async function drive(
       worker: o.worker,
       ...(o.steps ? { steps: o.steps } : {}),
       ...(commits ? { commits } : {}),
+      // An entrypoint is one superstep: LangGraph's drain would wait for its interrupt, so it stops itself at a task boundary.
+      ...(commits && drain ? { drainAt: drain.signal } : {}),
       ...(run.variant === 'hardened'
         ? {
             outbox: outboxWriter(o.pool, lease),

@@ -1,4 +1,4 @@
-import { entrypoint, getConfig, interrupt, task, type BaseCheckpointSaver } from '@langchain/langgraph';
+import { entrypoint, getConfig, GraphDrained, interrupt, task, type BaseCheckpointSaver } from '@langchain/langgraph';
 import {
   STATE_SCHEMA_VERSION,
   UnsupportedStateVersionError,
@@ -36,6 +36,12 @@ export function isTaskResult(value: unknown): value is TaskResult {
 export interface EntrypointDeps extends NodeDeps {
   /** hardened: the entrypoint waits for each task's result to be committed before it acts on it (task-commits.ts). */
   commits?: TaskCommits;
+  /**
+   * hardened: the worker was asked to stop (drain.ts). LangGraph drains at the end of a superstep,
+   * and the whole entrypoint is one (measured: a worker asked to stop ran on to the approval
+   * interrupt), so the entrypoint stops itself at its next task boundary, every result so far committed.
+   */
+  drainAt?: AbortSignal;
 }
 
 /**
@@ -86,6 +92,8 @@ export function buildReviewEntrypoint(deps: EntrypointDeps, checkpointer: BaseCh
     await deps.commits?.settled();
     for (const r of results)
       if (hardened && r.schemaVersion !== STATE_SCHEMA_VERSION) throw new UnsupportedStateVersionError(r.schemaVersion);
+    // Bubbles up as LangGraph's own drain does: no error is recorded, and the resume replays from here.
+    if (deps.drainAt?.aborted) throw new GraphDrained('SIGTERM, at a task boundary');
     return results.reduce((s, r) => applyUpdate(s, r.update), state);
   };
 
@@ -95,30 +103,29 @@ export function buildReviewEntrypoint(deps: EntrypointDeps, checkpointer: BaseCh
       state = await applied(state, [t[step](state)]);
       return !state.failure;
     };
-    const ok =
-      (await run('VALIDATE')) &&
-      (await run('DISCOVER')) &&
-      (await (async () => {
-        while (hasMoreRequirements(state)) {
-          if (!(await run('SELECT_REQUIREMENT')) || !(await run('SELECT_PAGE'))) return false;
-          const urls = state.current?.candidates ?? [];
-          const s = state;
-          state = await applied(
-            s,
-            urls.map((url, index) => t.FETCH({ ...s, target: { url, index, of: urls.length } })),
-          );
-          if (state.failure) return false;
-          if (!(await run('EXTRACT')) || !(await run('VERIFY')) || !(await run('SAVE_PROGRESS'))) return false;
-        }
-        return true;
-      })()) &&
-      (await run('DRAFT'));
+    /** Everything before the gate, in the plain runner's order; false at a dead letter. */
+    const research = async (): Promise<boolean> => {
+      if (!(await run('VALIDATE')) || !(await run('DISCOVER'))) return false;
+      while (hasMoreRequirements(state)) {
+        if (!(await run('SELECT_REQUIREMENT')) || !(await run('SELECT_PAGE'))) return false;
+        const s = state;
+        const urls = s.current?.candidates ?? [];
+        // The pages of a requirement are fetched together: one task call each, awaited together.
+        state = await applied(
+          s,
+          urls.map((url, index) => t.FETCH({ ...s, target: { url, index, of: urls.length } })),
+        );
+        if (state.failure) return false;
+        if (!(await run('EXTRACT')) || !(await run('VERIFY')) || !(await run('SAVE_PROGRESS'))) return false;
+      }
+      return run('DRAFT');
+    };
     // A dead letter ends the entrypoint with the failure in its returned state; the worker marks the
     // run failed once invoke() has returned, that is once the state is checkpointed. (Marking it from
     // inside, as the StateGraph's DEAD_LETTER node does, let a supervisor that saw "failed" stop the
     // worker before the checkpoint, leaving a failed run whose state holds no failure: measured by
     // the retry-lost-workers-exhausted hazard.)
-    if (!ok) return state;
+    if (!(await research())) return state;
     const decision = interrupt(steps.approvalQuestion(state)) as Decision;
     state = applyUpdate(state, steps.applyApproval(state, decision));
     if (state.approval?.approved) await run('DELIVER');
