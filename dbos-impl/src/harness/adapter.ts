@@ -1,8 +1,8 @@
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import {
-  DEFAULT_GRANULARITY,
   granularityOf,
   newRunId,
+  runIdPrefix,
   parseReviewRequest,
   type Decision,
   type DurableRecord,
@@ -77,8 +77,7 @@ export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeA
     async startRun(request: ReviewRequestInput, config: RunConfig, opts?: { runId?: string }): Promise<RunHandle> {
       parseReviewRequest(request); // a malformed request never becomes a run
       const granularity = granularityOf(config);
-      const suffix = granularity === DEFAULT_GRANULARITY ? '' : `-${granularity}`;
-      const runId = opts?.runId ?? newRunId(`${config.variant === 'naive' ? 'db-naive' : 'db-hard'}${suffix}`);
+      const runId = opts?.runId ?? newRunId(runIdPrefix('db', { variant: config.variant, granularity }));
       await insertRun(pool, { runId, variant: config.variant, granularity, request });
       return { runId, config, durability: null, runtimeIds: { workflowId: runId }, link: null };
     },

@@ -1,7 +1,7 @@
 import {
-  DEFAULT_GRANULARITY,
   granularityOf,
   newRunId,
+  runIdPrefix,
   workerNameOf,
   parseReviewRequest,
   type Decision,
@@ -58,14 +58,13 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
       parseReviewRequest(request); // a malformed request never becomes a run
       const durability = config.durability ?? defaultDurability(config.variant);
       const granularity = granularityOf(config);
-      const prefix = `${api.runPrefix}-${config.variant === 'naive' ? durability : 'hard'}${granularity === DEFAULT_GRANULARITY ? '' : `-${granularity}`}`;
       const { runId, threadId } = await insertRun(pool, {
         request,
         variant: config.variant,
         durability,
         granularity,
         api: api.name,
-        runId: opts?.runId ?? newRunId(prefix),
+        runId: opts?.runId ?? newRunId(runIdPrefix(api.runPrefix, { ...config, durability, granularity })),
       });
       return { runId, config, durability, runtimeIds: { threadId }, link: null };
     },

@@ -17,6 +17,19 @@ export interface RunIdentity {
   runtimeRunId?: string;
 }
 
+/**
+ * The start of a run id that says where it ran, so a ledger or a table is read without a lookup:
+ * `tm-naive-…`, `lg-async-…` (a naive run in a durability mode is named by the mode), `db-hard-coarse-…`.
+ */
+export function runIdPrefix(
+  short: string,
+  config: { variant: 'naive' | 'hardened'; durability?: string | null; granularity?: string },
+): string {
+  const how = config.variant === 'naive' ? (config.durability ?? 'naive') : 'hard';
+  const granularity = config.granularity && config.granularity !== 'fine' ? `-${config.granularity}` : '';
+  return `${short}-${how}${granularity}`;
+}
+
 export function newRunId(vendorSlug: string): string {
   const suffix = crypto.randomUUID().replace(/-/g, '').slice(0, 8);
   return `rev-${vendorSlug}-${suffix}`;

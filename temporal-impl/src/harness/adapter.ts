@@ -1,9 +1,9 @@
 import { Client, Connection } from '@temporalio/client';
 import type { TemporalHandle as TemporalServer } from '@vendor-review/domain/infra';
 import {
-  DEFAULT_GRANULARITY,
   granularityOf,
   newRunId,
+  runIdPrefix,
   parseReviewRequest,
   type Decision,
   type DurableRecord,
@@ -79,8 +79,7 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
     async startRun(request: ReviewRequestInput, config: RunConfig, opts?: { runId?: string }): Promise<TemporalHandle> {
       parseReviewRequest(request); // a malformed request never becomes a workflow
       const granularity = granularityOf(config);
-      const suffix = granularity === DEFAULT_GRANULARITY ? '' : `-${granularity}`;
-      const runId = opts?.runId ?? newRunId(`${config.variant === 'naive' ? 'tm-naive' : 'tm-hard'}${suffix}`);
+      const runId = opts?.runId ?? newRunId(runIdPrefix('tm', { variant: config.variant, granularity }));
       const taskQueue = o.taskQueue?.(runId, config) ?? `compare-${runId}`;
       const started = await startRun({
         client,
