@@ -4,10 +4,11 @@
  * PENDING; otherwise the worker starts it, with the run id as the workflow id (a second start
  * of the same id attaches to the existing workflow instead of running it twice). It leaves when
  * the workflow has ended. Environment: DATABASE_URL, WORLD_URL, CRASH_PLAN, WORKER_NAME,
- * DBOS_EXECUTOR_ID and DBOS_APP_VERSION (set by the adapter; a drill may change them).
+ * DBOS_EXECUTOR_ID and DBOS_APP_VERSION (set by the adapter; a drill may change them), TRACE_STEPS
+ * (`pnpm lab worker`: a line per step that runs and per call; a journaled step prints nothing, it does not run).
  */
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import { createHttpPorts, CrashPlanError, parseCrashPlan } from '@vendor-review/domain';
+import { createHttpPorts, CrashPlanError, parseCrashPlan, stepTrace, traceWanted } from '@vendor-review/domain';
 import { parseCli, runCli, survivesConnectionLoss, UsageError } from '@vendor-review/domain/infra';
 import pg from 'pg';
 import { appNameFor } from './identity.ts';
@@ -54,7 +55,17 @@ runCli('dbos worker', async () => {
     if (!run) throw new UsageError(`no DBOS run ${runId}`);
     const hardened = run.variant === 'hardened';
     const gate = hardened ? new StepGate() : null;
-    deps = { ports: createHttpPorts(), worker, pool: hardened ? pool : null, gate };
+    // The lab tags each line with the worker, its pid and the run, as the other runtimes' workers do.
+    const trace = traceWanted(process.env)
+      ? stepTrace((id, text) => process.stdout.write(`[worker ${worker} pid ${process.pid}] run ${id}: ${text}\n`))
+      : null;
+    deps = {
+      ports: trace ? trace.ports(createHttpPorts()) : createHttpPorts(),
+      worker,
+      pool: hardened ? pool : null,
+      gate,
+      trace,
+    };
     // Naive leaves on SIGTERM as Node does (at once); hardened finishes its steps in flight first.
     if (gate)
       process.once('SIGTERM', () => {
@@ -76,12 +87,16 @@ runCli('dbos worker', async () => {
     await DBOS.launch();
     // Launch has re-enqueued whatever this executor and version left PENDING: from here it may run them.
     process.stdout.write(`READY executor=${DBOS.executorID} version=${DBOS.applicationVersion}\n`);
-    const handle = await DBOS.startWorkflow(vendorReview, { workflowID: runId })({
-      runId,
-      variant: run.variant,
-      granularity: run.granularity,
-      request: run.request,
-    });
+    // A workflow that exists (launch recovered it, or another worker runs it) is only attached to:
+    // starting it again would attach as well, with DBOS's warning about the queue name.
+    const handle = (await DBOS.getWorkflowStatus(runId))
+      ? DBOS.retrieveWorkflow(runId)
+      : await DBOS.startWorkflow(vendorReview, { workflowID: runId })({
+          runId,
+          variant: run.variant,
+          granularity: run.granularity,
+          request: run.request,
+        });
     // A decision that came before the workflow existed (adapter.approve kept it): send it on now.
     const early = await keptDecision(pool, runId);
     if (early) await DBOS.send(runId, early, APPROVAL_TOPIC, approvalKey(runId));

@@ -49,6 +49,7 @@ import {
   type StateUpdate,
   type StepContext,
   type StepName,
+  type StepTrace,
   type Variant,
 } from '@vendor-review/domain';
 import { isConnectionLoss } from '@vendor-review/domain/infra';
@@ -82,6 +83,8 @@ export interface WorkflowDeps {
   pool: pg.Pool | null;
   /** Hardened: what lets a worker asked to stop finish its steps in flight first (step-gate.ts). */
   gate: StepGate | null;
+  /** `pnpm lab worker`: a line as each step starts and ends (TRACE_STEPS). */
+  trace?: StepTrace | null;
 }
 
 class StepGaveUp extends Error {
@@ -102,7 +105,7 @@ const DELIVERY_POLL_MS = 200;
 export function makeVendorReview(deps: () => WorkflowDeps) {
   return async function vendorReview(input: ReviewInput): Promise<ReviewState> {
     const { runId, variant } = input;
-    const { ports, worker, pool, gate } = deps();
+    const { ports, worker, pool, gate, trace } = deps();
     const hardened = variant === 'hardened';
     if (hardened && !pool) throw new PermanentError('the hardened variant needs DATABASE_URL', 'no-database');
     const workflowId = DBOS.workflowID ?? runId;
@@ -119,7 +122,8 @@ export function makeVendorReview(deps: () => WorkflowDeps) {
     });
 
     /** One DBOS step. `stepKey` names the logical operation (DBOS's step name, the key, the error count). */
-    const step = async <R>(name: Boundary, stepKey: string, run: () => Promise<R>, dlInput?: unknown): Promise<R> => {
+    const step = async <R>(name: Boundary, stepKey: string, body: () => Promise<R>, dlInput?: unknown): Promise<R> => {
+      const run = trace ? () => trace.step(runId, stepKey, 1, body) : body;
       if (!hardened) return DBOS.runStep(run, { name: stepKey });
       await gate?.enter();
       try {
