@@ -185,14 +185,20 @@ export const MARK_RUN_STARTED = `
 UPDATE lg_runs SET status = 'running', started_at = coalesce(started_at, now()), updated_at = now(), last_worker = $2
 WHERE run_id = $1 AND status NOT IN ('completed', 'failed')`;
 
+/**
+ * A completed run stays completed: the thread says it ended, and a worker that says otherwise is
+ * writing from a stale position. Found by the zombie hazard: a naive entrypoint woken after its
+ * takeover had completed the run failed on its first request (the connection the world had closed
+ * while it slept) and marked the run failed, although LangGraph's own record ends completed.
+ */
 export const SET_RUN_STATUS = `
 UPDATE lg_runs SET status = $2, updated_at = now(), last_worker = $3,
   finished_at = CASE WHEN $2 IN ('completed', 'failed') THEN now() ELSE finished_at END
-WHERE run_id = $1`;
+WHERE run_id = $1 AND (status <> 'completed' OR $2 = 'completed')`;
 
 export const MARK_RUN_FAILED = `
 UPDATE lg_runs SET status = 'failed', updated_at = now(), finished_at = now(), last_worker = $2, error = $3, failure = $4
-WHERE run_id = $1`;
+WHERE run_id = $1 AND status <> 'completed'`;
 
 /** An operator gives up on a run that is still going; a run that already ended keeps its ending. */
 export const ABANDON_RUN = `

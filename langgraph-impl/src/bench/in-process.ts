@@ -10,13 +10,15 @@ import { recordApproval } from '../approvals.ts';
 import type { CheckpointerKind } from '../checkpointer.ts';
 import { executeRun, type ExecuteOutcome } from '../execute-run.ts';
 import type { DomainSteps } from '../nodes.ts';
-import { insertRun } from '../runs.ts';
+import { insertRun, type LangGraphApi } from '../runs.ts';
 
 export interface RunSpec {
   request: ReviewRequestInput;
   variant: Variant;
   durability: Durability;
   checkpointer: CheckpointerKind;
+  /** The StateGraph unless told: `functional` runs the entrypoint (the run row says which to build). */
+  api?: LangGraphApi;
 }
 
 /** A run registered with its approval already recorded: whoever executes it never waits for a person. */

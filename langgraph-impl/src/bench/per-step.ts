@@ -7,8 +7,9 @@ import { runReviewInProcess } from './in-process.ts';
 import { runGraphDirect } from './replay-graph.ts';
 import { recordingSteps, replayingSteps } from './replay-steps.ts';
 import type { DomainSteps } from '../nodes.ts';
+import type { LangGraphApi } from '../runs.ts';
 
-export type LangGraphMode = { saver: BareSaver; durability: Durability; variant: Variant };
+export type LangGraphMode = { saver: BareSaver; durability: Durability; variant: Variant; api?: LangGraphApi };
 
 /** A review as a worker executes it (executeRun); with `steps`, the recorded steps instead of the real ones. */
 export function reviewRun(
@@ -25,6 +26,7 @@ export function reviewRun(
       variant: m.variant,
       durability: m.durability,
       checkpointer: m.saver,
+      ...(m.api ? { api: m.api } : {}),
       ...(steps ? { steps } : {}),
     });
     return { ok: r.outcome.status === 'completed', id: r.threadId };

@@ -18,10 +18,16 @@ export const LANGGRAPH_FUNCTIONAL: RuntimeInfo = {
     { variant: 'naive', durability: 'exit' },
     { variant: 'hardened', durability: null },
   ],
-  // No granularity suite: the entrypoint's boundaries are its tasks, one per step. The production
-  // hazards run in test/functional-production.e2e.test.ts; they join `pnpm compare` and chaos once
-  // the naive zombie row is understood (it ends the run failed under its takeover: MEASUREMENTS.md).
-  suites: ['crash'],
+  // No granularity suite: the entrypoint's boundaries are its tasks, one per step.
+  suites: ['crash', 'production'],
+  hazardDeviations: [
+    {
+      hazard: 'zombie',
+      variant: 'naive',
+      expected: 'fenced',
+      why: "Nothing fences the woken naive entrypoint: as a rule it dies of its first request. Its model call's answer waited in the socket while it was frozen, and the next task's request (the tracker note: an entrypoint writes no checkpoint between tasks, so it goes out at once) is sent on that keep-alive connection, which the world closed while the worker slept (\"other side closed\"). Naive fails at the first error, before any effect; its error is a pending write on the checkpoint it froze with, which names no writer, and the run stays completed by its takeover. Measured in 5 of 6 runs; in the sixth, on a loaded machine, the close was read in time and the woken worker repeated the takeover's calls (refused-but-repeated: its writes are pending writes too, which the record cannot attribute).",
+    },
+  ],
   crashDeviations: [
     {
       durability: 'exit',
