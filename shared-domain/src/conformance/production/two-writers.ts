@@ -80,8 +80,19 @@ export function judgeTwoWriters(o: {
 }
 
 /**
- * A first worker dies on the boundary between two steps (a supervisor that saw it go tells the
- * runtime so, where the runtime listens); then two workers resume the run at the same moment. Both
+ * Something the resumers can resume from: a mark the first worker wrote (or one whose writer the
+ * record does not name). A runtime may reach the boundary with nothing durable yet, its writes
+ * still under way in the background (measured: a LangGraph entrypoint's input checkpoint).
+ */
+function resumable(record: DurableRecord | null): boolean {
+  return (record?.marks ?? []).some((m) => !m.bookkeeping && (m.writer ?? FIRST) === FIRST);
+}
+
+/**
+ * A first worker dies on the boundary between two steps, at the first boundary where the record
+ * holds something to resume from: it freezes there, and is killed once the record shows it, or
+ * let go on to the next requirement's boundary (a supervisor that saw it go tells the runtime so,
+ * where the runtime listens); then two workers resume the run at the same moment. Both
  * freeze where the plan says and go on only together (see LineUp), so the race happens on every
  * machine. A worker the runtime refuses stays refused: the other one owns the run.
  */
@@ -92,13 +103,27 @@ export const twoWritersHazard: HazardRunner = async (env, scenario) => {
   });
   const crew = new Crew(adapter, handle);
   try {
-    const z = crew.start(FIRST, 'boundary');
-    const first = await followRun({ adapter, handle, workers: () => [z], boundMs: env.boundMs });
-    const died = await (first.end === 'exited' ? z.exited : z.kill());
-    if (died.crash?.point !== 'boundary')
-      throw new Error(
-        `worker ${FIRST} did not die at the boundary (${first.end}, ${died.signal ?? `code ${died.exitCode}`}): ${died.logTail.slice(-300)}`,
-      );
+    // One boundary per requirement; the record is read while the worker is frozen, so it cannot move on meanwhile.
+    const boundaries = env.request.requirements.length;
+    const z = crew.start(FIRST, Array.from({ length: boundaries }, (_, i) => `boundary@${i + 1}:stop`).join(','));
+    for (let nth = 1; ; nth++) {
+      const first = await followRun({
+        adapter,
+        handle,
+        workers: () => [z],
+        boundMs: env.boundMs,
+        stopWhen: () => z.stops.length >= nth,
+      });
+      if (first.end !== 'stopped') {
+        const life = await z.kill();
+        throw new Error(
+          `worker ${FIRST} did not stop at boundary ${nth} of ${boundaries} with something durable before it (${first.end}, ${life.signal ?? `code ${life.exitCode}`}): ${life.logTail.slice(-300)}`,
+        );
+      }
+      if (resumable(await adapter.durableRecord(handle))) break;
+      z.signal('SIGCONT');
+    }
+    const died = await z.kill();
     await adapter.workerGone?.(handle, { name: FIRST, pid: died.pid! });
     // A runtime told that the first worker is gone holds nothing for it: a refusal can only mean the other resumer
     // owns the run, and it stands. Otherwise a refusal may be its hold running out: restart, as a
