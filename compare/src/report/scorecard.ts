@@ -154,12 +154,14 @@ const TERMINAL_PAINT: Record<Severity, string> = { nothing: '32', read: '32', pa
 /** The compact form for the terminal: one short word per cell, coloured when asked. */
 export function renderScorecardText(card: Scorecard, o: { color: boolean; width: number }): string {
   if (!card.lines.length) return '';
+  // Ten columns must fit a laptop's terminal: "hard" for hardened, long verdicts cut.
+  const labels = card.columns.map((c) => c.label.replace(/ hardened$/, ' hard'));
   const words = card.lines.flatMap((l) => l.cells.map((c) => c?.word.length ?? 0));
-  const cellW = Math.max(8, ...card.columns.map((c) => c.label.length + 1), Math.min(18, Math.max(...words) + 1));
+  const cellW = Math.max(8, ...labels.map((l) => l.length + 1), Math.min(12, Math.max(...words) + 1));
   const lineW = Math.max(24, o.width - cellW * card.columns.length - 1);
   const fit = (t: string, w: number) => (t.length > w ? `${t.slice(0, w - 1)}…` : t.padEnd(w));
   const paint = (s: Severity | null, t: string) => (o.color && s ? `\x1b[${TERMINAL_PAINT[s]}m${t}\x1b[0m` : t);
-  const out = [`${fit('at a glance', lineW)} ${card.columns.map((c) => fit(c.label, cellW)).join('')}`];
+  const out = [`${fit('at a glance', lineW)} ${labels.map((l) => fit(l, cellW)).join('')}`];
   for (const l of card.lines) {
     const cells = l.cells.map((c) => (c ? paint(c.severity, fit(c.word, cellW)) : fit('—', cellW))).join('');
     out.push(`${fit(l.kind === 'crash' ? l.id : lineTitle(l), lineW)} ${cells}`);
