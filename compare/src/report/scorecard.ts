@@ -161,9 +161,9 @@ export function renderScorecardText(card: Scorecard, o: { color: boolean; width:
   const lineW = Math.max(24, o.width - cellW * card.columns.length - 1);
   const fit = (t: string, w: number) => (t.length > w ? `${t.slice(0, w - 1)}…` : t.padEnd(w));
   const paint = (s: Severity | null, t: string) => (o.color && s ? `\x1b[${TERMINAL_PAINT[s]}m${t}\x1b[0m` : t);
-  const out = [`${fit('at a glance', lineW)} ${labels.map((l) => fit(l, cellW)).join('')}`];
+  const out = [`${fit('at a glance', lineW)} ${labels.map((l) => `${fit(l, cellW - 1)} `).join('')}`];
   for (const l of card.lines) {
-    const cells = l.cells.map((c) => (c ? paint(c.severity, fit(c.word, cellW)) : fit('—', cellW))).join('');
+    const cells = l.cells.map((c) => (c ? paint(c.severity, `${fit(c.word, cellW - 1)} `) : `${fit('—', cellW - 1)} `)).join('');
     out.push(`${fit(l.kind === 'crash' ? l.id : lineTitle(l), lineW)} ${cells}`);
   }
   out.push(
