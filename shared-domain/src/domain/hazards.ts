@@ -90,6 +90,8 @@ export interface HazardDeviation {
   hazard: HazardId;
   variant?: Variant;
   expected: string;
+  /** Verdicts also measured for this row, run to run (a race the runtime does not decide): each is accepted, and the row says so. */
+  alsoSeen?: readonly string[];
   why: string;
 }
 
@@ -303,7 +305,9 @@ export function expectedVerdict(
   id: HazardId,
   variant: Variant,
   deviations: readonly HazardDeviation[],
-): { verdict: string; why: string | null } {
+): { verdict: string; alsoSeen: readonly string[]; why: string | null } {
   const d = deviations.find((x) => x.hazard === id && (x.variant === undefined || x.variant === variant));
-  return d ? { verdict: d.expected, why: d.why } : { verdict: HAZARDS[id].expected[variant], why: null };
+  return d
+    ? { verdict: d.expected, alsoSeen: d.alsoSeen ?? [], why: d.why }
+    : { verdict: HAZARDS[id].expected[variant], alsoSeen: [], why: null };
 }

@@ -25,6 +25,7 @@ export const LANGGRAPH_FUNCTIONAL: RuntimeInfo = {
       hazard: 'zombie',
       variant: 'naive',
       expected: 'fenced',
+      alsoSeen: ['refused-but-repeated'],
       why: "Nothing fences the woken naive entrypoint: as a rule it dies of its first request. Its model call's answer waited in the socket while it was frozen, and the next task's request (the tracker note: an entrypoint writes no checkpoint between tasks, so it goes out at once) is sent on that keep-alive connection, which the world closed while the worker slept (\"other side closed\"). Naive fails at the first error, before any effect; its error is a pending write on the checkpoint it froze with, which names no writer, and the run stays completed by its takeover. Measured in 6 of 7 runs; in the other, on a loaded machine, the close was read in time and the woken worker repeated the takeover's calls (refused-but-repeated: its writes are pending writes too, which the record cannot attribute).",
     },
   ],
