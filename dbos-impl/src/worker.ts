@@ -13,6 +13,7 @@ import { parseCli, runCli, survivesConnectionLoss, UsageError } from '@vendor-re
 import pg from 'pg';
 import { appNameFor } from './identity.ts';
 import { StepGate } from './step-gate.ts';
+import { versionCheckLine, VERSION_CHECK_EXIT } from './version-check.ts';
 import { keptDecision, loadRun } from './store.ts';
 import { APPROVAL_TOPIC, approvalKey, makeVendorReview, type WorkflowDeps } from './workflow.ts';
 
@@ -89,7 +90,14 @@ runCli('dbos worker', async () => {
     process.stdout.write(`READY executor=${DBOS.executorID} version=${DBOS.applicationVersion}\n`);
     // A workflow that exists (launch recovered it, or another worker runs it) is only attached to:
     // starting it again would attach as well, with DBOS's warning about the queue name.
-    const handle = (await DBOS.getWorkflowStatus(runId))
+    const existing = await DBOS.getWorkflowStatus(runId);
+    const recorded = existing?.applicationVersion;
+    if (hardened && existing?.status === 'PENDING' && recorded && recorded !== DBOS.applicationVersion) {
+      process.stderr.write(`${versionCheckLine(runId, recorded, DBOS.applicationVersion)}\n`);
+      await DBOS.shutdown();
+      return VERSION_CHECK_EXIT;
+    }
+    const handle = existing
       ? DBOS.retrieveWorkflow(runId)
       : await DBOS.startWorkflow(vendorReview, { workflowID: runId })({
           runId,

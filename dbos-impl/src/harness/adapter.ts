@@ -121,5 +121,5 @@ export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeA
       await pool.end();
     },
   };
-  return { ...adapter, drills: dbosDrills({ pool, client }) };
+  return { ...adapter, drills: dbosDrills({ pool, client, adapter }) };
 }

@@ -15,6 +15,19 @@ const DBOS_TAKEOVER_RESENDS =
 const DBOS_RETRIES_ITS_DATABASE =
   'DBOS retries its own system-database calls on a lost connection (withDbRetry), so a step that finished while PostgreSQL was restarting is recorded once the server is back instead of being run again: nothing repeats, in both variants (measured in three runs, 0.2 to 1.5 s down).';
 
+/**
+ * Measured in test/production.e2e.test.ts (the deploy drill in drills.ts): DBOS ties a workflow to
+ * the application version it was started under and recovers it only in a process of that version.
+ */
+const DBOS_VERSION_SILENT =
+  'DBOS recovers a workflow only in a process of the application version it was started under, and says nothing to one of another version: today’s naive worker (DBOS’s own version, a hash of the code) attaches to last release’s workflow and waits; the run stays PENDING, no call is made, no error is raised, until a worker of the recorded version comes.';
+
+const DBOS_VERSION_CHECK =
+  'DBOS has no way to run last release’s journal under today’s version (recovery matches the recorded version exactly), so the hardened version check refuses it clearly and leaves the run to a worker of its version: DBOS’s way across a deploy is to keep the previous version’s workers until their runs have drained, not to migrate.';
+
+const DBOS_READS_BY_SERIALIZATION =
+  'DBOS records the serialization’s name beside every value it keeps and reads a value only with a serializer of that name: an approval in a format it does not have ends the workflow in ERROR (“Value deserialization type … is not available”) in both variants. The check is the runtime’s, not the variant’s.';
+
 /** DBOS Transact as the harness sees it: no durability modes, a step journal in PostgreSQL. */
 export const DBOS_INFO: RuntimeInfo = {
   name: 'dbos',
@@ -35,5 +48,13 @@ export const DBOS_INFO: RuntimeInfo = {
     { hazard: 'zombie', variant: 'naive', expected: 'fenced', why: DBOS_OWNER_TOKEN },
     { hazard: 'zombie-at-effect', variant: 'naive', expected: 'duplicated-effects', why: DBOS_TAKEOVER_RESENDS },
     { hazard: 'restart-postgres', variant: 'naive', expected: 'rode-it-out', why: DBOS_RETRIES_ITS_DATABASE },
+    { hazard: 'deploy-v1-state', variant: 'naive', expected: 'broke', why: DBOS_VERSION_SILENT },
+    { hazard: 'deploy-v1-state', variant: 'hardened', expected: 'refused-clearly', why: DBOS_VERSION_CHECK },
+    {
+      hazard: 'deploy-unknown-format',
+      variant: 'naive',
+      expected: 'refused-clearly',
+      why: DBOS_READS_BY_SERIALIZATION,
+    },
   ],
 };
