@@ -12,6 +12,7 @@ import { worldClient, type LedgerEntry } from '@vendor-review/domain/world';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executorIdFor, hardenedVersionFor } from '../src/index.ts';
+import { VERSION_CHECK, VERSION_CHECK_EXIT } from '../src/version-check.ts';
 import { dbosUnderTest, type DbosUnderTest } from './runtime.ts';
 
 let db: DbosUnderTest;
@@ -139,7 +140,11 @@ describe('DBOS recovery: who picks up a dead worker’s run', () => {
     const b = spawn(h, 'B', { env: { DBOS_APP_VERSION: hardenedVersionFor(h.runId, 2) } });
     await b.waitForLine(/READY/);
     expect(await row(h.runId)).toMatchObject({ status: 'PENDING', version: hardenedVersionFor(h.runId) });
-    await b.kill();
+    // Hardened's version check: B says why it does not go on, and leaves without a request.
+    const bLife = await b.exited;
+    expect(bLife.exitCode).toBe(VERSION_CHECK_EXIT);
+    expect(bLife.logTail).toMatch(VERSION_CHECK);
+    expect(await firstBy(h.runId, 'B')).toBeNull();
     const c = spawn(h, 'C');
     await c.waitForLine(/READY/);
     await until('C’s first request', () => firstBy(h.runId, 'C'));
