@@ -42,7 +42,22 @@ export async function setupDatabase(databaseUrl: string): Promise<void> {
   } finally {
     await pool.end();
   }
-  await DBOS.migrate(databaseUrl);
+  await onStderr(() => DBOS.migrate(databaseUrl));
+}
+
+/**
+ * DBOS.migrate announces itself ("Running DBOS system database migrations...") on stdout, which
+ * the tools keep for their own output (`pnpm compare --json`, `pnpm bench --json`): while it runs,
+ * what it writes there goes to stderr.
+ */
+async function onStderr<T>(fn: () => Promise<T>): Promise<T> {
+  const write = process.stdout.write;
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  try {
+    return await fn();
+  } finally {
+    process.stdout.write = write;
+  }
 }
 
 export interface RegisteredRun {
