@@ -6,7 +6,7 @@ import type { LedgerEntry } from '@vendor-review/domain/world';
 import { describe, expect, it } from 'vitest';
 import { runCompare, type RunCompareResult } from '../src/run-compare.ts';
 import { crashRows, type ResultRow } from '../src/report/results.ts';
-import { RUNTIME_NAMES, runtimeInfos } from '../src/runtimes.ts';
+import { RUNTIME_NAMES, runtimeInfos, runtimeModules } from '../src/runtimes.ts';
 import { columnSlice, repeatedSummary, rowLabel } from '../src/table.ts';
 import { renderReport } from './browser.ts';
 import { userDatabase } from './user-database.ts';
@@ -95,12 +95,18 @@ describe('the table and the files tell what the ledger says', () => {
     }
   });
 
-  it('writes results.json with the contract and the runtime versions', () => {
+  it('writes results.json with the contract and the runtime versions', async () => {
     const json = JSON.parse(readFileSync(run.files.json, 'utf8'));
     expect(json.rows).toHaveLength(run.results.rows.length);
-    expect(json.meta.versions.langgraph).toMatch(/^\d+\.\d+\.\d+/);
-    expect(json.meta.versions.temporalSdk).toMatch(/^\d+\.\d+\.\d+/);
     expect(json.meta.runtimes.map((r: { name: string }) => r.name)).toEqual(RUNTIME_NAMES);
+    // Keyed by runtime: every library each module names, with the version installed.
+    const versions = json.meta.versions.runtimes as Record<string, Record<string, string | null>>;
+    expect(Object.keys(versions)).toEqual(RUNTIME_NAMES);
+    for (const m of await runtimeModules(RUNTIME_NAMES)) {
+      expect(Object.keys(versions[m.info.name]!)).toEqual(Object.keys(m.versions()));
+      for (const v of Object.values(versions[m.info.name]!)) expect(v, m.info.name).toMatch(/^\d+\.\d+\.\d+/);
+    }
+    expect(Object.values(versions).some((libs) => Object.keys(libs).length > 0)).toBe(true);
   });
 
   it('report.html opens in headless Chromium and draws every timeline with its crash', async () => {
