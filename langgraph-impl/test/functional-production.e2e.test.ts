@@ -1,6 +1,6 @@
 /**
  * The production conformance suite against LangGraph's Functional API: every hazard in both
- * variants whose drill it offers (no deploy drill: see harness/drills.ts), with real worker
+ * variants whose drill it offers (of the deploy drill only the unknown format: see harness/drills.ts), with real worker
  * processes, real PostgreSQL and the real world; verdicts judged from the ledger and the durable
  * records.
  */

@@ -41,18 +41,20 @@ export function dbosDrills(o: { pool: pg.Pool; client: DBOSClient; adapter: Runt
   // is not rewritten): what differs across the deploy, for DBOS, is the version the run recorded.
   const previousVersion = (runId: string) => hardenedVersionFor(runId, WORKFLOW_RELEASE - 1);
   const deploy: DeployDrill = {
-    previous: `a worker of the previous release's application version (vendor-review-${WORKFLOW_RELEASE - 1}+<run>)`,
-    async previousWorker(h, opts) {
-      const spec = o.adapter.workerSpec(h, opts);
-      return { ...spec, env: { ...spec.env, DBOS_APP_VERSION: previousVersion(h.runId) } };
-    },
-    async leftByPrevious(h) {
-      const wf = await o.client.getWorkflow(h.runId);
-      const steps = (await o.client.listWorkflowSteps(h.runId)) ?? [];
-      return `a workflow ${wf?.status ?? 'missing'} under application version ${wf?.applicationVersion ?? '?'}, ${steps.length} journaled steps`;
-    },
-    async nextWorker(h, { name }) {
-      return o.adapter.workerSpec(h, { name, crashPlan: null });
+    lastRelease: {
+      previous: `a worker of the previous release's application version (vendor-review-${WORKFLOW_RELEASE - 1}+<run>)`,
+      async previousWorker(h, opts) {
+        const spec = o.adapter.workerSpec(h, opts);
+        return { ...spec, env: { ...spec.env, DBOS_APP_VERSION: previousVersion(h.runId) } };
+      },
+      async leftByPrevious(h) {
+        const wf = await o.client.getWorkflow(h.runId);
+        const steps = (await o.client.listWorkflowSteps(h.runId)) ?? [];
+        return `a workflow ${wf?.status ?? 'missing'} under application version ${wf?.applicationVersion ?? '?'}, ${steps.length} journaled steps`;
+      },
+      async nextWorker(h, { name }) {
+        return o.adapter.workerSpec(h, { name, crashPlan: null });
+      },
     },
     async foreignFormat(h) {
       // The approval as a client with a later release's serializer would send it: DBOS keeps the

@@ -2,6 +2,7 @@ import {
   newRunId,
   parseReviewRequest,
   type DeployDrill,
+  type LastRelease,
   type Footprint,
   type MemoryDrill,
   type Refusal,
@@ -68,7 +69,7 @@ export function langGraphDrills(o: {
 
   // LangGraph cannot run last release's code here (there is one worker build); the drill kills
   // today's worker and rewrites its latest checkpoint as state schema 1 wrote it (v1-checkpoint.ts).
-  const deploy: DeployDrill = {
+  const lastRelease: LastRelease = {
     previous: 'today’s worker, its latest checkpoint then rewritten as v1 wrote it',
     previousWorker: async (h, opts) => adapter.workerSpec(h, opts),
     async leftByPrevious(h) {
@@ -76,6 +77,12 @@ export function langGraphDrills(o: {
       return 'latest checkpoint in state schema 1 (the pages under "sitemap")';
     },
     nextWorker: async (h, { name }) => adapter.workerSpec(h, { name, crashPlan: null }),
+  };
+
+  const deploy: DeployDrill = {
+    // Last release's record is a StateGraph checkpoint in state schema 1 (v1-checkpoint.ts); an
+    // entrypoint keeps its state in task results, which no drill writes as an older release would.
+    ...(api.name === 'graph' ? { lastRelease } : {}),
     async foreignFormat(h) {
       const { rows } = await pool.query(RELABEL_LATEST_SERIALIZER, [await threadOf(h), FOREIGN_SERIALIZER]);
       if (!rows[0]) throw new Error(`run ${h.runId} has no checkpoint to relabel`);
@@ -138,9 +145,7 @@ export function langGraphDrills(o: {
       }
       return null;
     },
-    // Last release's record is a StateGraph checkpoint in state schema 1 (v1-checkpoint.ts); an
-    // entrypoint keeps its state in task results, which no drill writes as an older release would.
-    ...(api.name === 'graph' ? { deploy } : {}),
+    deploy,
     memory,
     retention,
   };

@@ -44,6 +44,16 @@ export interface Refusal {
 
 /** A run written by last release's code and resumed by today's (a state key renamed, a step changed). */
 export interface DeployDrill<H extends RunHandle = RunHandle> {
+  /**
+   * Last release's code for `deploy-v1-state`, where the runtime can stand for it; absent, that row
+   * is skipped and says so (a runtime whose record no drill can write as an older release would).
+   */
+  lastRelease?: LastRelease<H>;
+  /** Puts into the run's record something written in a format today's code does not read. In words. */
+  foreignFormat(handle: H): Promise<string>;
+}
+
+export interface LastRelease<H extends RunHandle = RunHandle> {
   /** What stands for last release here, in words. */
   readonly previous: string;
   /** A worker of last release for this run. */
@@ -55,8 +65,6 @@ export interface DeployDrill<H extends RunHandle = RunHandle> {
   leftByPrevious(handle: H): Promise<string>;
   /** A worker of today's code as the variant ships it: hardened with the change guarded, naive without. */
   nextWorker(handle: H, opts: { name: string }): Promise<WorkerSpec>;
-  /** Puts into the run's record something written in a format today's code does not read. In words. */
-  foreignFormat(handle: H): Promise<string>;
 }
 
 /** A run that lives in memory only, and that memory dying mid-run. */

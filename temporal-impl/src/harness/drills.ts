@@ -96,23 +96,25 @@ export function temporalDrills<H extends RunHandle>(d: TemporalDrillDeps<H>): Ru
   });
 
   const deploy: DeployDrill<H> = {
-    previous: 'the v1 workflow bundle (VERIFY a scheduled activity)',
-    async previousWorker(h, opts) {
-      return withBundle(adapter.workerSpec(h, opts), await versionBundle('v1'));
-    },
-    async leftByPrevious(h) {
-      const events = (await fetchHistoryJson(client, workflowIdFor(h.runId))).events;
-      const verify = events.filter(
-        (e) =>
-          String(e.eventType).endsWith('ACTIVITY_TASK_SCHEDULED') &&
-          /^VERIFY/.test(String((e.activityTaskScheduledEventAttributes as { activityId?: string })?.activityId)),
-      ).length;
-      return `a history of ${events.length} events written by v1 code, VERIFY scheduled as an activity ${verify}×`;
-    },
-    async nextWorker(h, { name }) {
-      const spec = adapter.workerSpec(h, { name, crashPlan: null });
-      if (h.config.variant === 'hardened') return spec; // today's bundle: the change behind patched()
-      return withBundle(spec, await versionBundle('unpatched'));
+    lastRelease: {
+      previous: 'the v1 workflow bundle (VERIFY a scheduled activity)',
+      async previousWorker(h, opts) {
+        return withBundle(adapter.workerSpec(h, opts), await versionBundle('v1'));
+      },
+      async leftByPrevious(h) {
+        const events = (await fetchHistoryJson(client, workflowIdFor(h.runId))).events;
+        const verify = events.filter(
+          (e) =>
+            String(e.eventType).endsWith('ACTIVITY_TASK_SCHEDULED') &&
+            /^VERIFY/.test(String((e.activityTaskScheduledEventAttributes as { activityId?: string })?.activityId)),
+        ).length;
+        return `a history of ${events.length} events written by v1 code, VERIFY scheduled as an activity ${verify}×`;
+      },
+      async nextWorker(h, { name }) {
+        const spec = adapter.workerSpec(h, { name, crashPlan: null });
+        if (h.config.variant === 'hardened') return spec; // today's bundle: the change behind patched()
+        return withBundle(spec, await versionBundle('unpatched'));
+      },
     },
     async foreignFormat(h) {
       await client.workflowService.signalWorkflowExecution({

@@ -30,7 +30,9 @@ export const deployHazard: HazardRunner = async (env, scenario) => {
   const drill = drills?.deploy;
   if (!drills || !drill)
     throw new HazardSkipped(`${adapter.title} has no deploy drill: it cannot run last release's code`);
-  const lastRelease = scenario.hazard === 'deploy-v1-state';
+  const lastRelease = scenario.hazard === 'deploy-v1-state' ? drill.lastRelease : undefined;
+  if (scenario.hazard === 'deploy-v1-state' && !lastRelease)
+    throw new HazardSkipped(`${adapter.title} has no drill that writes its record as last release would`);
   const world = worldClient(env.worldUrl);
   const config = { variant: scenario.variant, durability: null };
   const request = oneRequirement(env.request);
@@ -39,7 +41,7 @@ export const deployHazard: HazardRunner = async (env, scenario) => {
   });
 
   const aSpec = lastRelease
-    ? await drill.previousWorker(handle, { name: 'A', crashPlan: CRASH })
+    ? await lastRelease.previousWorker(handle, { name: 'A', crashPlan: CRASH })
     : adapter.workerSpec(handle, { name: 'A', crashPlan: CRASH });
   const a = new WorkerProcess('A', aSpec);
   // No approval yet: the decision comes after the deploy, to today's code.
@@ -48,10 +50,10 @@ export const deployHazard: HazardRunner = async (env, scenario) => {
   const died = await a.exited;
   if (died.crash?.point !== CRASH)
     throw new Error(
-      `worker A (${lastRelease ? drill.previous : 'today’s code'}) did not die at ${CRASH}: ${died.signal ?? `exit ${died.exitCode}`}; ${died.logTail.slice(-300)}`,
+      `worker A (${lastRelease ? lastRelease.previous : 'today’s code'}) did not die at ${CRASH}: ${died.signal ?? `exit ${died.exitCode}`}; ${died.logTail.slice(-300)}`,
     );
   if (died.pid !== null) await adapter.workerGone?.(handle, { name: 'A', pid: died.pid });
-  const left = lastRelease ? await drill.leftByPrevious(handle) : await drill.foreignFormat(handle);
+  const left = lastRelease ? await lastRelease.leftByPrevious(handle) : await drill.foreignFormat(handle);
   const seqAtResume = Math.max(0, ...(await world.ledger({ runId: handle.runId })).map((e) => e.seq));
 
   const resumed = Date.now();
@@ -61,7 +63,7 @@ export const deployHazard: HazardRunner = async (env, scenario) => {
     adapter,
     handle,
     spec: (name) =>
-      lastRelease ? drill.nextWorker(handle, { name }) : adapter.workerSpec(handle, { name, crashPlan: null }),
+      lastRelease ? lastRelease.nextWorker(handle, { name }) : adapter.workerSpec(handle, { name, crashPlan: null }),
     restarts: 0,
     boundMs: env.boundMs,
     // A runtime whose run waits on code it cannot replay never ends by itself: its word ends the watch.
@@ -93,7 +95,7 @@ export const deployHazard: HazardRunner = async (env, scenario) => {
     ledger,
     durable: await adapter.durableRecord(handle).catch(() => null),
     figures: {
-      'killed at': `${CRASH} (${lastRelease ? drill.previous : 'today’s code'})`,
+      'killed at': `${CRASH} (${lastRelease ? lastRelease.previous : 'today’s code'})`,
       'the record': left,
       'final status': view?.status ?? 'unknown',
       ...(refusal ? { where: refusal.where, error: clip(refusal.error) } : {}),
