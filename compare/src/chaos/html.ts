@@ -1,3 +1,4 @@
+import { REPORT_CSS } from '../report/style.ts';
 import { esc, num } from '../report/svg.ts';
 import { money, seconds } from '../table.ts';
 import { clean } from './checker.ts';
@@ -10,22 +11,12 @@ import { poolLabel } from './table.ts';
  * then every violation with the schedule around its run and the command that replays it.
  */
 const CSS = `
-:root { --fg:#0f172a; --muted:#64748b; --line:#e2e8f0; --bad:#dc2626; --ok:#16a34a; --warn:#d97706; --card:#f8fafc; }
-* { box-sizing: border-box; }
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); margin: 0 auto; max-width: 1150px; padding: 24px; }
-h1 { font-size: 24px; margin: 0 0 4px; } h2 { font-size: 18px; margin: 28px 0 6px; border-bottom: 2px solid var(--line); padding-bottom: 4px; }
-.meta { color: var(--muted); margin: 0 0 12px; } .meta code { color: var(--fg); }
-table { border-collapse: collapse; width: 100%; font-size: 12.5px; margin: 8px 0; }
-th, td { border-bottom: 1px solid var(--line); padding: 4px 6px; text-align: left; vertical-align: top; }
-th { background: var(--card); font-weight: 600; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.bad { color: var(--bad); font-weight: 700; } .ok { color: var(--ok); font-weight: 600; } .notok { color: var(--bad); font-weight: 700; }
 .card { border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; margin: 10px 0; background: var(--card); break-inside: avoid; }
 .card header { display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; }
-.card .why { color: var(--bad); } .card code { font-size: 12px; } .small { font-size: 12px; color: var(--muted); }
+.card .why { color: var(--bad); } .card code { font-size: 12px; }
 .badge { font-size: 11px; padding: 1px 7px; border-radius: 10px; background: #fee2e2; }
-svg text { font: 11px system-ui, sans-serif; fill: #334155; }
 .legend span { display: inline-block; margin-right: 14px; font-size: 12px; } .legend i { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: -1px; }
-@media print { body { padding: 0; max-width: none; font-size: 11px; } }
 `;
 
 const STRIKE_COLOURS: Record<string, string> = {
@@ -197,7 +188,7 @@ export function renderChaosHtml(result: ChaosResult, o: { maxCards?: number } = 
   const gaps = Object.entries(m.schedule.gapsMs)
     .map(([k, v]) => `${k} every ${(v / 1000).toFixed(0)} s`)
     .join(', ');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Chaos campaign, seed ${esc(m.seed)}</title><style>${CSS}</style></head><body>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Chaos campaign, seed ${esc(m.seed)}</title><style>${REPORT_CSS}${CSS}</style></head><body>
 <h1>Chaos campaign${m.replayOf ? `: replay of ${esc(m.replayOf)}` : ''}</h1>
 <p class="meta">seed <code>${esc(m.seed)}</code> · ${m.runsPerPool} review(s) per runtime × variant, ${m.workers} in flight per pool · ${esc(m.startedAt)} · wall time ${esc(seconds(m.wallTimeMs))} · <code>${esc(m.command)}</code><br>
 ${esc(m.machine.cpus)} × ${esc(m.machine.cpuModel)}, ${esc(m.machine.memoryGiB)} GiB, load ${esc(m.machine.loadAverage.start)} → ${esc(m.machine.loadAverage.end ?? '?')} · ${esc(versions)}<br>
