@@ -10,8 +10,8 @@ import { createPool } from '../pool.ts';
 import { setupDatabase } from '../setup.ts';
 import { TABLES } from '../sql.ts';
 import { createApprovedRun } from './in-process.ts';
-import { perStepConfigs, reviewRun, type LangGraphMode } from './per-step.ts';
-import { threadStorage } from './storage.ts';
+import { perStepConfigs, type LangGraphMode } from './per-step.ts';
+import { checkpointStorage } from './storage.ts';
 
 const STORED: Record<string, LangGraphMode> = {
   exit: { saver: 'postgres', durability: 'exit', variant: 'naive' },
@@ -31,20 +31,7 @@ export const profile: BenchProfile = {
     return {
       workerStartMs: null,
       perStep: ({ request, shape }) => perStepConfigs(o, request, shape),
-      storage: {
-        modes: Object.keys(STORED),
-        how: `rows of checkpoints, checkpoint_blobs, checkpoint_writes and ${TABLES.provenance}, bytes as stored (pg_column_size)`,
-        async measure(mode, request) {
-          const run = await reviewRun(o, request, STORED[mode]!);
-          const tables = await threadStorage(pool, run.id);
-          return {
-            ok: run.ok,
-            bytes: tables.reduce((s, t) => s + t.bytes, 0),
-            rows: tables.reduce((s, t) => s + t.rows, 0),
-            tables,
-          };
-        },
-      },
+      storage: checkpointStorage(o, STORED),
       close: () => pool.end(),
     };
   },

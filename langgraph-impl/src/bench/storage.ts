@@ -1,5 +1,8 @@
+import type { Ports } from '@vendor-review/domain';
+import type { StorageBench } from '@vendor-review/domain/conformance';
 import type pg from 'pg';
 import { TABLES } from '../sql.ts';
+import { reviewRun, type LangGraphMode } from './per-step.ts';
 
 /**
  * What one thread keeps in PostgreSQL, per table: rows and bytes as stored (pg_column_size of
@@ -29,4 +32,25 @@ export async function threadStorage(pool: pg.Pool, threadId: string): Promise<Th
     out.push({ table, rows: Number(rows[0]?.rows ?? 0), bytes: Number(rows[0]?.bytes ?? 0) });
   }
   return out;
+}
+
+/** The bench's storage section for a LangGraph API: one finished run per mode, and what its thread keeps. */
+export function checkpointStorage(
+  o: { pool: pg.Pool; ports: Ports },
+  modes: Record<string, LangGraphMode>,
+): StorageBench {
+  return {
+    modes: Object.keys(modes),
+    how: `rows of checkpoints, checkpoint_blobs, checkpoint_writes and ${TABLES.provenance}, bytes as stored (pg_column_size)`,
+    async measure(mode, request) {
+      const run = await reviewRun(o, request, modes[mode]!);
+      const tables = await threadStorage(o.pool, run.id);
+      return {
+        ok: run.ok,
+        bytes: tables.reduce((s, t) => s + t.bytes, 0),
+        rows: tables.reduce((s, t) => s + t.rows, 0),
+        tables,
+      };
+    },
+  };
 }

@@ -10,9 +10,8 @@
 import type { ReviewRequestInput } from '@vendor-review/domain';
 import type { BenchProfile, PerStepConfig } from '@vendor-review/domain/conformance';
 import { reviewRun, type LangGraphMode } from '../../bench/per-step.ts';
-import { threadStorage } from '../../bench/storage.ts';
+import { checkpointStorage } from '../../bench/storage.ts';
 import { createPool } from '../../pool.ts';
-import { TABLES } from '../../sql.ts';
 
 const MODES: Record<string, LangGraphMode & { label: string }> = {
   async: { label: 'naive, async', saver: 'postgres', durability: 'async', variant: 'naive', api: 'functional' },
@@ -44,20 +43,7 @@ export const profile: BenchProfile = {
     return {
       workerStartMs: null,
       perStep: async ({ request }) => Object.keys(MODES).map((mode) => review(mode, request)),
-      storage: {
-        modes: Object.keys(MODES),
-        how: `rows of checkpoints, checkpoint_blobs, checkpoint_writes and ${TABLES.provenance}, bytes as stored (pg_column_size)`,
-        async measure(mode, request) {
-          const run = await reviewRun(o, request, MODES[mode]!);
-          const tables = await threadStorage(pool, run.id);
-          return {
-            ok: run.ok,
-            bytes: tables.reduce((s, t) => s + t.bytes, 0),
-            rows: tables.reduce((s, t) => s + t.rows, 0),
-            tables,
-          };
-        },
-      },
+      storage: checkpointStorage(o, MODES),
       close: () => pool.end(),
     };
   },
