@@ -31,8 +31,9 @@ export function defaultConcurrency(cores: number = os.availableParallelism()): n
   return Math.min(16, Math.max(4, 2 * cores));
 }
 /**
- * What runs without --suite. The granularity sweep is opt-in: its 18 cells add about a minute on two
- * cores (measured in compare/MEASUREMENTS.md), and the default run must stay under two minutes.
+ * What runs without --suite: every crash point and every production hazard. The granularity sweep
+ * is opt-in (`--full` or `--suite granularity`): its 18 cells add about a minute on two cores
+ * (compare/MEASUREMENTS.md), and the default run must answer in a couple of minutes.
  */
 export const DEFAULT_SUITES: readonly Suite[] = ['crash', 'production'];
 
@@ -62,16 +63,27 @@ export interface CompareOptions {
   concurrency: number;
   /** Seconds a phase (worker A until the crash, worker B until done) may take before the cell is "stuck". */
   boundSeconds: number;
+  /**
+   * Every durability mode, both ways of leaving (kill and term) and every suite, where the default
+   * runs each variant in its baseline configuration, kills only, crash and production.
+   */
+  full?: boolean;
+  /** Print where the time went (worker starts, the runtime's own waits, the harness's cost) after the table. */
+  profile?: boolean;
 }
 
 export const USAGE = `usage: pnpm compare [options]
-  --suite    crash,production,granularity which suites (default: crash,production): crash points, production
-                                         hazards, node size (what a crash repeats against what boundaries cost)
+  (default: for every registered runtime, its default configuration and its hardened one against every crash
+  point, killed with SIGKILL, and every production hazard; --full adds the rest)
+  --full                                 every durability mode, --stop kill,term and every suite (granularity too)
+  --suite    crash,production,granularity which suites (default: crash,production; --full: all three): crash points,
+                                         production hazards, node size (what a crash repeats against what boundaries cost)
   --runtime  <name>[,<name>…]            which runtimes (default: every registered one): ${RUNTIME_NAMES.join(', ')}
   --variant  naive,hardened              which variants (default: both; baselines always run)
   --crash    <point>[,<point>…]          crash points (default: all): ${CRASH_POINT_NAMES.join(', ')}
-  --durability sync,async,exit           the naive durability modes of a runtime that has them (default: all three)
-  --stop     kill,term                   how worker A leaves at the crash point (default: kill): kill = SIGKILL;
+  --durability sync,async,exit           the naive durability modes of a runtime that has them (default: the
+                                         runtime's own default; --full: all three)
+  --stop     kill,term                   how worker A leaves at the crash point (default: kill; --full: both): kill = SIGKILL;
                                          term = SIGTERM with the step in flight, SIGKILL after a ${STOP_GRACE_MS / 1000} s grace
                                          (in each variant's baseline configuration, plus a step longer than the grace)
   --granularity ${GRANULARITIES.join(',')}
@@ -86,7 +98,9 @@ export const USAGE = `usage: pnpm compare [options]
   --bound S                              seconds before a waiting phase is declared stuck (default: 90)
   --json                                 print only the results JSON on stdout (progress on stderr)
   --report-dir DIR                       where results.json, results.md, report.html go (default: ./report)
-  --keep-infra                           leave the world, PostgreSQL and Temporal running at the end`;
+  --keep-infra                           leave the world, PostgreSQL and Temporal running at the end
+  --profile                              after the table, where the time went: worker starts (wall, CPU), the
+                                         runtime's own waits, the harness's polls and reads, the longest rows`;
 
 const OptionsSchema = z.object({
   'model-upstream': z
@@ -99,6 +113,8 @@ const OptionsSchema = z.object({
   json: z.boolean().default(false),
   'report-dir': z.string().min(1, '--report-dir needs a folder').default('report'),
   'keep-infra': z.boolean().default(false),
+  profile: z.boolean().default(false),
+  full: z.boolean().default(false),
 });
 
 /** Parses argv (without node and script); throws UsageError with one readable line, HelpRequested on --help. */
@@ -122,6 +138,8 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
         'keep-infra': { type: 'boolean' },
         'model-upstream': { type: 'string' },
         clean: { type: 'boolean' },
+        profile: { type: 'boolean' },
+        full: { type: 'boolean' },
       },
     },
     argv,
@@ -143,12 +161,13 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
   if (o['model-upstream'] && !upstreamModel)
     throw new UsageError('--model-upstream needs OPENAI_MODEL: the model name the provider serves (e.g. gpt-4o-mini)');
   return {
-    suites: suites ?? [...DEFAULT_SUITES],
+    suites: suites ?? (o.full ? [...SUITES] : [...DEFAULT_SUITES]),
     runtimes,
     variants,
     crashPoints,
     durabilities,
-    ...(stops ? { stops } : {}),
+    ...(stops ? { stops } : o.full ? { stops: [...STOP_MODES] } : {}),
+    ...(o.full ? { full: true } : {}),
     granularities,
     repeat,
     json: o.json,
@@ -158,5 +177,6 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
     clean: o.clean,
     concurrency,
     boundSeconds,
+    ...(o.profile ? { profile: true } : {}),
   };
 }

@@ -32,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(result.results, null, 2)}\n`);
   } else {
     process.stdout.write(`${result.table}\n`);
+    if (result.profile) process.stdout.write(`\n${result.profile}\n`);
     if (!result.reportError)
       process.stdout.write(
         `\nreport: ${result.files.html}\n        ${result.files.md}\n        ${result.files.json}\n`,

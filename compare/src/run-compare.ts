@@ -5,7 +5,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defaultRepeats } from '@vendor-review/domain';
-import { inLanes } from '@vendor-review/domain/infra';
+import { inLanes, recordStartedWorkers } from '@vendor-review/domain/infra';
 import {
   cellRequest,
   computeEvidence,
@@ -26,6 +26,8 @@ import type { CompareOptions } from './cli.ts';
 import { environmentReport } from './environment.ts';
 import { granularityScenarios, runGranularitySuite } from './granularity-suite.ts';
 import { startInfra, type Infra } from './infra.ts';
+import { expectedTimes, type ExpectedTimes } from './expected-times.ts';
+import { machineCpu, renderProfile } from './profile.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { writeReport } from './report-files.ts';
 import { renderHtml } from './report/html.ts';
@@ -55,6 +57,8 @@ export interface RunCompareResult {
   /** The granularity suite's cells (uncrashed, early, late per runtime and granularity). */
   granularity: CellObservation[];
   table: string;
+  /** Where the time went (`--profile`), or null. */
+  profile: string | null;
   files: { json: string; md: string; html: string };
   /** Why the report is not (all) in `files`, and where the results were saved instead; null when it is. */
   reportError: string | null;
@@ -95,6 +99,7 @@ async function runHazards(
   progress: Progress,
   labelOf: (runtime: string) => string,
   quiet: Promise<unknown>,
+  expected: ExpectedTimes,
 ): Promise<HazardObservation[]> {
   const log = (line: string) => progress.log(line);
   const out: HazardObservation[] = new Array(hazards.length);
@@ -134,8 +139,19 @@ async function runHazards(
   // Those that restart a shared server wait until nothing else runs (`quiet`: the cells are done), then go one by one.
   const together = hazards.map((_, i) => i).filter((i) => !RUNS_ALONE.has(hazards[i]!.hazard));
   const alone = hazards.map((_, i) => i).filter((i) => RUNS_ALONE.has(hazards[i]!.hazard));
-  // Half as many lanes as cells at once (at least two): most of a hazard's time is spent waiting.
-  await inLanes(together, { concurrency: Math.max(2, Math.floor(opts.concurrency / 2)) }, runOne);
+  // Beside the cells, half as many lanes as cells at once (at least two): most of a hazard's time is
+  // spent waiting. Once the cells are done, the hazards take every lane.
+  let cellsDone = false;
+  void quiet.then(() => (cellsDone = true));
+  await inLanes(
+    together,
+    {
+      concurrency: () => (cellsDone ? opts.concurrency : Math.max(2, Math.floor(opts.concurrency / 2))),
+      widen: quiet,
+      expectedMs: (i) => expected.hazard(hazards[i]!.id, hazards[i]!.hazard),
+    },
+    runOne,
+  );
   await quiet;
   await inLanes(alone, { concurrency: 1 }, runOne);
   return out;
@@ -159,13 +175,26 @@ export interface CompareIo {
 export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<RunCompareResult> {
   const env = io.env ?? process.env;
   const started = Date.now();
+  // pnpm runs this from the package folder; a relative --report-dir means the caller's folder.
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  const dir = path.resolve(cwd, opts.reportDir);
+  const expected = expectedTimes(dir);
+  const profiling = opts.profile
+    ? { workers: recordStartedWorkers(), cpu: process.cpuUsage(), machine: machineCpu() }
+    : null;
   const names = opts.runtimes ?? RUNTIME_NAMES;
   const infos = await runtimeInfos(names);
   const labels = new Map(infos.map((i) => [i.name, i.label]));
   const labelOf = (runtime: string) => labels.get(runtime) ?? runtime;
   const scenarios = opts.suites.includes('crash')
     ? selectScenarios(
-        { variants: opts.variants, crashPoints: opts.crashPoints, durabilities: opts.durabilities },
+        {
+          variants: opts.variants,
+          crashPoints: opts.crashPoints,
+          durabilities: opts.durabilities,
+          // Without --full or --durability: each variant in the configuration its baseline runs in.
+          baselineConfigurations: !opts.full && !opts.durabilities,
+        },
         crashCatalogue(infos, { stops: opts.stops ?? ['kill'] }),
       )
     : [];
@@ -230,7 +259,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
     // The hazards mostly wait (a retry's backoff, a run watched while it retries): they run beside the cells.
     let cellsDone!: () => void;
     const quiet = new Promise<void>((resolve) => (cellsDone = resolve));
-    const hazardRows = runHazards(hazards, infra, request, opts, progress, labelOf, quiet);
+    const hazardRows = runHazards(hazards, infra, request, opts, progress, labelOf, quiet, expected);
     const jobLabel = (s: (typeof scenarios)[number], repetition: number) =>
       `${rowLabel({
         runtimeLabel: labelOf(s.runtime),
@@ -240,6 +269,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
       })} ${s.crashPoint ?? 'baseline'}${repetition > 0 ? ` #${repetition + 1}` : ''}`;
     const results = await runMatrix(jobs, {
       concurrency: opts.concurrency,
+      expectedMs: (j) => expected.cell(j.scenario.id),
       run: async ({ scenario, repetition }) => {
         progress.started(`${scenario.id}#${repetition}`, jobLabel(scenario, repetition));
         const adapter = infra.runtimes.get(scenario.runtime)?.adapter;
@@ -298,9 +328,6 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
         notRun: rows.filter((r) => r.status === 'error').length,
       },
     };
-    // pnpm runs this from the package folder; a relative --report-dir means the caller's folder.
-    const cwd = process.env.INIT_CWD ?? process.cwd();
-    const dir = path.resolve(cwd, opts.reportDir);
     const files = {
       json: path.join(dir, 'results.json'),
       md: path.join(dir, 'results.md'),
@@ -336,12 +363,34 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
     ]
       .filter(Boolean)
       .join('\n\n');
+    const machineNow = profiling && machineCpu();
+    const profile = profiling
+      ? renderProfile({
+          wallMs: wallTimeMs,
+          harnessCpuMs: (() => {
+            const d = process.cpuUsage(profiling.cpu);
+            return (d.user + d.system) / 1000;
+          })(),
+          machine:
+            profiling.machine && machineNow
+              ? {
+                  busyMs: machineNow.busyMs - profiling.machine.busyMs,
+                  idleMs: machineNow.idleMs - profiling.machine.idleMs,
+                }
+              : null,
+          cells: [...results, ...granularity],
+          hazards: hazardObservations,
+          workers: profiling.workers(),
+          labelOf,
+        })
+      : null;
     return {
       results: out,
       observations: results,
       hazards: hazardObservations,
       granularity,
       table,
+      profile,
       files,
       reportError,
       exitCode: exitCodeFor(rows),

@@ -273,6 +273,9 @@ UPDATE lg_leases SET expires_at = now() WHERE owner = $1 AND expires_at > now()`
 
 export const SELECT_LEASE = `SELECT owner, expires_at, fencing_token, expires_at > now() AS live FROM lg_leases WHERE thread_id = $1`;
 
+/** Milliseconds until a live lease lapses, by the database's clock (the one the lease was written by). */
+export const SELECT_LEASE_REMAINING_MS = `SELECT ceil(extract(epoch FROM expires_at - now()) * 1000)::int AS ms FROM lg_leases WHERE thread_id = $1 AND expires_at > now()`;
+
 /**
  * Run inside every fenced write transaction. FOR SHARE holds the row until COMMIT, so a rival's
  * claim (an UPDATE of this row) waits for our write to finish or fails it: the write either

@@ -115,6 +115,9 @@ async function main(): Promise<number> {
   };
 
   try {
+    // Loaded and connected: what a worker's start costs ends here (the harness's profile reads this line).
+    await pool.query('select 1');
+    log('LOADED');
     if (runIds.length > 0) {
       // Every run is reported on its own; the exit code is the first failure's (0 when all are done).
       const results = await Promise.allSettled(runIds.map((id) => runOne(id, args.restart)));

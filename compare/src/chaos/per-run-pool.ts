@@ -1,5 +1,5 @@
 import { isTerminal, type RuntimeAdapter, type Variant } from '@vendor-review/domain';
-import { NOT_NOW_PAUSE_MS, reportWorkerGone } from '@vendor-review/domain/conformance';
+import { notNowPauseMs, reportWorkerGone } from '@vendor-review/domain/conformance';
 import { WorkerProcess } from '@vendor-review/domain/infra';
 import { journalExit, PoolProcesses, wakeAfterStop, type Pool, type PoolContext, type PoolRun } from './pool.ts';
 import type { Armed } from './schedule.ts';
@@ -151,7 +151,10 @@ export class PerRunPool extends PoolProcesses implements Pool {
     s.buried.add(dead);
     const life = await dead.exited;
     if (this.adapter.isRetryableExit(life.exitCode)) {
-      s.notBefore = Math.max(s.notBefore, (life.exitedAt ?? Date.now()) + NOT_NOW_PAUSE_MS);
+      s.notBefore = Math.max(
+        s.notBefore,
+        (life.exitedAt ?? Date.now()) + (await notNowPauseMs(this.adapter, s.run.handle)),
+      );
       return;
     }
     if (life.signal === null) s.restarts++;

@@ -4,7 +4,7 @@ import {
   MAIL_GRACE_MS,
   mailOwed,
   mailShown,
-  NOT_NOW_PAUSE_MS,
+  notNowPauseMs,
   operationLabel,
 } from '@vendor-review/domain/conformance';
 import { isProcessAlive, WorkerProcess, type WorkerLife } from '@vendor-review/domain/infra';
@@ -215,8 +215,8 @@ export async function runLabWorker(dir: string, state: LabState, o: LabWorkerOpt
     }
     if (adapter.isRetryableExit(exitCode)) {
       // LangGraph hardened: the dead worker's lease has not expired yet. A supervisor retries; so do we.
-      if (!retryAt.has(id)) lab(`run ${id}: the dead worker's lease still holds the run; retrying until it expires`);
-      retryAt.set(id, { name, notBefore: Date.now() + NOT_NOW_PAUSE_MS });
+      if (!retryAt.has(id)) lab(`run ${id}: the dead worker's lease still holds the run; retrying when it expires`);
+      retryAt.set(id, { name, notBefore: Date.now() + (await notNowPauseMs(adapter, c.run.handle)) });
       return;
     }
     retryAt.delete(id);

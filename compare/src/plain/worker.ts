@@ -36,6 +36,7 @@ runCli('plain worker', async () => {
   try {
     const job = await loadJob(pool, runId);
     if (!job) throw new UsageError(`no plain job ${runId}`);
+    process.stdout.write('LOADED\n'); // connected: the harness's profile reads its start's cost here
     if (job.status === 'completed' || job.status === 'failed') return 0;
     await takeJob(pool, runId, worker);
     const approve = async (): Promise<Decision> => {

@@ -72,6 +72,9 @@ export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeA
   const adapter: RuntimeAdapter = {
     ...DBOS_INFO,
     workerExitsWhenDone: true,
+    // DBOS moves a run at a worker's launch (its recovery pass) and through its queue, polled every
+    // second; nothing of its own waits longer.
+    patienceMs: 5_000,
     isRetryableExit: () => false,
 
     async startRun(request: ReviewRequestInput, config: RunConfig, opts?: { runId?: string }): Promise<RunHandle> {

@@ -26,7 +26,7 @@ import { expireLeasesOf, leaseOwnerOf } from '../lease.ts';
 import { WORKER_ENTRY } from '../paths.ts';
 import { createPool } from '../pool.ts';
 import { insertRun, type LangGraphApi } from '../runs.ts';
-import { ABANDON_RUN, SELECT_LEASE, SELECT_RUN_STATUS } from '../sql.ts';
+import { ABANDON_RUN, SELECT_LEASE, SELECT_LEASE_REMAINING_MS, SELECT_RUN_STATUS } from '../sql.ts';
 
 export interface LangGraphAdapterOptions {
   databaseUrl: string;
@@ -53,6 +53,12 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
     ...api.info,
     workerExitsWhenDone: true,
     isRetryableExit: (code) => code === EXIT.leaseHeld,
+    // A dead worker's lease is what a successor waits for; nothing else of LangGraph's waits.
+    patienceMs: leaseTtlMs,
+    async holdLapsesInMs(h: RunHandle): Promise<number | null> {
+      const row = (await pool.query(SELECT_LEASE_REMAINING_MS, [h.runtimeIds.threadId])).rows[0];
+      return row ? Number(row.ms) : null;
+    },
 
     async startRun(request: ReviewRequestInput, config: RunConfig, opts?: { runId?: string }): Promise<RunHandle> {
       parseReviewRequest(request); // a malformed request never becomes a run

@@ -6,7 +6,8 @@ import { WorkerProcess, type WorkerLife } from '../infra/worker-process.ts';
 import { worldClient } from '../world/client.ts';
 import type { LedgerEntry } from '../world/ledger.ts';
 import { MAIL_GRACE_MS, mailOwed, mailShown } from './delivery.ts';
-import type { CellObservation, CellStatus, StopObservation } from './observation.ts';
+import type { CellObservation, CellStatus, HarnessCost, StopObservation } from './observation.ts';
+import { notNowPause } from './production/supervisor.ts';
 import type { Scenario } from './scenarios.ts';
 
 /**
@@ -47,6 +48,16 @@ interface Cell {
   lastView: RunView | null;
   lastError: string | null;
   stopping: StopObservation | null;
+  harness: HarnessCost;
+}
+
+async function timed<T>(cost: HarnessCost, key: 'pollMs' | 'readMs', work: Promise<T>): Promise<T> {
+  const t = performance.now();
+  try {
+    return await work;
+  } finally {
+    cost[key] += performance.now() - t;
+  }
 }
 
 function tail(text: string, lines: number): string {
@@ -81,7 +92,8 @@ async function drive(cell: Cell, worker: WorkerProcess, opts: { approveNow: bool
     if (!worker.alive) return { reason: 'exit' };
     let view: RunView | null = null;
     try {
-      view = await adapter.status(cell.handle!);
+      cell.harness.polls++;
+      view = await timed(cell.harness, 'pollMs', adapter.status(cell.handle!));
       cell.lastView = view;
       statusErrors = 0;
     } catch (err) {
@@ -104,10 +116,18 @@ async function drive(cell: Cell, worker: WorkerProcess, opts: { approveNow: bool
   }
 }
 
-/** LangGraph workers leave by themselves once the run is terminal; give them a moment, then ask. */
+/**
+ * The run is over and its mail is in the world. A worker that leaves by itself once its run is
+ * terminal gets a moment to, then is asked; one that serves its queue until told has nothing left
+ * to do for this run, and how it would shut down is not what a cell measures: it is killed.
+ */
 async function stopWorker(cell: Cell, w: WorkerProcess): Promise<void> {
   if (!w.alive) return;
-  if (cell.deps.adapter.workerExitsWhenDone) await Promise.race([w.exited, sleep(3000)]);
+  if (!cell.deps.adapter.workerExitsWhenDone) {
+    await w.kill();
+    return;
+  }
+  await Promise.race([w.exited, sleep(3000)]);
   await w.stop(3000);
 }
 
@@ -245,7 +265,11 @@ async function crashPhase(cell: Cell): Promise<boolean> {
 
 /** Phase 3, while no worker is alive: what is durable now, and the approval nobody is there to hear. */
 async function whileNobodyIsAlive(cell: Cell): Promise<void> {
-  cell.durableAtCrash = await cell.deps.adapter.durableRecord(cell.handle!).catch(() => null);
+  cell.durableAtCrash = await timed(
+    cell.harness,
+    'readMs',
+    cell.deps.adapter.durableRecord(cell.handle!).catch(() => null),
+  );
   if (cell.scenario.crashPoint === 'awaiting-approval' && cell.approvals.length === 0) await approve(cell, null);
 }
 
@@ -265,7 +289,7 @@ async function resumePhase(cell: Cell): Promise<void> {
     }
     const life = await b.exited;
     if (cell.deps.adapter.isRetryableExit(life.exitCode) && Date.now() < deadline) {
-      await sleep(250);
+      await notNowPause(cell.deps.adapter, cell.handle!);
       continue;
     }
     const settled = await afterExit(cell, b);
@@ -279,16 +303,20 @@ async function collect(cell: Cell, repetition: number, startedAt: number): Promi
   const { adapter, worldUrl } = cell.deps;
   const h = cell.handle;
   const [ledger, durableFinal, finalView] = h
-    ? await Promise.all([
-        ledgerOf(worldUrl, h.runId).catch((err: unknown) => {
-          cell.note = [cell.note, `the world's ledger could not be read: ${(err as Error).message}`]
-            .filter(Boolean)
-            .join('; ');
-          return [] as LedgerEntry[];
-        }),
-        adapter.durableRecord(h).catch(() => null),
-        adapter.inspect(h).catch(() => cell.lastView),
-      ])
+    ? await timed(
+        cell.harness,
+        'readMs',
+        Promise.all([
+          ledgerOf(worldUrl, h.runId).catch((err: unknown) => {
+            cell.note = [cell.note, `the world's ledger could not be read: ${(err as Error).message}`]
+              .filter(Boolean)
+              .join('; ');
+            return [] as LedgerEntry[];
+          }),
+          adapter.durableRecord(h).catch(() => null),
+          adapter.inspect(h).catch(() => cell.lastView),
+        ]),
+      )
     : [[] as LedgerEntry[], null, null];
   if (
     cell.status === 'completed' &&
@@ -317,6 +345,7 @@ async function collect(cell: Cell, repetition: number, startedAt: number): Promi
     finalState: finalView?.state ?? null,
     approvals: cell.approvals,
     ...(cell.scenario.stop === 'term' ? { stopping: cell.stopping } : {}),
+    harness: cell.harness,
   };
 }
 
@@ -358,6 +387,7 @@ export async function runCell(scenario: Scenario, repetition: number, deps: Cell
     lastView: null,
     lastError: null,
     stopping: null,
+    harness: { polls: 0, pollMs: 0, readMs: 0 },
   };
   try {
     await startPhase(cell);

@@ -18,6 +18,8 @@ export interface MatrixOptions {
   /** Called as each cell finishes, in finishing order. */
   onDone?: (obs: CellObservation, done: number, total: number) => void;
   exclusiveGroup?: (s: Scenario) => string | null;
+  /** How long a cell is expected to take (ms, or null): the longest crashed cells start first. */
+  expectedMs?: (job: MatrixJob) => number | null;
 }
 
 /** `repeat`: how often every cell runs, or how often each one does. */
@@ -37,6 +39,10 @@ export function runMatrix(jobs: MatrixJob[], o: MatrixOptions): Promise<CellObse
       concurrency: o.concurrency,
       ...(o.exclusiveGroup ? { exclusive: (j: MatrixJob) => o.exclusiveGroup!(j.scenario) } : {}),
       ...(o.onDone ? { onDone: o.onDone } : {}),
+      // The baselines still go first, whatever the crashed cells are expected to take.
+      ...(o.expectedMs
+        ? { expectedMs: (j: MatrixJob) => (j.scenario.crashPoint === null ? Infinity : o.expectedMs!(j)) }
+        : {}),
     },
     o.run,
   );

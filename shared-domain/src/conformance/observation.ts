@@ -36,6 +36,8 @@ export interface CellObservation {
   approvals: { at: number; aliveWorker: string | null; decision: Decision }[];
   /** A cell whose worker A was asked to stop (scenario `stop: term`): how it left. Absent for a kill. */
   stopping?: StopObservation | null;
+  /** What the harness spent polling and reading this cell (absent for a cell that never ran). */
+  harness?: HarnessCost;
 }
 
 /**
@@ -50,4 +52,13 @@ export interface StopObservation {
   left: 'exited' | 'signal' | 'killed';
   exitCode: number | null;
   leftAfterMs: number;
+}
+
+/** Time the harness itself spent asking: what `pnpm compare --profile` separates from the runtime's. */
+export interface HarnessCost {
+  /** Status polls while a worker ran, and the time they took. */
+  polls: number;
+  pollMs: number;
+  /** Reading the durable record, the final state and the ledger once the workers are gone. */
+  readMs: number;
 }

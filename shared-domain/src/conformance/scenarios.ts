@@ -183,6 +183,11 @@ export interface Selection {
   durabilities?: readonly Durability[];
   /** How worker A leaves: kill (SIGKILL), term (SIGTERM and a grace period); all in the catalogue when omitted. */
   stops?: readonly StopMode[];
+  /**
+   * Only the configuration each variant's baseline runs in (its runtime's default durability for
+   * naive, the hardened one), not every durability mode the runtime offers.
+   */
+  baselineConfigurations?: boolean;
 }
 
 /**
@@ -197,7 +202,8 @@ export function selectScenarios(sel: Selection, catalogue: Scenario[]): Scenario
       (!sel.variants || sel.variants.includes(s.variant)) &&
       (!sel.crashPoints || sel.crashPoints.includes(s.crashPoint)) &&
       (!sel.durabilities || s.durability === null || sel.durabilities.includes(s.durability)) &&
-      (!sel.stops || sel.stops.includes(s.stop ?? 'kill')),
+      (!sel.stops || sel.stops.includes(s.stop ?? 'kill')) &&
+      (!sel.baselineConfigurations || s.baselineId === scenarioId(s.runtime, s.variant, s.durability, null)),
   );
   const wanted = new Set(crashed.map((s) => s.baselineId));
   for (const s of catalogue) {

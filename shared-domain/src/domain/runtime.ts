@@ -157,6 +157,18 @@ export interface RuntimeAdapter<H extends RunHandle = RunHandle> extends Runtime
    */
   isRetryableExit(code: number | null): boolean;
   /**
+   * After a "not now" exit: how long until what refused it (a dead worker's lease) lapses, ms, as
+   * the runtime's own record says; null when nothing holds the run now. A supervisor waits that
+   * long instead of restarting into the same refusal.
+   */
+  holdLapsesInMs?(handle: H): Promise<number | null>;
+  /**
+   * The longest this runtime's own machinery, in the settings the harness gives it, leaves a run it
+   * will move untouched (a lease, a heartbeat or task timeout, a recovery pass), ms. A run untouched
+   * for several times longer while its worker lives is stuck, not slow. Unset: 10 s.
+   */
+  readonly patienceMs?: number;
+  /**
    * Registers a run (under `runId` when given). A malformed request is refused here
    * (InvalidRequestError), before anything exists.
    */

@@ -48,10 +48,12 @@ export { isConnectionLoss, survivesConnectionLoss, waitForDatabase } from './con
 export {
   WorkerProcess,
   killAllWorkers,
+  recordStartedWorkers,
   runWorkerToEnd,
   workerEnv,
   WORKER_ENV_PASSTHROUGH,
   workerLife,
+  type StartedWorker,
   type WorkerLife,
   type WorkerProcessOptions,
 } from './worker-process.ts';

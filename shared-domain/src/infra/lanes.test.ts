@@ -40,4 +40,42 @@ describe('inLanes', () => {
       }),
     ).rejects.toThrow('two');
   });
+
+  it('starts the longest expected job first, unknown ones after in their order', async () => {
+    const order: string[] = [];
+    const expected: Record<string, number | null> = { a: 1, b: null, c: 30, d: 5, e: null };
+    const out = await inLanes(
+      ['a', 'b', 'c', 'd', 'e'],
+      { concurrency: 1, expectedMs: (j) => expected[j]! },
+      async (j) => {
+        order.push(j);
+        return j.toUpperCase();
+      },
+    );
+    expect(order).toEqual(['c', 'd', 'a', 'b', 'e']);
+    expect(out).toEqual(['A', 'B', 'C', 'D', 'E']);
+  });
+
+  it('fills the lanes it gains when `widen` settles, without waiting for a job to finish', async () => {
+    let lanes = 1;
+    let widen!: () => void;
+    const widened = new Promise<void>((r) => (widen = r));
+    let now = 0;
+    let most = 0;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const batch = inLanes([1, 2, 3], { concurrency: () => lanes, widen: widened }, async () => {
+      most = Math.max(most, ++now);
+      await held;
+      now--;
+    });
+    await tick();
+    expect(most).toBe(1);
+    lanes = 3;
+    widen();
+    await tick();
+    expect(now).toBe(3);
+    release();
+    await batch;
+  });
 });

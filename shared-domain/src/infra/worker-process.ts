@@ -37,8 +37,16 @@ export interface WorkerLife {
    * how it then left is its exit); stops it froze at and went on from are not crashes.
    */
   crash: CrashLine | null;
-  /** When it printed a READY line (Temporal workers do), epoch ms. */
+  /** When it printed a READY line (a queue worker polling its queue: Temporal's, DBOS's), epoch ms. */
   readyAt: number | null;
+  /**
+   * When it said it was loaded and connected (a LOADED or READY line), and the CPU time (user +
+   * system, ms) it had used by then: what its start cost before it could take any work.
+   */
+  loadedAt: number | null;
+  loadedCpuMs: number | null;
+  /** CPU time it had used when last seen alive (sampled from /proc, so up to one sample short), ms. */
+  cpuMs: number | null;
   /** Highest resident set size seen while it lived, in kB (sampled from /proc). */
   peakRssKb: number | null;
   /** The end of its output, for a run that went wrong. */
@@ -54,6 +62,9 @@ export function workerLife(o: Pick<WorkerLife, 'name' | 'startedAt'> & Partial<W
     signal: null,
     crash: null,
     readyAt: null,
+    loadedAt: null,
+    loadedCpuMs: null,
+    cpuMs: null,
     peakRssKb: null,
     logTail: '',
     ...o,
@@ -83,6 +94,34 @@ function peakRssKb(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+const CLOCK_TICKS_PER_MS = 100 / 1000; // USER_HZ: Linux reports /proc times in 1/100 s on every architecture
+
+/** User + system CPU time a live process has used, in ms, or null once it is gone. */
+function cpuMsOf(pid: number): number | null {
+  try {
+    // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_MS;
+  } catch {
+    return null;
+  }
+}
+
+export interface StartedWorker {
+  entry: string;
+  life: WorkerLife;
+}
+let started: StartedWorker[] | null = null;
+
+/**
+ * From now on, keeps every worker this process starts, with the entry it ran (`pnpm compare
+ * --profile` reads them afterwards); off unless asked, so a long campaign does not hoard lives.
+ */
+export function recordStartedWorkers(): () => readonly StartedWorker[] {
+  const list: StartedWorker[] = (started ??= []);
+  return () => list;
 }
 
 /** The kernel's word on a process: stopped (SIGSTOP) or not. */
@@ -136,6 +175,7 @@ export class WorkerProcess {
     });
     live.add(this.child);
     this.life = workerLife({ name, pid: this.child.pid ?? null, startedAt });
+    started?.push({ entry: spec.entry, life: this.life });
     this.read(this.child.stdout!, 'out');
     this.read(this.child.stderr!, 'err');
 
@@ -143,6 +183,7 @@ export class WorkerProcess {
       if (this.child.pid === undefined) return;
       const kb = peakRssKb(this.child.pid);
       if (kb !== null) this.life.peakRssKb = Math.max(this.life.peakRssKb ?? 0, kb);
+      this.life.cpuMs = cpuMsOf(this.child.pid) ?? this.life.cpuMs;
     }, 150);
     sampler.unref();
 
@@ -189,6 +230,10 @@ export class WorkerProcess {
     if (crash?.action === 'kill' || crash?.action === 'term') this.life.crash ??= crash;
     if (crash?.action === 'stop') this.stops.push(crash);
     if (stream === 'out' && this.life.readyAt === null && /\bREADY\b/.test(text)) this.life.readyAt = Date.now();
+    if (stream === 'out' && this.life.loadedAt === null && /\b(LOADED|READY)\b/.test(text)) {
+      this.life.loadedAt = Date.now();
+      if (this.child.pid !== undefined) this.life.loadedCpuMs = cpuMsOf(this.child.pid);
+    }
     this.onLine?.(stream, text);
     this.notify();
   }

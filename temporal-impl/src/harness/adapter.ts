@@ -74,6 +74,8 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
   const adapter: RuntimeAdapter<TemporalHandle> = {
     ...TEMPORAL,
     workerExitsWhenDone: false,
+    // The server's workflow task timeout (its default, 10 s) is the longest of its own waits here.
+    patienceMs: 10_000,
     isRetryableExit: () => false,
 
     async startRun(request: ReviewRequestInput, config: RunConfig, opts?: { runId?: string }): Promise<TemporalHandle> {

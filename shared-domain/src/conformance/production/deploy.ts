@@ -16,6 +16,9 @@ import { HazardSkipped, type HazardOutcome, type HazardRunner } from './types.ts
  */
 const CRASH = 'awaiting-approval';
 
+/** Runtimes that say nothing of their own waits: the run is stuck once untouched three times this long. */
+const DEFAULT_PATIENCE_MS = 10_000;
+
 /**
  * A deploy between a crash and the resume. `deploy-v1-state`: last release's worker runs the
  * review and is killed; the record is what that release left; today's worker (as the variant ships
@@ -59,6 +62,16 @@ export const deployHazard: HazardRunner = async (env, scenario) => {
   const resumed = Date.now();
   let refusal: Awaited<ReturnType<typeof drills.explain>> = null;
   const started: WorkerProcess[] = [];
+  // A run that waits on code it will not run, and says nothing, is broke once nothing has touched it
+  // (a call to the world, a new status, a worker's arrival) for three times the runtime's patience.
+  const quietMs = 3 * (adapter.patienceMs ?? DEFAULT_PATIENCE_MS);
+  let touched = { at: resumed, status: '', calls: 0 };
+  const untouched = async (status: string): Promise<boolean> => {
+    const calls = (await world.ledger({ runId: handle.runId })).length;
+    const lastArrival = Math.max(0, ...started.map((w) => w.life.loadedAt ?? w.life.startedAt));
+    if (status !== touched.status || calls !== touched.calls) touched = { at: Date.now(), status, calls };
+    return Date.now() - Math.max(touched.at, lastArrival) > quietMs;
+  };
   const run = await supervise({
     adapter,
     handle,
@@ -67,7 +80,8 @@ export const deployHazard: HazardRunner = async (env, scenario) => {
     restarts: 0,
     boundMs: env.boundMs,
     // A runtime whose run waits on code it cannot replay never ends by itself: its word ends the watch.
-    stopWhen: async () => (refusal = await drills.explain(handle, started.map(endingOf))) !== null,
+    stopWhen: async (view) =>
+      (refusal = await drills.explain(handle, started.map(endingOf))) !== null || (await untouched(view.status)),
     onWorker: (w) => started.push(w),
   });
   await stopAll(run.workers);

@@ -9,7 +9,7 @@ export {
 export { productionSpec } from './spec.ts';
 export { failedRequest, ownErrorsOfStep, permanentRequest } from './own-errors.ts';
 export { followRun, type Followed } from './follow.ts';
-export { supervise, reportWorkerGone, NOT_NOW_PAUSE_MS, type Supervised } from './supervisor.ts';
+export { supervise, reportWorkerGone, notNowPauseMs, type Supervised } from './supervisor.ts';
 export {
   HazardSkipped,
   type HazardEnv,

@@ -7,8 +7,23 @@ import { followRun, type Followed } from './follow.ts';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const NAMES = ['B', 'C', 'D', 'E', 'F', 'G'];
 
-/** After a "not now" exit (another worker's lease still holds the run), the pause before the next try. */
+/** After a "not now" exit, the shortest pause before the next try, and the longest. */
 export const NOT_NOW_PAUSE_MS = 250;
+const NOT_NOW_PAUSE_MAX_MS = 30_000;
+
+/**
+ * The pause after a "not now" exit: until the hold that refused it lapses, as the runtime's record
+ * says (a lease's expiry), so the next worker meets a free run instead of the same refusal; the
+ * shortest pause when the runtime cannot tell.
+ */
+export async function notNowPauseMs(adapter: RuntimeAdapter, handle: RunHandle): Promise<number> {
+  const lapses = (await adapter.holdLapsesInMs?.(handle).catch(() => null)) ?? 0;
+  return Math.min(NOT_NOW_PAUSE_MAX_MS, Math.max(NOT_NOW_PAUSE_MS, lapses));
+}
+
+export async function notNowPause(adapter: RuntimeAdapter, handle: RunHandle): Promise<void> {
+  await sleep(await notNowPauseMs(adapter, handle));
+}
 
 /**
  * A supervisor saw one of a run's workers exit: whatever it held for the run is given up now, not
@@ -73,7 +88,7 @@ export async function supervise(o: {
     const notNow = o.adapter.isRetryableExit(life.exitCode);
     if ((!notNow && restarts >= o.restarts) || Date.now() > deadline || next >= NAMES.length)
       return { end, workers, restarts };
-    if (notNow) await sleep(NOT_NOW_PAUSE_MS);
+    if (notNow) await notNowPause(o.adapter, o.handle);
     else restarts++;
     const name = NAMES[next++]!;
     w = new WorkerProcess(name, await o.spec(name));

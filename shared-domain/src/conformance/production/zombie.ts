@@ -3,7 +3,9 @@ import type { HazardId } from '../../domain/hazards.ts';
 import type { DurableMark, DurableRecord, InFlightTask } from '../../domain/runtime.ts';
 import { worldClient } from '../../world/client.ts';
 import type { LedgerEntry } from '../../world/ledger.ts';
+import { isTerminal } from '../../domain/runtime.ts';
 import { APPROVER } from '../cell.ts';
+import { mailOwed, mailShown } from '../delivery.ts';
 import { executed } from '../evidence.ts';
 import { Crew } from './crew.ts';
 import { followRun } from './follow.ts';
@@ -15,10 +17,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const ZOMBIE = 'A';
 export const TAKEOVER = 'B';
 /**
- * How long the zombie stays frozen: a paused VM or a long GC wakes on its own clock, not when a
- * harness sees fit. Four times the longest takeover the runtimes' own timeouts allow here
+ * How long the zombie stays frozen at most: a paused VM or a long GC wakes on its own clock, not
+ * when a harness sees fit. Four times the longest takeover the runtimes' own timeouts allow here
  * (LangGraph's 3 s lease; Temporal's 2 s heartbeat timeout plus its 1 s sticky queue), plus a
  * replacement worker's start, so a runtime that can take over has done so before the zombie wakes.
+ * It wakes earlier only once the takeover has finished the run and its mail is out: from then on
+ * nothing is left to hand to anyone, and the zombie wakes to the same finished run it would later.
  */
 export const ZOMBIE_PAUSE_MS = 12_000;
 
@@ -174,12 +178,19 @@ export const zombieHazard: HazardRunner = async (env, scenario) => {
     crew.start(TAKEOVER, null);
     const handed = new Set<string>();
     const wakeAt = stop.at + ZOMBIE_PAUSE_MS;
+    const takenOverAndDone = async () => {
+      const view = await adapter.status(handle).catch(() => null);
+      if (!view || !isTerminal(view.status)) return false;
+      return !mailOwed(view) || mailShown(await world.ledger({ runId }));
+    };
     while (Date.now() < wakeAt) {
       crew.restartIfRefused(TAKEOVER);
       for (const t of (await adapter.inFlight?.(handle).catch(() => [])) ?? [])
         if (t.worker === ZOMBIE && !heldWhenFrozen.has(task(t))) handed.add(task(t));
+      if (await takenOverAndDone()) break;
       await sleep(Math.min(200, Math.max(0, wakeAt - Date.now())));
     }
+    const pauseMs = Date.now() - stop.at;
 
     const before = await adapter.durableRecord(handle);
     const seqAtWake = Math.max(0, ...(await world.ledger({ runId })).map((e) => e.seq));
@@ -216,7 +227,7 @@ export const zombieHazard: HazardRunner = async (env, scenario) => {
       frozenOpKey: frozen.opKey,
       frozenAt: stop.at,
       handedToZombie: [...handed],
-      pauseMs: ZOMBIE_PAUSE_MS,
+      pauseMs,
       place,
       mailsReceived,
       zombieExit: adapter.workerExitsWhenDone ? exit : `${exit}, stopped after the run (it serves until told)`,

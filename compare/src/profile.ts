@@ -1,0 +1,180 @@
+/**
+ * `pnpm compare --profile`: where a run's time went. Everything is read from outside the workers:
+ * each worker's start (spawn → its LOADED/READY line) and CPU from /proc, the world's ledger for
+ * when a resumed run made its first call, the harness's own polls and reads (cell.ts counts
+ * them), and the machine's CPU from /proc/stat.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { computeEvidence, type CellObservation, type HazardObservation } from '@vendor-review/domain/conformance';
+import type { StartedWorker, WorkerLife } from '@vendor-review/domain/infra';
+import { ms, textTable } from './bench/format.ts';
+
+/** Busy and idle CPU time of the whole machine since boot, ms (every core summed). */
+export function machineCpu(): { busyMs: number; idleMs: number } | null {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = f;
+    return { busyMs: (user + nice + system + irq + softirq + steal) * 10, idleMs: (idle + iowait) * 10 };
+  } catch {
+    return null;
+  }
+}
+
+export interface ProfileInput {
+  wallMs: number;
+  /** This process's CPU over the run (the harness, the world, the report): process.cpuUsage's delta. */
+  harnessCpuMs: number;
+  machine: { busyMs: number; idleMs: number } | null;
+  cells: CellObservation[];
+  hazards: HazardObservation[];
+  workers: readonly StartedWorker[];
+  labelOf: (runtime: string) => string;
+}
+
+const median = (xs: number[]): number | null => {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+const known = (xs: (number | null)[]) => xs.filter((x): x is number => x !== null);
+
+/**
+ * A crashed cell's time from the crash to the resumed run's first call, in three slices: the
+ * harness (the crash → the first resuming worker spawned: confirming the death, reading the record),
+ * worker starts (spawn → loaded, every resuming attempt), and the runtime (the rest: a lease to
+ * lapse, a heartbeat timeout, a backoff, a replay).
+ */
+export function recoverySlices(obs: CellObservation): { harness: number; starts: number; runtime: number } | null {
+  const crashAt = obs.crash?.at;
+  const recovery = computeEvidence(obs, null).recoveryMs;
+  if (crashAt === undefined || recovery === null) return null;
+  const resumedAt = crashAt + recovery;
+  const resumers = obs.workers.filter((w) => w.name !== 'A' && w.startedAt <= resumedAt);
+  if (!resumers.length) return null;
+  const harness = Math.max(0, Math.min(resumedAt, resumers[0]!.startedAt) - crashAt);
+  const starts = sum(
+    resumers.map((w) => Math.max(0, Math.min(w.loadedAt ?? w.exitedAt ?? resumedAt, resumedAt) - w.startedAt)),
+  );
+  return { harness, starts, runtime: Math.max(0, recovery - harness - starts) };
+}
+
+const startWall = (l: WorkerLife) => (l.loadedAt === null ? null : l.loadedAt - l.startedAt);
+
+function entryName(entry: string): string {
+  const dir = path.basename(path.dirname(path.dirname(entry)));
+  return `${dir}/${path.basename(entry).replace(/-bundle-[0-9a-f]+\.mjs$|\.[cm]?[tj]s$/, '')}`;
+}
+
+export function renderProfile(p: ProfileInput): string {
+  const out: string[] = [];
+  const runtimes = [...new Set(p.cells.map((c) => c.scenario.runtime))];
+  const workerCpu = sum(known(p.workers.map((w) => w.life.cpuMs)));
+  const busy = p.machine?.busyMs ?? null;
+  out.push(
+    `profile — wall ${ms(p.wallMs)}; machine CPU ${busy === null ? '—' : ms(busy)} busy${p.machine ? ` (${Math.round((100 * p.machine.busyMs) / (p.machine.busyMs + p.machine.idleMs))} % of all cores)` : ''}: workers ${ms(workerCpu)} (${p.workers.length} processes), this process (harness, world, report) ${ms(p.harnessCpuMs)}, the rest (PostgreSQL, Temporal, everything else) ${busy === null ? '—' : ms(Math.max(0, busy - workerCpu - p.harnessCpuMs))}`,
+    '',
+  );
+
+  out.push('crash cells, per runtime (medians; totals in brackets)');
+  const cellRows = runtimes.map((rt) => {
+    const cells = p.cells.filter((c) => c.scenario.runtime === rt);
+    const lives = cells.flatMap((c) => c.workers);
+    const slices = cells.map(recoverySlices).filter((s) => s !== null);
+    const wall = cells.map((c) => c.endedAt - c.startedAt);
+    const h = cells.map((c) => c.harness).filter((x) => x !== undefined);
+    // The run's last call to the world → the cell's end: the workers leaving, the final reads.
+    const tails = cells.filter((c) => c.ledger.length).map((c) => c.endedAt - Math.max(...c.ledger.map((e) => e.at)));
+    return [
+      p.labelOf(rt),
+      String(cells.length),
+      `${ms(median(wall))} [${ms(sum(wall))}]`,
+      String(lives.length),
+      ms(median(known(lives.map(startWall)))),
+      ms(median(known(lives.map((l) => l.loadedCpuMs)))),
+      `${ms(median(known(lives.map((l) => l.cpuMs))))} [${ms(sum(known(lives.map((l) => l.cpuMs))))}]`,
+      ms(median(slices.map((s) => s.harness))),
+      ms(median(slices.map((s) => s.starts))),
+      `${ms(median(slices.map((s) => s.runtime)))} (${wall.length ? Math.round((100 * sum(slices.map((s) => s.runtime))) / sum(wall)) : 0} %)`,
+      `${Math.round(median(h.map((x) => x.polls)) ?? 0)} × ${ms(median(h.map((x) => x.pollMs / Math.max(1, x.polls))))}`,
+      ms(median(h.map((x) => x.readMs))),
+      ms(median(tails)),
+    ];
+  });
+  out.push(
+    textTable(
+      [
+        'runtime',
+        'cells',
+        'cell wall',
+        'workers',
+        'start wall',
+        'start CPU',
+        'worker CPU',
+        'crash→spawn',
+        'resumer starts',
+        'runtime wait (share of cell wall)',
+        'polls × each',
+        'reads',
+        'last call→end',
+      ],
+      cellRows,
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12],
+    ),
+    '',
+    '  start: spawn → the worker says it is loaded and connected (LOADED/READY); CPU from /proc. The crash → the',
+    "  resumed run's first call is split three ways: crash→spawn (the harness: the death confirmed, the record read),",
+    '  resumer starts (every resuming attempt, spawn → loaded), runtime wait (the rest: a lease to lapse, a heartbeat',
+    "  timeout, a backoff, a replay). polls: the harness's status reads while a worker ran; reads: records and ledger;",
+    "  last call→end: the run's last call to the world → the cell's end (its workers leaving, the final reads).",
+    '',
+  );
+
+  if (p.hazards.length) {
+    const byRuntime = [...new Set(p.hazards.map((h) => h.scenario.runtime))].map((rt) => {
+      const walls = p.hazards.filter((h) => h.scenario.runtime === rt).map((h) => h.endedAt - h.startedAt);
+      return [p.labelOf(rt), String(walls.length), ms(median(walls)), ms(sum(walls))];
+    });
+    out.push(
+      'production hazards, per runtime',
+      textTable(['runtime', 'rows', 'median', 'total'], byRuntime, [1, 2, 3]),
+      '',
+    );
+    const longest = [...p.hazards].sort((a, b) => b.endedAt - b.startedAt - (a.endedAt - a.startedAt)).slice(0, 8);
+    out.push(
+      'longest hazard rows',
+      textTable(
+        ['row', 'wall', 'verdict'],
+        longest.map((h) => [
+          `${p.labelOf(h.scenario.runtime)} ${h.scenario.variant} ${h.scenario.hazard}`,
+          ms(h.endedAt - h.startedAt),
+          h.verdict ?? h.status,
+        ]),
+        [1],
+      ),
+      '',
+    );
+  }
+
+  const entries = [...new Set(p.workers.map((w) => w.entry))];
+  out.push(
+    'every worker process, per entry (crash cells and hazards)',
+    textTable(
+      ['entry', 'processes', 'start wall', 'start CPU', 'CPU (total)'],
+      entries.map((e) => {
+        const lives = p.workers.filter((w) => w.entry === e).map((w) => w.life);
+        return [
+          entryName(e),
+          String(lives.length),
+          ms(median(known(lives.map(startWall)))),
+          ms(median(known(lives.map((l) => l.loadedCpuMs)))),
+          ms(sum(known(lives.map((l) => l.cpuMs)))),
+        ];
+      }),
+      [1, 2, 3, 4],
+    ),
+  );
+  return out.join('\n');
+}
