@@ -5,9 +5,9 @@ import { parseCrashLine, STOP_GRACE_MS } from '../domain/crashpoints.ts';
 import { WorkerProcess, type WorkerLife } from '../infra/worker-process.ts';
 import { worldClient } from '../world/client.ts';
 import type { LedgerEntry } from '../world/ledger.ts';
-import { MAIL_GRACE_MS, mailOwed, mailShown } from './delivery.ts';
+import { APPROVER, followRun, type Followed } from './follow.ts';
 import type { CellObservation, CellStatus, HarnessCost, StopObservation } from './observation.ts';
-import { notNowPause } from './production/supervisor.ts';
+import { supervise } from './production/supervisor.ts';
 import type { Scenario } from './scenarios.ts';
 
 /**
@@ -25,7 +25,6 @@ export interface CellDeps {
   pollMs?: number;
 }
 
-export const APPROVER = 'compare-harness';
 const APPROVAL: Decision = { approved: true, by: APPROVER };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -51,12 +50,12 @@ interface Cell {
   harness: HarnessCost;
 }
 
-async function timed<T>(cost: HarnessCost, key: 'pollMs' | 'readMs', work: Promise<T>): Promise<T> {
+async function timed<T>(cost: HarnessCost, work: Promise<T>): Promise<T> {
   const t = performance.now();
   try {
     return await work;
   } finally {
-    cost[key] += performance.now() - t;
+    cost.readMs += performance.now() - t;
   }
 }
 
@@ -68,52 +67,42 @@ async function ledgerOf(worldUrl: string, runId: string): Promise<LedgerEntry[]>
   return (await worldClient(worldUrl).ledger({ runId })).filter((e) => e.runId === runId);
 }
 
-/** An ended run has delivered once it owes no mail, or its mail shows in the world's ledger. */
-async function mailSeen(cell: Cell, view: RunView): Promise<boolean> {
-  return !mailOwed(view) || mailShown(await ledgerOf(cell.deps.worldUrl, cell.handle!.runId));
-}
-
 async function approve(cell: Cell, aliveWorker: string | null): Promise<void> {
   await cell.deps.adapter.approve(cell.handle!, APPROVAL);
   cell.approvals.push({ at: Date.now(), aliveWorker, decision: APPROVAL });
 }
 
+function noteView(cell: Cell, view: RunView | null, err?: unknown): void {
+  if (view) cell.lastView = view;
+  // A database or server hiccup while a worker is being killed next door is not the run's fault.
+  else cell.lastError = err instanceof Error ? err.message : String(err);
+}
+
+function phaseEnd(end: Followed): PhaseEnd {
+  if (end.view?.status === 'not-found') return { reason: 'gone', view: end.view };
+  if (end.end === 'exited') return { reason: 'exit' };
+  if (end.end === 'terminal' && end.view) return { reason: 'terminal', view: end.view };
+  return { reason: 'timeout' };
+}
+
 /**
- * Polls the run while `worker` lives: approves when allowed, stops at a terminal status (once the
- * mail, if any, has reached the world), when the worker exits, or at the bound.
+ * The run driven while `worker` lives (followRun): approved when allowed, ended at a terminal
+ * status once its mail, if any, has reached the world, when the worker exits, or at the bound.
  */
 async function drive(cell: Cell, worker: WorkerProcess, opts: { approveNow: boolean }): Promise<PhaseEnd> {
-  const { adapter, boundMs } = cell.deps;
-  const pollMs = cell.deps.pollMs ?? 200;
-  const deadline = Date.now() + boundMs;
-  let statusErrors = 0;
-  let terminalSince: number | null = null;
-  for (;;) {
-    if (!worker.alive) return { reason: 'exit' };
-    let view: RunView | null = null;
-    try {
-      cell.harness.polls++;
-      view = await timed(cell.harness, 'pollMs', adapter.status(cell.handle!));
-      cell.lastView = view;
-      statusErrors = 0;
-    } catch (err) {
-      // A database or server hiccup while a worker is being killed next door is not the run's fault.
-      cell.lastError = err instanceof Error ? err.message : String(err);
-      if (++statusErrors > 20) throw err;
-    }
-    if (view) {
-      if (view.status === 'not-found') return { reason: 'gone', view };
-      if (view.status === 'awaiting-approval' && opts.approveNow && cell.approvals.length === 0)
-        await approve(cell, worker.life.name);
-      if (isTerminal(view.status)) {
-        terminalSince ??= Date.now();
-        if ((await mailSeen(cell, view)) || Date.now() - terminalSince > MAIL_GRACE_MS)
-          return { reason: 'terminal', view };
-      }
-    }
-    if (Date.now() > deadline) return { reason: 'timeout' };
-    await Promise.race([sleep(pollMs), worker.exited]);
-  }
+  return phaseEnd(
+    await followRun({
+      adapter: cell.deps.adapter,
+      handle: cell.handle!,
+      workers: () => [worker],
+      boundMs: cell.deps.boundMs,
+      pollMs: cell.deps.pollMs ?? 200,
+      worldUrl: cell.deps.worldUrl,
+      approve: opts.approveNow && cell.approvals.length === 0 ? () => approve(cell, worker.life.name) : false,
+      cost: cell.harness,
+      onView: (view, err) => noteView(cell, view, err),
+    }),
+  );
 }
 
 /**
@@ -267,35 +256,42 @@ async function crashPhase(cell: Cell): Promise<boolean> {
 async function whileNobodyIsAlive(cell: Cell): Promise<void> {
   cell.durableAtCrash = await timed(
     cell.harness,
-    'readMs',
     cell.deps.adapter.durableRecord(cell.handle!).catch(() => null),
   );
   if (cell.scenario.crashPoint === 'awaiting-approval' && cell.approvals.length === 0) await approve(cell, null);
 }
 
 /**
- * Phase 4: worker B resumes. An exit that means "not now" (the dead worker's lease has not expired)
- * gets B restarted, as a supervisor would, until the bound.
+ * Phase 4: worker B resumes, supervised (supervise): an exit that means "not now" (the dead
+ * worker's lease has not expired) gets B restarted after the pause the lease asks for, until the
+ * bound; nothing else restarts it, and no death is reported for it (the runtime meets its own lease).
  */
 async function resumePhase(cell: Cell): Promise<void> {
-  const deadline = Date.now() + cell.deps.boundMs;
-  for (;;) {
-    const b = startWorker(cell, 'B', null);
-    const end = await drive(cell, b, { approveNow: true });
-    if (end.reason !== 'exit') {
-      finish(cell, end, 'worker B');
-      await stopWorker(cell, b);
-      return;
-    }
-    const life = await b.exited;
-    if (cell.deps.adapter.isRetryableExit(life.exitCode) && Date.now() < deadline) {
-      await notNowPause(cell.deps.adapter, cell.handle!);
-      continue;
-    }
-    const settled = await afterExit(cell, b);
-    if (settled) finish(cell, settled, 'worker B');
+  const { adapter, boundMs, worldUrl } = cell.deps;
+  const run = await supervise({
+    adapter,
+    handle: cell.handle!,
+    spec: (name) => adapter.workerSpec(cell.handle!, { name, crashPlan: null }),
+    names: ['B'],
+    restarts: 0,
+    reportGone: false,
+    boundMs,
+    worldUrl,
+    pollMs: cell.deps.pollMs ?? 200,
+    cost: cell.harness,
+    onView: (view, err) => noteView(cell, view, err),
+    onWorker: (w) => cell.workers.push(w),
+    approve: () => (cell.approvals.length === 0 ? approve(cell, 'B') : Promise.resolve()),
+  });
+  const b = run.workers.at(-1)!;
+  const end = phaseEnd(run.end);
+  if (end.reason !== 'exit') {
+    finish(cell, end, 'worker B');
+    await stopWorker(cell, b);
     return;
   }
+  const settled = await afterExit(cell, b);
+  if (settled) finish(cell, settled, 'worker B');
 }
 
 /** Phase 5: the evidence, read from outside the workers once they are all gone. */
@@ -305,7 +301,6 @@ async function collect(cell: Cell, repetition: number, startedAt: number): Promi
   const [ledger, durableFinal, finalView] = h
     ? await timed(
         cell.harness,
-        'readMs',
         Promise.all([
           ledgerOf(worldUrl, h.runId).catch((err: unknown) => {
             cell.note = [cell.note, `the world's ledger could not be read: ${(err as Error).message}`]

@@ -3,7 +3,7 @@ import { oneRequirement } from '../request.ts';
 import { isTerminal } from '../../domain/runtime.ts';
 import { WorkerProcess } from '../../infra/worker-process.ts';
 import { worldClient } from '../../world/client.ts';
-import { followRun } from './follow.ts';
+import { followRun } from '../follow.ts';
 import { reviewAgainstWorld } from './review-check.ts';
 import { clip, endingOf, stopAll, supervise } from './supervisor.ts';
 import { HazardSkipped, type HazardOutcome, type HazardRunner } from './types.ts';

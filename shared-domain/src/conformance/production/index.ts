@@ -8,7 +8,6 @@ export {
 } from './catalogue.ts';
 export { productionSpec } from './spec.ts';
 export { failedRequest, ownErrorsOfStep, permanentRequest } from './own-errors.ts';
-export { followRun, type Followed } from './follow.ts';
 export { supervise, reportWorkerGone, notNowPauseMs, type Supervised } from './supervisor.ts';
 export {
   HazardSkipped,

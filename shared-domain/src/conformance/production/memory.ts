@@ -4,7 +4,7 @@ import { isTerminal } from '../../domain/runtime.ts';
 import { WorkerProcess } from '../../infra/worker-process.ts';
 import { worldClient } from '../../world/client.ts';
 import { executed } from '../evidence.ts';
-import { followRun } from './follow.ts';
+import { followRun } from '../follow.ts';
 import { clip, endingOf, stopAll, supervise } from './supervisor.ts';
 import { HazardSkipped, type HazardOutcome, type HazardRunner } from './types.ts';
 

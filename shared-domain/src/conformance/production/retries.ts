@@ -3,7 +3,7 @@ import { WorkerProcess } from '../../infra/worker-process.ts';
 import { worldClient } from '../../world/client.ts';
 import type { FaultRuleInput } from '../../world/faults.ts';
 import type { LedgerEntry } from '../../world/ledger.ts';
-import { followRun } from './follow.ts';
+import { followRun } from '../follow.ts';
 import type { HazardOutcome, HazardRunner } from './types.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { WorkerEnding } from '../../domain/drills.ts';
 import type { RunHandle, RunView, RuntimeAdapter, WorkerSpec } from '../../domain/runtime.ts';
 import { isTerminal } from '../../domain/runtime.ts';
 import { WorkerProcess, type WorkerLife } from '../../infra/worker-process.ts';
-import { followRun, type Followed } from './follow.ts';
+import { followRun, type FollowOptions, type Followed } from '../follow.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const NAMES = ['B', 'C', 'D', 'E', 'F', 'G'];
@@ -45,8 +45,9 @@ export interface Supervised {
 /**
  * A run's workers as a supervisor (systemd, Kubernetes) runs them: one at a time, and a new one
  * when the last exited without finishing the run. A "not now" exit (the dead worker's lease not
- * yet expired) is retried without counting; any other death counts against `restarts`, after
- * which the run is left where it is.
+ * yet expired) is retried under the same name, after the pause the hold asks for (notNowPause),
+ * without counting; any other death counts against `restarts`, after which the run is left where
+ * it is. The crash cell's resume is this with no restarts.
  *
  * The chaos campaign's PerRunPool (compare/src/chaos/per-run-pool.ts) shares the exit handling above but not
  * this loop: it serves many runs at once between strikes, counts only workers that ended by
@@ -54,23 +55,28 @@ export interface Supervised {
  * sends a second worker when a lease lapses under a live one. The lab worker reports nobody gone
  * on purpose: its machine went down, and the restart is meant to meet the lease.
  */
-export async function supervise(o: {
-  adapter: RuntimeAdapter;
-  handle: RunHandle;
-  first?: WorkerProcess;
-  spec: (name: string) => WorkerSpec | Promise<WorkerSpec>;
-  restarts: number;
-  boundMs: number;
-  approve?: boolean;
-  stopWhen?: (view: RunView) => Promise<boolean> | boolean;
-  /** Called for every worker as it starts (e.g. to freeze-and-restart around it). */
-  onWorker?: (w: WorkerProcess) => void;
-}): Promise<Supervised> {
+export async function supervise(
+  o: {
+    adapter: RuntimeAdapter;
+    handle: RunHandle;
+    first?: WorkerProcess;
+    spec: (name: string) => WorkerSpec | Promise<WorkerSpec>;
+    restarts: number;
+    boundMs: number;
+    /** The names its workers take, in order (default B, C, D…). */
+    names?: readonly string[];
+    /** Report a dead worker to the runtime (workerGone) before the next starts; default true. */
+    reportGone?: boolean;
+    /** Called for every worker as it starts (e.g. to freeze-and-restart around it). */
+    onWorker?: (w: WorkerProcess) => void;
+  } & Pick<FollowOptions, 'approve' | 'stopWhen' | 'worldUrl' | 'onView' | 'cost' | 'pollMs'>,
+): Promise<Supervised> {
   const deadline = Date.now() + o.boundMs;
+  const names = o.names ?? NAMES;
   const workers: WorkerProcess[] = [];
   let restarts = 0;
   let next = 0;
-  let w = o.first ?? new WorkerProcess(NAMES[next++]!, await o.spec(NAMES[0]!));
+  let w = o.first ?? new WorkerProcess(names[next++]!, await o.spec(names[0]!));
   for (;;) {
     workers.push(w);
     o.onWorker?.(w);
@@ -79,18 +85,23 @@ export async function supervise(o: {
       handle: o.handle,
       workers: () => [w],
       boundMs: Math.max(1_000, deadline - Date.now()),
-      ...(o.approve === false ? { approve: false } : {}),
+      ...(o.approve !== undefined ? { approve: o.approve } : {}),
       ...(o.stopWhen ? { stopWhen: o.stopWhen } : {}),
+      ...(o.worldUrl ? { worldUrl: o.worldUrl } : {}),
+      ...(o.onView ? { onView: o.onView } : {}),
+      ...(o.cost ? { cost: o.cost } : {}),
+      ...(o.pollMs ? { pollMs: o.pollMs } : {}),
     });
     if (end.end !== 'exited' || (end.view && isTerminal(end.view.status))) return { end, workers, restarts };
     const life = await w.exited;
-    await reportWorkerGone(o.adapter, o.handle, life).catch(() => {});
+    if (o.reportGone !== false) await reportWorkerGone(o.adapter, o.handle, life).catch(() => {});
     const notNow = o.adapter.isRetryableExit(life.exitCode);
-    if ((!notNow && restarts >= o.restarts) || Date.now() > deadline || next >= NAMES.length)
+    if ((!notNow && (restarts >= o.restarts || next >= names.length)) || Date.now() > deadline)
       return { end, workers, restarts };
     if (notNow) await notNowPause(o.adapter, o.handle);
     else restarts++;
-    const name = NAMES[next++]!;
+    // Refused, it comes back as itself: the same unit, restarted.
+    const name = notNow ? w.life.name : names[next++]!;
     w = new WorkerProcess(name, await o.spec(name));
   }
 }

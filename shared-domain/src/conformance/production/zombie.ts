@@ -4,11 +4,10 @@ import type { DurableMark, DurableRecord, InFlightTask } from '../../domain/runt
 import { worldClient } from '../../world/client.ts';
 import type { LedgerEntry } from '../../world/ledger.ts';
 import { isTerminal } from '../../domain/runtime.ts';
-import { APPROVER } from '../cell.ts';
 import { mailOwed, mailShown } from '../delivery.ts';
 import { executed } from '../evidence.ts';
 import { Crew } from './crew.ts';
-import { followRun } from './follow.ts';
+import { APPROVER, followRun } from '../follow.ts';
 import { stepwiseConfig } from './run-config.ts';
 import type { Figure, HazardRunner } from './types.ts';
 
