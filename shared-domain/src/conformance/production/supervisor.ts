@@ -1,5 +1,5 @@
 import type { WorkerEnding } from '../../domain/drills.ts';
-import type { RunHandle, RunView, RuntimeAdapter, WorkerSpec } from '../../domain/runtime.ts';
+import type { RunHandle, RuntimeAdapter, WorkerSpec } from '../../domain/runtime.ts';
 import { isTerminal } from '../../domain/runtime.ts';
 import { WorkerProcess, type WorkerLife } from '../../infra/worker-process.ts';
 import { followRun, type FollowOptions, type Followed } from '../follow.ts';
