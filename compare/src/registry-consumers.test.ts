@@ -1,5 +1,5 @@
 import type { RunConfig, RuntimeAdapter, RuntimeInfo } from '@vendor-review/domain';
-import type { RuntimeRecords, StartedRuntime } from '@vendor-review/domain/conformance';
+import { POLICIES, type RuntimeRecords, type StartedRuntime } from '@vendor-review/domain/conformance';
 import type { WorldClient } from '@vendor-review/domain/world';
 import { describe, expect, it, vi } from 'vitest';
 
@@ -53,7 +53,7 @@ describe('chaos takes its runtimes from the registry', () => {
 
   const adapterOf = (i: RuntimeInfo) => ({ ...i }) as unknown as RuntimeAdapter;
   const noRecords: RuntimeRecords = { outbox: async () => new Map() };
-  const ctx = { journal: { add: () => undefined } as never, maxRestarts: 1 };
+  const ctx = { journal: { add: () => undefined } as never, policy: { ...POLICIES.chaos, restarts: 1 } };
 
   it('the pool follows how the module says its workers live; worker names start with its label', async () => {
     const { chaosRuntime } = await import('./chaos/runtimes.ts');

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { isTerminal, type RunStatus, type Variant } from '@vendor-review/domain';
-import { safeDigest } from '@vendor-review/domain/conformance';
+import { POLICIES, safeDigest } from '@vendor-review/domain/conformance';
 import { vendorRequest, worldClient, type WorldClient } from '@vendor-review/domain/world';
 import { flatVersions, machine, versions } from '../bench/machine.ts';
 import { startInfra, type Infra } from '../infra.ts';
@@ -132,7 +132,7 @@ export async function runCampaign(o: CampaignOptions, progress: CampaignProgress
   const entries: PoolEntry[] = [];
   try {
     const started = o.runtimes.map((n) => chaosRuntime(infra.runtimes.get(n)!));
-    const ctx = { journal, maxRestarts: 8 };
+    const ctx = { journal, policy: POLICIES.chaos };
     for (const rt of started)
       for (const variant of o.variants) {
         const pool = rt.pool(variant, ctx, o.workers, (slot, inc) => workerPlan(o.schedule, slot, inc));

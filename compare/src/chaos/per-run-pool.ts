@@ -6,8 +6,6 @@ import type { Armed } from './schedule.ts';
 
 /** How long a worker gets to leave by itself once its run has ended, before it is killed. */
 const LEAVE_GRACE_MS = 5_000;
-/** How long the runtime's records must show nobody holding the run before a second worker is sent. */
-const LAPSE_CONFIRM_MS = 1_000;
 /** At most this many processes on one run at once: the frozen one, its replacement, one spare. */
 const MAX_LIVE_PER_RUN = 3;
 
@@ -124,7 +122,7 @@ export class PerRunPool extends PoolProcesses implements Pool {
       // A worker that left by itself may have finished the run: look before starting another.
       const view = await this.adapter.status(s.run.handle).catch(() => null);
       if (!view || isTerminal(view.status)) return;
-      if (s.restarts > this.ctx.maxRestarts) {
+      if (s.restarts > this.ctx.policy.restarts) {
         s.gaveUp = true;
         this.ctx.journal.add({
           kind: 'give-up',
@@ -158,7 +156,7 @@ export class PerRunPool extends PoolProcesses implements Pool {
       return;
     }
     if (life.signal === null) s.restarts++;
-    await reportWorkerGone(this.adapter, s.run.handle, life);
+    if (this.ctx.policy.reportsGone) await reportWorkerGone(this.adapter, s.run.handle, life);
   }
 
   async #probeOwner(s: Served, live: WorkerProcess[], now: number): Promise<void> {
@@ -173,7 +171,9 @@ export class PerRunPool extends PoolProcesses implements Pool {
     }
     if (!s.ownerSeen) return;
     s.lapsedSince ??= now;
-    if (now - s.lapsedSince < LAPSE_CONFIRM_MS || live.length >= MAX_LIVE_PER_RUN) return;
+    const { secondOnLapsedHoldMs } = this.ctx.policy;
+    if (secondOnLapsedHoldMs === null || now - s.lapsedSince < secondOnLapsedHoldMs || live.length >= MAX_LIVE_PER_RUN)
+      return;
     const view = await this.adapter.status(s.run.handle).catch(() => null);
     s.ownerSeen = false;
     s.lapsedSince = null;

@@ -1,3 +1,4 @@
+import type { SupervisorPolicy } from '@vendor-review/domain/conformance';
 import type { RunHandle, RuntimeAdapter, Variant } from '@vendor-review/domain';
 import type { WorkerProcess } from '@vendor-review/domain/infra';
 import type { Journal } from './journal.ts';
@@ -88,8 +89,8 @@ export abstract class PoolProcesses {
 
 export interface PoolContext {
   journal: Journal;
-  /** Stop supervising a run's processes (a worker crash-looping) after this many restarts. */
-  maxRestarts: number;
+  /** How its runs' workers are replaced, reported and doubled (POLICIES.chaos). */
+  policy: SupervisorPolicy;
 }
 
 /** Journal the end of a worker: its exit, and the crash point it announced if it killed itself at one. */

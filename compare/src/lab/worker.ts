@@ -5,6 +5,8 @@ import {
   mailOwed,
   mailShown,
   notNowPauseMs,
+  POLICIES,
+  reportWorkerGone,
   operationLabel,
 } from '@vendor-review/domain/conformance';
 import { isProcessAlive, WorkerProcess, type WorkerLife } from '@vendor-review/domain/infra';
@@ -201,8 +203,10 @@ export async function runLabWorker(dir: string, state: LabState, o: LabWorkerOpt
     }
     if (c.stopping) return;
     if (signal) {
-      // Someone killed it: the crash. Read what is durable before anything else runs.
+      // Someone killed it: the crash. Read what is durable before anything else runs; the restart
+      // meets whatever it held, unless the lab's policy says to report it gone.
       const record = await snapshot(c.run);
+      if (POLICIES.lab.reportsGone) await reportWorkerGone(adapter, c.run.handle, c.life).catch(() => {});
       const last = lastDurableBefore(record, c.life.exitedAt);
       lab(
         `run ${id}: worker ${name} (pid ${pid}) was killed by ${signal}; its last line: ${c.lastLine.replace(/^\[worker [^\]]*\] (run \S+: )?/, '').trim()}`,

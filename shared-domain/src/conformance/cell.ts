@@ -7,7 +7,7 @@ import { worldClient } from '../world/client.ts';
 import type { LedgerEntry } from '../world/ledger.ts';
 import { APPROVER, followRun, type Followed } from './follow.ts';
 import type { CellObservation, CellStatus, HarnessCost, StopObservation } from './observation.ts';
-import { supervise } from './production/supervisor.ts';
+import { POLICIES, supervise } from './production/supervisor.ts';
 import type { Scenario } from './scenarios.ts';
 
 /**
@@ -273,8 +273,7 @@ async function resumePhase(cell: Cell): Promise<void> {
     handle: cell.handle!,
     spec: (name) => adapter.workerSpec(cell.handle!, { name, crashPlan: null }),
     names: ['B'],
-    restarts: 0,
-    reportGone: false,
+    policy: POLICIES.crashCell,
     boundMs,
     worldUrl,
     pollMs: cell.deps.pollMs ?? 200,

@@ -5,7 +5,7 @@ import { WorkerProcess } from '../../infra/worker-process.ts';
 import { worldClient } from '../../world/client.ts';
 import { followRun } from '../follow.ts';
 import { reviewAgainstWorld } from './review-check.ts';
-import { clip, endingOf, stopAll, supervise } from './supervisor.ts';
+import { clip, endingOf, POLICIES, stopAll, supervise } from './supervisor.ts';
 import { HazardSkipped, type HazardOutcome, type HazardRunner } from './types.ts';
 
 /**
@@ -77,7 +77,7 @@ export const deployHazard: HazardRunner = async (env, scenario) => {
     handle,
     spec: (name) =>
       lastRelease ? lastRelease.nextWorker(handle, { name }) : adapter.workerSpec(handle, { name, crashPlan: null }),
-    restarts: 0,
+    policy: POLICIES.hazard(0),
     boundMs: env.boundMs,
     // A runtime whose run waits on code it cannot replay never ends by itself: its word ends the watch.
     stopWhen: async (view) =>

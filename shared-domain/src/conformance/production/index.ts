@@ -8,7 +8,14 @@ export {
 } from './catalogue.ts';
 export { productionSpec } from './spec.ts';
 export { failedRequest, ownErrorsOfStep, permanentRequest } from './own-errors.ts';
-export { supervise, reportWorkerGone, notNowPauseMs, type Supervised } from './supervisor.ts';
+export {
+  supervise,
+  reportWorkerGone,
+  notNowPauseMs,
+  POLICIES,
+  type Supervised,
+  type SupervisorPolicy,
+} from './supervisor.ts';
 export {
   HazardSkipped,
   type HazardEnv,

@@ -4,7 +4,7 @@ import type { WorkerProcess } from '../../infra/worker-process.ts';
 import { worldClient } from '../../world/client.ts';
 import { oneRequirement } from '../request.ts';
 import { ownErrorsOfStep } from './own-errors.ts';
-import { stopAll, supervise } from './supervisor.ts';
+import { POLICIES, stopAll, supervise } from './supervisor.ts';
 import type { HazardOutcome, HazardRunner } from './types.ts';
 
 /**
@@ -72,7 +72,7 @@ export const lostWorkersHazard: HazardRunner = async (env, scenario) => {
     adapter,
     handle,
     spec: (name) => adapter.workerSpec(handle, { name, crashPlan: null }),
-    restarts: KILLS + 1,
+    policy: POLICIES.hazard(KILLS + 1),
     boundMs: env.boundMs,
     onWorker: (w) => watchers.push(killInStall(w)),
     // Past the cap and still running: that is the verdict (a run retrying without end is abandoned).

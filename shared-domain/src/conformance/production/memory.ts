@@ -5,7 +5,7 @@ import { WorkerProcess } from '../../infra/worker-process.ts';
 import { worldClient } from '../../world/client.ts';
 import { executed } from '../evidence.ts';
 import { followRun } from '../follow.ts';
-import { clip, endingOf, stopAll, supervise } from './supervisor.ts';
+import { clip, endingOf, POLICIES, stopAll, supervise } from './supervisor.ts';
 import { HazardSkipped, type HazardOutcome, type HazardRunner } from './types.ts';
 
 /**
@@ -50,7 +50,7 @@ export const memoryHazard: HazardRunner = async (env, scenario) => {
       handle,
       ...(a.alive ? { first: a } : {}),
       spec: (name) => adapter.workerSpec(handle, { name, crashPlan: null }),
-      restarts: 0,
+      policy: POLICIES.hazard(0),
       boundMs: env.boundMs,
     });
     const after = run.workers.filter((w) => w !== a);

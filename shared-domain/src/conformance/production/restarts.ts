@@ -6,7 +6,7 @@ import { isTerminal } from '../../domain/runtime.ts';
 import type { WorkerProcess } from '../../infra/worker-process.ts';
 import { worldClient } from '../../world/client.ts';
 import { duplicatedSideEffects, repeatedOperations } from '../evidence.ts';
-import { stopAll, supervise } from './supervisor.ts';
+import { POLICIES, stopAll, supervise } from './supervisor.ts';
 import { HazardSkipped, type HazardEnv, type HazardOutcome, type HazardRunner } from './types.ts';
 
 /**
@@ -103,7 +103,7 @@ export const restartHazard: HazardRunner = async (env, scenario) => {
     adapter,
     handle,
     spec: (name) => adapter.workerSpec(handle, { name, crashPlan: planFor() }),
-    restarts: 3,
+    policy: POLICIES.hazard(3),
     boundMs: env.boundMs,
     onWorker: (w) => watching.push(restartAround(w, STOPS.length - outages.length)),
   });

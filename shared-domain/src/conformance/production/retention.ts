@@ -4,7 +4,7 @@ import { oneRequirement } from '../request.ts';
 import type { RunHandle } from '../../domain/runtime.ts';
 import { isTerminal } from '../../domain/runtime.ts';
 import { WorkerProcess } from '../../infra/worker-process.ts';
-import { stopAll, supervise } from './supervisor.ts';
+import { POLICIES, stopAll, supervise } from './supervisor.ts';
 import { HazardSkipped, type HazardOutcome, type HazardRunner } from './types.ts';
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
@@ -43,12 +43,12 @@ export const retentionHazard: HazardRunner = async (env, scenario) => {
     workers.push(liveWorker);
     // The waiting and the live run get where they stay while `old` runs; `young` starts once `old` has finished.
     const [oldRun, waitingRun] = await Promise.all([
-      supervise({ adapter, handle: old, spec: spec(old), restarts: 0, boundMs: env.boundMs }),
+      supervise({ adapter, handle: old, spec: spec(old), policy: POLICIES.hazard(0), boundMs: env.boundMs }),
       supervise({
         adapter,
         handle: waiting,
         spec: spec(waiting),
-        restarts: 0,
+        policy: POLICIES.hazard(0),
         boundMs: env.boundMs,
         approve: false,
         stopWhen: (v) => v.status === 'awaiting-approval',
@@ -62,7 +62,13 @@ export const retentionHazard: HazardRunner = async (env, scenario) => {
 
     const young = await start('young');
     handles.push(young);
-    const youngRun = await supervise({ adapter, handle: young, spec: spec(young), restarts: 0, boundMs: env.boundMs });
+    const youngRun = await supervise({
+      adapter,
+      handle: young,
+      spec: spec(young),
+      policy: POLICIES.hazard(0),
+      boundMs: env.boundMs,
+    });
     workers.push(...youngRun.workers);
     await stopAll(youngRun.workers);
     if (youngRun.end.view?.status !== 'completed') throw new Error(`the young run did not complete`);

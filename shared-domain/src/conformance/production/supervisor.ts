@@ -7,6 +7,35 @@ import { followRun, type FollowOptions, type Followed } from '../follow.ts';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const NAMES = ['B', 'C', 'D', 'E', 'F', 'G'];
 
+/**
+ * What a supervisor does when a run's worker goes, written once and configured per harness:
+ * - `restarts`: deaths it replaces before it leaves the run where it is (a "not now" exit, refused
+ *   by a live hold, is never counted: the next try waits for the hold to lapse, notNowPause);
+ * - `reportsGone`: it tells the runtime a worker died (workerGone), so what the dead one held is
+ *   freed now rather than when it times out;
+ * - `secondOnLapsedHoldMs`: with the first worker still alive, it sends a second one once the
+ *   runtime's records have shown nobody holding the run for this long (null: never).
+ */
+export interface SupervisorPolicy {
+  restarts: number;
+  reportsGone: boolean;
+  secondOnLapsedHoldMs: number | null;
+}
+
+/**
+ * The harnesses' policies. The crash cell replaces nothing and reports nothing: the resuming
+ * worker meets the dead one's lease, as the runtime leaves it. A hazard reports every death and
+ * replaces as many as its drill needs. Chaos replaces crash loops up to a cap and sends a second
+ * worker past a lapsed lease. The lab's worker reports nobody gone on purpose: its machine went
+ * down, and the restart is meant to meet the lease.
+ */
+export const POLICIES = {
+  crashCell: { restarts: 0, reportsGone: false, secondOnLapsedHoldMs: null },
+  hazard: (restarts: number): SupervisorPolicy => ({ restarts, reportsGone: true, secondOnLapsedHoldMs: null }),
+  chaos: { restarts: 8, reportsGone: true, secondOnLapsedHoldMs: 1_000 },
+  lab: { restarts: Infinity, reportsGone: false, secondOnLapsedHoldMs: null },
+} as const satisfies Record<string, SupervisorPolicy | ((n: number) => SupervisorPolicy)>;
+
 /** After a "not now" exit, the shortest pause before the next try, and the longest. */
 export const NOT_NOW_PAUSE_MS = 250;
 const NOT_NOW_PAUSE_MAX_MS = 30_000;
@@ -61,12 +90,10 @@ export async function supervise(
     handle: RunHandle;
     first?: WorkerProcess;
     spec: (name: string) => WorkerSpec | Promise<WorkerSpec>;
-    restarts: number;
+    policy: SupervisorPolicy;
     boundMs: number;
     /** The names its workers take, in order (default B, C, D…). */
     names?: readonly string[];
-    /** Report a dead worker to the runtime (workerGone) before the next starts; default true. */
-    reportGone?: boolean;
     /** Called for every worker as it starts (e.g. to freeze-and-restart around it). */
     onWorker?: (w: WorkerProcess) => void;
   } & Pick<FollowOptions, 'approve' | 'stopWhen' | 'worldUrl' | 'onView' | 'cost' | 'pollMs'>,
@@ -94,9 +121,9 @@ export async function supervise(
     });
     if (end.end !== 'exited' || (end.view && isTerminal(end.view.status))) return { end, workers, restarts };
     const life = await w.exited;
-    if (o.reportGone !== false) await reportWorkerGone(o.adapter, o.handle, life).catch(() => {});
+    if (o.policy.reportsGone) await reportWorkerGone(o.adapter, o.handle, life).catch(() => {});
     const notNow = o.adapter.isRetryableExit(life.exitCode);
-    if ((!notNow && (restarts >= o.restarts || next >= names.length)) || Date.now() > deadline)
+    if ((!notNow && (restarts >= o.policy.restarts || next >= names.length)) || Date.now() > deadline)
       return { end, workers, restarts };
     if (notNow) await notNowPause(o.adapter, o.handle);
     else restarts++;
