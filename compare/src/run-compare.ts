@@ -4,9 +4,9 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { defaultRepeats } from '@vendor-review/domain';
-import { inLanes } from '@vendor-review/domain/infra';
+import { defaultRepeats } from '@vendor-review/pipeline';
 import {
+  inLanes,
   cellRequest,
   computeEvidence,
   crashCatalogue,
@@ -21,7 +21,7 @@ import {
   type CellObservation,
   type HazardObservation,
   type HazardScenario,
-} from '@vendor-review/domain/conformance';
+} from '@vendor-review/conformance';
 import type { CompareOptions } from './cli.ts';
 import { environmentReport } from './environment.ts';
 import { granularityScenarios, runGranularitySuite } from './granularity-suite.ts';

@@ -17,8 +17,8 @@
 import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, DefaultLogger } from '@temporalio/worker';
 import type { ConnectionOptions } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { createHttpPorts, CrashPlanError, parseCrashPlan, stepTrace, traceWanted } from '@vendor-review/domain';
-import { parseCli, runCli, UsageError } from '@vendor-review/domain/infra';
+import { createHttpPorts, parseCli, runCli, UsageError } from '@vendor-review/worker-io';
+import { CrashPlanError, parseCrashPlan, stepTrace, traceWanted } from '@vendor-review/pipeline';
 import { createActivities } from './activities.ts';
 import { approvalCrashWatcher } from './approval-watch.ts';
 import { WORKFLOWS_PATH } from './bundle.ts';

@@ -1,10 +1,15 @@
-import type { Decision, RunHandle, RunView, RuntimeAdapter } from '../domain/runtime.ts';
-import { isTerminal } from '../domain/runtime.ts';
-import type { ReviewRequestInput } from '../domain/request.ts';
-import { parseCrashLine, STOP_GRACE_MS } from '../domain/crashpoints.ts';
-import { WorkerProcess, type WorkerLife } from '../infra/worker-process.ts';
-import { worldClient } from '../world/client.ts';
-import type { LedgerEntry } from '../world/ledger.ts';
+import {
+  type Decision,
+  type RunHandle,
+  type RunView,
+  type RuntimeAdapter,
+  isTerminal,
+  type ReviewRequestInput,
+  parseCrashLine,
+  STOP_GRACE_MS,
+} from '@vendor-review/pipeline';
+import { WorkerProcess, type WorkerLife } from '@vendor-review/testbed';
+import { worldClient, type LedgerEntry } from '@vendor-review/world';
 import { MAIL_GRACE_MS, mailOwed, mailShown } from './delivery.ts';
 import type { CellObservation, CellStatus, StopObservation } from './observation.ts';
 import type { Scenario } from './scenarios.ts';

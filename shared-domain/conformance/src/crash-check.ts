@@ -1,5 +1,4 @@
-import { expectationFor, type Expectation } from '../domain/crash-expectations.ts';
-import type { OperationKind } from '../domain/ports.ts';
+import { expectationFor, type Expectation, type OperationKind } from '@vendor-review/pipeline';
 import { computeEvidence, executed, type Evidence } from './evidence.ts';
 import type { CellObservation, StopObservation } from './observation.ts';
 

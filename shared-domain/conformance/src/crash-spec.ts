@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RuntimeAdapter } from '../domain/runtime.ts';
-import type { ReviewRequestInput } from '../domain/request.ts';
+import type { RuntimeAdapter, ReviewRequestInput } from '@vendor-review/pipeline';
 import { errorObservation, runCell } from './cell.ts';
 import { checkCrashCell } from './crash-check.ts';
 import { jobsFor, runMatrix } from './matrix.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RunView } from '../domain/runtime.ts';
-import type { LedgerEntry } from '../world/ledger.ts';
+import type { RunView } from '@vendor-review/pipeline';
+import type { LedgerEntry } from '@vendor-review/world';
 import { mailOwed, mailShown } from './delivery.ts';
 
 const view = (status: RunView['status'], approved?: boolean) =>

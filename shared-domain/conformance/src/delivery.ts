@@ -1,5 +1,5 @@
-import type { RunView } from '../domain/runtime.ts';
-import type { LedgerEntry } from '../world/ledger.ts';
+import type { RunView } from '@vendor-review/pipeline';
+import type { LedgerEntry } from '@vendor-review/world';
 
 /**
  * When a run that has ended is done with: an outbox may send its mail a moment after the run's

@@ -1,9 +1,6 @@
-import { reviewDigest } from '../domain/digest.ts';
-import type { DurableMark, DurableRecord } from '../domain/runtime.ts';
-import type { ReviewState } from '../domain/state.ts';
-import type { WorkerLife } from '../infra/worker-process.ts';
-import type { LedgerEntry } from '../world/ledger.ts';
-import { sumCosts } from '../world/pricing.ts';
+import { reviewDigest, type DurableMark, type DurableRecord, type ReviewState } from '@vendor-review/pipeline';
+import type { WorkerLife } from '@vendor-review/testbed';
+import { type LedgerEntry, sumCosts } from '@vendor-review/world';
 import type { CellObservation } from './observation.ts';
 
 /**

@@ -1,8 +1,13 @@
-import { BEFORE_THE_GATE } from '../domain/crash-expectations.ts';
-import type { DurableMark, DurableRecord, RuntimeInfo } from '../domain/runtime.ts';
-import { initialState, type ReviewState } from '../domain/state.ts';
-import { workerLife, type WorkerLife } from '../infra/worker-process.ts';
-import type { LedgerEntry } from '../world/ledger.ts';
+import {
+  BEFORE_THE_GATE,
+  type DurableMark,
+  type DurableRecord,
+  type RuntimeInfo,
+  initialState,
+  type ReviewState,
+} from '@vendor-review/pipeline';
+import { workerLife, type WorkerLife } from '@vendor-review/testbed';
+import type { LedgerEntry } from '@vendor-review/world';
 import type { CellObservation } from './observation.ts';
 import { baselineIdFor, scenarioId, type Scenario } from './scenarios.ts';
 

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { WorkerProcess } from '../infra/worker-process.ts';
+import { WorkerProcess } from '@vendor-review/testbed';
 import { graceAfterTerm } from './cell.ts';
 import { leftBy } from './crash-check.ts';
 
-const CRASHPOINTS = fileURLToPath(new URL('../domain/crashpoints.ts', import.meta.url));
+const CRASHPOINTS = fileURLToPath(new URL('../../pipeline/src/crashpoints.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'grace-'));
 // ES modules (top-level await) for tsx.
 writeFileSync(join(dir, 'package.json'), '{"type":"module"}');

@@ -68,3 +68,4 @@ export {
   type TemporalEnv,
   type WorkerModel,
 } from './runtime-module.ts';
+export { inLanes, type LaneOptions } from './lanes.ts';

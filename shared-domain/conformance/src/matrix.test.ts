@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRepeats, VARYING_REPEATS } from '../domain/crash-expectations.ts';
+import { defaultRepeats, VARYING_REPEATS } from '@vendor-review/pipeline';
 import { FIXTURE_RUNTIMES } from './fixtures.ts';
 import { jobsFor } from './matrix.ts';
 import { crashCatalogue } from './scenarios.ts';

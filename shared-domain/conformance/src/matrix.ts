@@ -1,4 +1,4 @@
-import { inLanes } from '../infra/lanes.ts';
+import { inLanes } from './lanes.ts';
 import type { CellObservation } from './observation.ts';
 import type { Scenario } from './scenarios.ts';
 

@@ -1,8 +1,6 @@
-import type { CrashLine } from '../domain/crashpoints.ts';
-import type { Decision, DurableRecord, Durability, RuntimeIds } from '../domain/runtime.ts';
-import type { ReviewState } from '../domain/state.ts';
-import type { WorkerLife } from '../infra/worker-process.ts';
-import type { LedgerEntry } from '../world/ledger.ts';
+import type { CrashLine, Decision, DurableRecord, Durability, RuntimeIds, ReviewState } from '@vendor-review/pipeline';
+import type { WorkerLife } from '@vendor-review/testbed';
+import type { LedgerEntry } from '@vendor-review/world';
 import type { Scenario } from './scenarios.ts';
 
 /**

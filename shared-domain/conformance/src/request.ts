@@ -1,5 +1,5 @@
-import type { ReviewRequestInput } from '../domain/request.ts';
-import { vendorRequest } from '../world/requests.ts';
+import type { ReviewRequestInput } from '@vendor-review/pipeline';
+import { vendorRequest } from '@vendor-review/world';
 
 /** The vendor every cell reviews, and how many of its requirements: enough to loop, few enough to be quick. */
 export const CELL_VENDOR = 'acme-analytics';

@@ -1,10 +1,15 @@
-import type { ReviewRequestInput } from '../domain/request.ts';
-import type { CrashPointName } from '../domain/crashpoints.ts';
-import type { Ports } from '../domain/ports.ts';
-import type { RunConfig, RuntimeAdapter, RuntimeInfo, Variant, WorkerSpec } from '../domain/runtime.ts';
-import type { OutboxRow } from '../infra/outbox.ts';
-import type { SdkDevServer, TemporalHandle } from '../infra/temporal.ts';
-import type { WorkerProcess } from '../infra/worker-process.ts';
+import type {
+  ReviewRequestInput,
+  CrashPointName,
+  Ports,
+  RunConfig,
+  RuntimeAdapter,
+  RuntimeInfo,
+  Variant,
+  WorkerSpec,
+} from '@vendor-review/pipeline';
+import type { OutboxRow } from '@vendor-review/worker-io';
+import type { SdkDevServer, TemporalHandle, WorkerProcess } from '@vendor-review/testbed';
 
 /**
  * A runtime module: everything the tools (compare, chaos, bench, lab) may know about one runtime,

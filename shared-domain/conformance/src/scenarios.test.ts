@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_RUNTIMES } from './fixtures.ts';
 import { crashCatalogue, LONG_STEP_MS, selectScenarios } from './scenarios.ts';
-import { STOP_GRACE_MS } from '../domain/crashpoints.ts';
-import { expectationFor, CRASH_RULES } from '../domain/crash-expectations.ts';
+import { STOP_GRACE_MS, expectationFor, CRASH_RULES } from '@vendor-review/pipeline';
 
 const { langgraph: LG, temporal: TM } = FIXTURE_RUNTIMES;
 

@@ -1,8 +1,17 @@
-import type { CrashDeviation } from '../domain/crash-expectations.ts';
-import { CRASH_POINT_NAMES, STOP_GRACE_MS, type CrashPointName, type StopMode } from '../domain/crashpoints.ts';
-import { DEFAULT_GRANULARITY, granularityOf, type Granularity } from '../domain/granularity.ts';
-import type { Durability, RuntimeInfo, Variant } from '../domain/runtime.ts';
-import type { FaultRuleInput } from '../world/faults.ts';
+import {
+  type CrashDeviation,
+  CRASH_POINT_NAMES,
+  STOP_GRACE_MS,
+  type CrashPointName,
+  type StopMode,
+  DEFAULT_GRANULARITY,
+  granularityOf,
+  type Granularity,
+  type Durability,
+  type RuntimeInfo,
+  type Variant,
+} from '@vendor-review/pipeline';
+import type { FaultRuleInput } from '@vendor-review/world';
 
 /**
  * The scenario catalogue as data: every crash point in every configuration each runtime offers,

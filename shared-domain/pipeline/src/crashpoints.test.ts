@@ -74,13 +74,13 @@ describe('crash plans', () => {
 
   it('a process freezes itself at a stop point and carries on after SIGCONT', async () => {
     const script = [
-      "import { crashpoint } from './src/domain/crashpoints.ts';",
+      "import { crashpoint } from './src/crashpoints.ts';",
       "await crashpoint('boundary');",
       "process.stdout.write('went on\\n');",
     ].join('\n');
     const { spawn } = await import('node:child_process');
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: new URL('../..', import.meta.url),
+      cwd: new URL('..', import.meta.url),
       env: { ...process.env, CRASH_PLAN: 'boundary:stop' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -109,7 +109,7 @@ describe('crash plans', () => {
   /** A child process reaching `boundary` with `plan`, its SIGTERM handling given as code. */
   async function atTermPoint(onTerm: string): Promise<{ code: number | null; signal: string | null; out: string }> {
     const script = [
-      "import { crashpoint } from './src/domain/crashpoints.ts';",
+      "import { crashpoint } from './src/crashpoints.ts';",
       onTerm,
       "await crashpoint('boundary');",
       "process.stdout.write('step went on\\n');",
@@ -118,7 +118,7 @@ describe('crash plans', () => {
     ].join('\n');
     const { spawn } = await import('node:child_process');
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: new URL('../..', import.meta.url),
+      cwd: new URL('..', import.meta.url),
       env: { ...process.env, CRASH_PLAN: 'boundary:term' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

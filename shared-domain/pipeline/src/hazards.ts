@@ -4,7 +4,7 @@ import type { Variant } from './runtime.ts';
  * The production half of the comparison: a checkpoint makes a run resumable, not correct. Each
  * hazard is written once, here, with the verdicts it can end in and the one each variant must
  * reach; a runtime documented to end elsewhere says so beside it, with the reason. The harness
- * (shared-domain/src/conformance/production) puts every runtime through each hazard and judges
+ * (shared-domain/conformance/src/production) puts every runtime through each hazard and judges
  * the outcome from the world's ledger and the durable records.
  */
 export type HazardSection =

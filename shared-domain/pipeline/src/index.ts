@@ -18,5 +18,4 @@ export * from './steps/index.ts';
 export * from './requirements.ts';
 export * from './prompts.ts';
 export * from './step-trace.ts';
-export { createHttpPorts, type HttpPortsOptions, type ModelOptions } from './adapters/index.ts';
 export { runPlain, type PlainRunOptions, type PlainRunResult } from './runner/plain.ts';

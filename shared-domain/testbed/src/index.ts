@@ -24,8 +24,6 @@ export {
   maskDatabaseUrl,
   type FreshDatabase,
 } from './postgres-databases.ts';
-export { runMigrations, type MigrationPlan, type MigrationResult } from './migrations.ts';
-export { createStepErrors, stepErrorsTableSql, type StepErrors } from './step-errors.ts';
 export { startTemporal, type SdkDevServer, type StartTemporalOptions, type TemporalHandle } from './temporal.ts';
 export type { TemporalRestartOptions } from './temporal-restart.ts';
 export { resolveTemporalCli } from './temporal-cli.ts';
@@ -39,12 +37,7 @@ export {
 } from './temporal-config.ts';
 export { InfraError } from './infra-error.ts';
 export type { InfraLog } from './infra-log.ts';
-export { freePort } from './net-probe.ts';
 export { isProcessAlive } from './process-cleanup.ts';
-export { inTransaction, withConnection } from './transaction.ts';
-export { inLanes, type LaneOptions } from './lanes.ts';
-export { installedVersions } from './package-versions.ts';
-export { isConnectionLoss, survivesConnectionLoss, waitForDatabase } from './connection-loss.ts';
 export {
   WorkerProcess,
   killAllWorkers,
@@ -55,29 +48,4 @@ export {
   type WorkerLife,
   type WorkerProcessOptions,
 } from './worker-process.ts';
-export {
-  createOutbox,
-  outboxTableSql,
-  outboxBackoffMs,
-  OUTBOX_MAX_ATTEMPTS,
-  type Outbox,
-  type OutboxRow,
-  type OutboxStatus,
-  type DrainOptions,
-  type DrainOutcome,
-  type DrainResult,
-} from './outbox.ts';
-export {
-  parseCli,
-  runCli,
-  exitFor,
-  commaList,
-  wholeNumber,
-  writableDirectory,
-  UsageError,
-  HelpRequested,
-  type CliSpec,
-  type RunCliOptions,
-} from './cli.ts';
-export { ensureWritableDirectory, makeDirectory, writeFileAtomic } from './files.ts';
 export { workerBundle, describeBuilt, sourcesHash, publishCached, type Built } from './worker-bundle.ts';

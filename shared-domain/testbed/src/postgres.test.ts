@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, InfraError, maskDatabaseUrl, startPostgres, type PostgresHandle } from './index.ts';
-import { freePort } from './net-probe.ts';
+import { freePort } from '@vendor-review/worker-io';
 import { isProcessAlive } from './process-cleanup.ts';
 
 const quiet = () => undefined;

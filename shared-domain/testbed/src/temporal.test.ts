@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, InfraError, resolveTemporalCli, startTemporal, type TemporalHandle } from './index.ts';
-import { tcpConnect } from './net-probe.ts';
+import { InfraError, resolveTemporalCli, startTemporal, type TemporalHandle } from './index.ts';
+import { freePort, tcpConnect } from '@vendor-review/worker-io';
 import { isProcessAlive } from './process-cleanup.ts';
 
 const run = promisify(execFile);

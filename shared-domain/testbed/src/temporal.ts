@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { InfraError, reasonOf } from './infra-error.ts';
 import { stderrLog, type InfraLog } from './infra-log.ts';
-import { freePort, settlesWithin, sleep, tcpConnect } from './net-probe.ts';
+import { freePort, settlesWithin, sleep, tcpConnect } from '@vendor-review/worker-io';
 import { killWithParent, onProcessEnd } from './process-cleanup.ts';
 import { cliEnv, resolveTemporalCli, temporalCliVersion } from './temporal-cli.ts';
 import { restartable, type TemporalRestartOptions } from './temporal-restart.ts';

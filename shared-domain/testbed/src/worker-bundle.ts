@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { makeDirectory } from './files.ts';
+import { makeDirectory } from '@vendor-review/worker-io';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,7 +19,8 @@ export interface Built {
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const LOCKFILE = path.join(REPO_ROOT, 'pnpm-lock.yaml');
-const SHARED_DOMAIN = fileURLToPath(new URL('../', import.meta.url));
+// Every package under shared-domain/ (a worker bundles the pipeline and worker-io, and its harness the rest).
+const SHARED_DOMAIN = fileURLToPath(new URL('../../', import.meta.url));
 /**
  * Never part of a worker: the embedded PostgreSQL (native binaries), the build tools, and the
  * Temporal SDK (a native bridge and its protos; the infra helpers import its client only on demand).

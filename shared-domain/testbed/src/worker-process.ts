@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseCrashLine, type CrashLine } from '../domain/crashpoints.ts';
-import type { WorkerSpec } from '../domain/runtime.ts';
+import { parseCrashLine, type CrashLine, type WorkerSpec } from '@vendor-review/pipeline';
+import { stopOnInterrupt } from '@vendor-review/worker-io';
 
 /**
  * A runtime's worker as a real child process, watched from outside: its exit code or signal
@@ -74,6 +74,8 @@ const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const TAIL_BYTES = 4000;
 const KEEP_LINES = 5000;
 const live = new Set<ChildProcess>();
+// A command run by runCli({ stopsOnSignal }) kills its workers on Ctrl-C or SIGTERM.
+stopOnInterrupt(killAllWorkers);
 
 /** VmHWM (peak resident set) of a live process in kB, or null once it is gone. */
 function peakRssKb(pid: number): number | null {

@@ -4,8 +4,8 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isConnectionLoss, waitForDatabase } from './connection-loss.ts';
-import { startPostgres, type PostgresHandle } from './index.ts';
+import { isConnectionLoss, waitForDatabase } from '@vendor-review/worker-io';
+import { startPostgres, type PostgresHandle } from '../src/index.ts';
 
 describe('isConnectionLoss', () => {
   let server: PostgresHandle;

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runMigrations } from './migrations.ts';
-import { freshDatabase, type FreshDatabase } from './postgres-databases.ts';
+import { runMigrations } from '@vendor-review/worker-io';
+import { freshDatabase, type FreshDatabase } from '../src/postgres-databases.ts';
 
 const SERVER_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 

@@ -1,9 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TransientError, PermanentError } from '../domain/errors.ts';
-import type { Mail, Ports, Receipt } from '../domain/ports.ts';
-import { createOutbox, OUTBOX_MAX_ATTEMPTS, outboxTableSql } from './outbox.ts';
-import { freshDatabase, type FreshDatabase } from './postgres-databases.ts';
+import { TransientError, PermanentError, type Mail, type Ports, type Receipt } from '@vendor-review/pipeline';
+import { createOutbox, OUTBOX_MAX_ATTEMPTS, outboxTableSql } from '@vendor-review/worker-io';
+import { freshDatabase, type FreshDatabase } from '../src/postgres-databases.ts';
 
 const SERVER = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const outbox = createOutbox('test_outbox');

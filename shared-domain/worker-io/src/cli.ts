@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ensureWritableDirectory } from './files.ts';
-import { killAllWorkers } from './worker-process.ts';
 
 /**
  * The one way every command of this project reads its command line: `--help` prints the usage and
@@ -144,6 +143,16 @@ export interface RunCliOptions {
   stopsOnSignal?: boolean;
 }
 
+/**
+ * What an interrupt stops before the process exits. The worker spawner (the test bed's
+ * worker-process.ts) registers its kill here when it is loaded, so this module, which every
+ * production worker imports, does not import the spawner.
+ */
+const onInterrupt: Array<() => void> = [];
+export function stopOnInterrupt(stop: () => void): void {
+  onInterrupt.push(stop);
+}
+
 /** Runs a command's main, whose number is the exit code; every failure ends as exitFor says. */
 export function runCli(name: string, main: () => Promise<number>, opts: RunCliOptions = {}): void {
   if (opts.stopsOnSignal) {
@@ -152,7 +161,7 @@ export function runCli(name: string, main: () => Promise<number>, opts: RunCliOp
       if (interrupted) return;
       interrupted = true;
       process.stderr.write(`${name}: ${signal}: stopping workers and infrastructure…\n`);
-      killAllWorkers();
+      for (const stop of onInterrupt) stop();
       process.exit(130);
     };
     // Stay subscribed (not `once`): the infra helpers re-raise a signal nobody else listens to, which

@@ -1,9 +1,13 @@
 import type pg from 'pg';
-import { isTransient } from '../domain/errors.ts';
-import type { RunIdentity } from '../domain/identity.ts';
-import type { Mail, Ports, Receipt } from '../domain/ports.ts';
-import { sendDelivery } from '../domain/steps/deliver.ts';
-import type { StepContext } from '../domain/steps/context.ts';
+import {
+  isTransient,
+  type RunIdentity,
+  type Mail,
+  type Ports,
+  type Receipt,
+  sendDelivery,
+  type StepContext,
+} from '@vendor-review/pipeline';
 import { inTransaction } from './transaction.ts';
 
 /**

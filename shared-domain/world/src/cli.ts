@@ -1,5 +1,5 @@
 /** `pnpm world [--port 4100] [--model-latency 150] [--page-latency 0]`: the world on its own, until Ctrl-C. */
-import { parseCli, runCli, UsageError, wholeNumber } from '../infra/cli.ts';
+import { parseCli, runCli, UsageError, wholeNumber } from '@vendor-review/worker-io';
 import { ROUTES } from './control.ts';
 import { startWorld } from './server.ts';
 import { VENDORS } from './vendors/index.ts';

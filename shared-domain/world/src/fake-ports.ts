@@ -1,6 +1,12 @@
-import { htmlTitle, htmlToText } from '../domain/adapters/html-text.ts';
-import { PermanentError } from '../domain/errors.ts';
-import type { CallMeta, Mail, ModelRequest, Ports, TrackerNote } from '../domain/ports.ts';
+import { htmlTitle, htmlToText } from '@vendor-review/worker-io';
+import {
+  PermanentError,
+  type CallMeta,
+  type Mail,
+  type ModelRequest,
+  type Ports,
+  type TrackerNote,
+} from '@vendor-review/pipeline';
 import { simulateCompletion } from './sim-model.ts';
 import { renderSitemap, renderVendorPage, vendorPagePath } from './vendors/render.ts';
 import { VENDORS } from './vendors/index.ts';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpPorts } from '../domain/adapters/index.ts';
+import { createHttpPorts } from '@vendor-review/worker-io';
 import { costUsd, startWorld, summarizeLedger, type World } from './index.ts';
 
 /**

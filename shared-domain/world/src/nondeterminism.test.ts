@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { draftPrompt } from '../domain/prompts.ts';
+import { draftPrompt } from '@vendor-review/pipeline';
 import { startWorld, worldClient, type World, type WorldClient } from './index.ts';
 
 /**

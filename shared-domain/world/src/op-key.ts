@@ -1,6 +1,6 @@
 import { shortHash } from './deliveries.ts';
 import type { LedgerKind } from './ledger.ts';
-import { REQUIREMENT_LABEL } from '../domain/prompts.ts';
+import { REQUIREMENT_LABEL } from '@vendor-review/pipeline';
 import { parseChatRequest, promptHash } from './routes-model.ts';
 
 function field(body: string, name: string): string | undefined {

@@ -1,5 +1,4 @@
-import { REQUIREMENT_KIND_IDS, catalogueRequirement } from '../domain/requirements.ts';
-import type { ReviewRequestInput } from '../domain/request.ts';
+import { REQUIREMENT_KIND_IDS, catalogueRequirement, type ReviewRequestInput } from '@vendor-review/pipeline';
 import { vendorBySlug, VENDOR_SLUGS } from './vendors/index.ts';
 
 /** The standard request for one of the world's vendors: every catalogue requirement, in catalogue order. */

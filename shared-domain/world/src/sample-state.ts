@@ -1,16 +1,20 @@
-import { parseReviewRequest } from '../domain/request.ts';
-import { applyUpdate, initialState, type ReviewState } from '../domain/state.ts';
+import {
+  parseReviewRequest,
+  applyUpdate,
+  initialState,
+  type ReviewState,
+  type StepContext,
+  discover,
+  extract,
+  fetchPage,
+  type StepName,
+  selectPage,
+  selectRequirement,
+  validate,
+  verify,
+} from '@vendor-review/pipeline';
 import { vendorRequest } from './requests.ts';
-import type { StepContext } from '../domain/steps/context.ts';
-import { discover } from '../domain/steps/discover.ts';
-import { extract } from '../domain/steps/extract.ts';
 import { FAKE_ORIGIN, fakePorts } from './fake-ports.ts';
-import { fetchPage } from '../domain/steps/fetch-page.ts';
-import type { StepName } from '../domain/steps/names.ts';
-import { selectPage } from '../domain/steps/select-page.ts';
-import { selectRequirement } from '../domain/steps/select-requirement.ts';
-import { validate } from '../domain/steps/validate.ts';
-import { verify } from '../domain/steps/verify.ts';
 
 /** States at known points of a run over the fake ports, for unit tests of one step. */
 export function testCtx(step: StepName, extra: Partial<StepContext> = {}): StepContext {

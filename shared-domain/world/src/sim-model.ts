@@ -5,7 +5,7 @@ import {
   PAGE_OPEN,
   VENDOR_LABEL,
   VERDICTS_LABEL,
-} from '../domain/prompts.ts';
+} from '@vendor-review/pipeline';
 
 /**
  * The world's stand-in for a language model: a pure function from prompt to answer, so the same

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { extractPrompt } from '../domain/prompts.ts';
+import { extractPrompt } from '@vendor-review/pipeline';
 import { FAULT_KINDS, startWorld, worldClient, VENDORS, type World, type WorldClient } from './index.ts';
 import { countPromptTokens, costUsd } from './pricing.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CallMeta } from '../ports.ts';
-import { startWorld, type World } from '../../world/index.ts';
-import { createHttpPorts, htmlToText, resolveModelOptions } from './index.ts';
+import type { CallMeta } from '@vendor-review/pipeline';
+import { startWorld, type World } from '../src/index.ts';
+import { createHttpPorts, htmlToText, resolveModelOptions } from '@vendor-review/worker-io';
 
 let world: World;
 const meta = (extra: Partial<CallMeta> = {}): CallMeta => ({

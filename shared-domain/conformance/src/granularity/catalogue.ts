@@ -1,6 +1,12 @@
-import type { CrashPointName } from '../../domain/crashpoints.ts';
-import { GRANULARITIES, granularityOf, type Granularity } from '../../domain/granularity.ts';
-import type { RunConfig, RuntimeInfo, Variant } from '../../domain/runtime.ts';
+import {
+  type CrashPointName,
+  GRANULARITIES,
+  granularityOf,
+  type Granularity,
+  type RunConfig,
+  type RuntimeInfo,
+  type Variant,
+} from '@vendor-review/pipeline';
 import type { Scenario } from '../scenarios.ts';
 
 /**

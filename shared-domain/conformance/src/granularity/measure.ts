@@ -1,5 +1,5 @@
-import type { DurableRecord } from '../../domain/runtime.ts';
-import type { LedgerEntry } from '../../world/ledger.ts';
+import type { DurableRecord } from '@vendor-review/pipeline';
+import type { LedgerEntry } from '@vendor-review/world';
 import { computeEvidence, executed } from '../evidence.ts';
 import type { CellObservation } from '../observation.ts';
 

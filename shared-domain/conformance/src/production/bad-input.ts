@@ -1,6 +1,5 @@
-import { newRunId } from '../../domain/identity.ts';
-import { InvalidRequestError, type ReviewRequestInput } from '../../domain/request.ts';
-import { worldClient } from '../../world/client.ts';
+import { newRunId, InvalidRequestError, type ReviewRequestInput } from '@vendor-review/pipeline';
+import { worldClient } from '@vendor-review/world';
 import type { HazardRunner } from './types.ts';
 
 /** Requests no review can come from, each wrong in its own way. */

@@ -1,8 +1,14 @@
-import { HAZARD_IDS, HAZARDS, expectedVerdict, type HazardId } from '../../domain/hazards.ts';
-import type { RuntimeInfo, Variant } from '../../domain/runtime.ts';
-import { inLanes } from '../../infra/lanes.ts';
-import { worldClient } from '../../world/client.ts';
-import { DrillUnavailableError } from '../../domain/drills.ts';
+import {
+  HAZARD_IDS,
+  HAZARDS,
+  expectedVerdict,
+  type HazardId,
+  type RuntimeInfo,
+  type Variant,
+  DrillUnavailableError,
+} from '@vendor-review/pipeline';
+import { inLanes } from '../lanes.ts';
+import { worldClient } from '@vendor-review/world';
 import { badInputHazard } from './bad-input.ts';
 import { deployHazard } from './deploy.ts';
 import { lostWorkersHazard } from './lost-workers.ts';

@@ -1,5 +1,5 @@
-import type { RunHandle, RuntimeAdapter } from '../../domain/runtime.ts';
-import { WorkerProcess } from '../../infra/worker-process.ts';
+import type { RunHandle, RuntimeAdapter } from '@vendor-review/pipeline';
+import { WorkerProcess } from '@vendor-review/testbed';
 
 /**
  * The worker processes of one hazard run, by name, kept as a supervisor keeps them: each name has

@@ -1,8 +1,7 @@
-import { newRunId } from '../../domain/identity.ts';
+import { newRunId, isTerminal } from '@vendor-review/pipeline';
 import { oneRequirement } from '../request.ts';
-import { isTerminal } from '../../domain/runtime.ts';
-import { WorkerProcess } from '../../infra/worker-process.ts';
-import { worldClient } from '../../world/client.ts';
+import { WorkerProcess } from '@vendor-review/testbed';
+import { worldClient } from '@vendor-review/world';
 import { followRun } from './follow.ts';
 import { reviewAgainstWorld } from './review-check.ts';
 import { clip, endingOf, stopAll, supervise } from './supervisor.ts';

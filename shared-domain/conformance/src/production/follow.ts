@@ -1,6 +1,5 @@
-import type { RunHandle, RunView, RuntimeAdapter } from '../../domain/runtime.ts';
-import { isTerminal } from '../../domain/runtime.ts';
-import type { WorkerProcess } from '../../infra/worker-process.ts';
+import { type RunHandle, type RunView, type RuntimeAdapter, isTerminal } from '@vendor-review/pipeline';
+import type { WorkerProcess } from '@vendor-review/testbed';
 import { APPROVER } from '../cell.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

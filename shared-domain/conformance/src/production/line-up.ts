@@ -1,5 +1,5 @@
-import type { InFlightTask } from '../../domain/runtime.ts';
-import type { WorkerProcess } from '../../infra/worker-process.ts';
+import type { InFlightTask } from '@vendor-review/pipeline';
+import type { WorkerProcess } from '@vendor-review/testbed';
 
 /**
  * Lines up workers whose crash plan freezes them at the same points (`boundary:stop,…`), so that

@@ -1,7 +1,6 @@
-import { newRunId } from '../../domain/identity.ts';
-import { retryRuleFor, stepKindOf } from '../../domain/retry-rule.ts';
-import type { WorkerProcess } from '../../infra/worker-process.ts';
-import { worldClient } from '../../world/client.ts';
+import { newRunId, retryRuleFor, stepKindOf } from '@vendor-review/pipeline';
+import type { WorkerProcess } from '@vendor-review/testbed';
+import { worldClient } from '@vendor-review/world';
 import { oneRequirement } from '../request.ts';
 import { ownErrorsOfStep } from './own-errors.ts';
 import { stopAll, supervise } from './supervisor.ts';

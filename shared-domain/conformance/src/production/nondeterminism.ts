@@ -1,9 +1,9 @@
-import type { Granularity } from '../../domain/granularity.ts';
+import type { Granularity } from '@vendor-review/pipeline';
 import { runCell } from '../cell.ts';
 import { sweptConfigurations } from '../granularity/catalogue.ts';
 import type { CellObservation } from '../observation.ts';
 import type { Scenario } from '../scenarios.ts';
-import { worldClient } from '../../world/client.ts';
+import { worldClient } from '@vendor-review/world';
 import { HazardSkipped, type Figure, type HazardEnv, type HazardRunner, type HazardScenario } from './types.ts';
 
 /**

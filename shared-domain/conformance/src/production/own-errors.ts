@@ -1,4 +1,4 @@
-import type { LedgerEntry } from '../../world/ledger.ts';
+import type { LedgerEntry } from '@vendor-review/world';
 
 /**
  * A step's own errors as the world saw them: the one definition the production drill and the

@@ -1,10 +1,7 @@
-import type { InfraServer } from '../../domain/drills.ts';
-import { newRunId } from '../../domain/identity.ts';
+import { type InfraServer, newRunId, type DurableRecord, isTerminal } from '@vendor-review/pipeline';
 import { oneRequirement } from '../request.ts';
-import type { DurableRecord } from '../../domain/runtime.ts';
-import { isTerminal } from '../../domain/runtime.ts';
-import type { WorkerProcess } from '../../infra/worker-process.ts';
-import { worldClient } from '../../world/client.ts';
+import type { WorkerProcess } from '@vendor-review/testbed';
+import { worldClient } from '@vendor-review/world';
 import { duplicatedSideEffects, repeatedOperations } from '../evidence.ts';
 import { stopAll, supervise } from './supervisor.ts';
 import { HazardSkipped, type HazardEnv, type HazardOutcome, type HazardRunner } from './types.ts';

@@ -1,9 +1,6 @@
-import type { Footprint } from '../../domain/drills.ts';
-import { newRunId } from '../../domain/identity.ts';
+import { type Footprint, newRunId, type RunHandle, isTerminal } from '@vendor-review/pipeline';
 import { oneRequirement } from '../request.ts';
-import type { RunHandle } from '../../domain/runtime.ts';
-import { isTerminal } from '../../domain/runtime.ts';
-import { WorkerProcess } from '../../infra/worker-process.ts';
+import { WorkerProcess } from '@vendor-review/testbed';
 import { stopAll, supervise } from './supervisor.ts';
 import { HazardSkipped, type HazardOutcome, type HazardRunner } from './types.ts';
 

@@ -1,8 +1,6 @@
-import { newRunId } from '../../domain/identity.ts';
-import { WorkerProcess } from '../../infra/worker-process.ts';
-import { worldClient } from '../../world/client.ts';
-import type { FaultRuleInput } from '../../world/faults.ts';
-import type { LedgerEntry } from '../../world/ledger.ts';
+import { newRunId } from '@vendor-review/pipeline';
+import { WorkerProcess } from '@vendor-review/testbed';
+import { worldClient, type FaultRuleInput, type LedgerEntry } from '@vendor-review/world';
 import { followRun } from './follow.ts';
 import type { HazardOutcome, HazardRunner } from './types.ts';
 

@@ -1,6 +1,5 @@
-import type { ReviewRequestInput } from '../../domain/request.ts';
-import type { ReviewState } from '../../domain/state.ts';
-import { EXPECTED_VERDICTS } from '../../world/vendors/index.ts';
+import type { ReviewRequestInput, ReviewState } from '@vendor-review/pipeline';
+import { EXPECTED_VERDICTS } from '@vendor-review/world';
 
 /**
  * Whether a finished run holds the review the vendor's pages support: each requested

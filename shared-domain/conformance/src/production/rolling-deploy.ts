@@ -1,10 +1,5 @@
-import { STOP_GRACE_MS } from '../../domain/crashpoints.ts';
-import { newRunId } from '../../domain/identity.ts';
-import type { RunHandle } from '../../domain/runtime.ts';
-import { isTerminal } from '../../domain/runtime.ts';
-import { worldClient } from '../../world/client.ts';
-import type { LedgerEntry } from '../../world/ledger.ts';
-import { vendorRequest } from '../../world/requests.ts';
+import { STOP_GRACE_MS, newRunId, type RunHandle, isTerminal } from '@vendor-review/pipeline';
+import { worldClient, type LedgerEntry, vendorRequest } from '@vendor-review/world';
 import { APPROVER } from '../cell.ts';
 import { executed } from '../evidence.ts';
 import { CELL_VENDOR } from '../request.ts';

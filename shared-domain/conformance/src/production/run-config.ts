@@ -1,4 +1,4 @@
-import type { RunConfig, RuntimeInfo, Variant } from '../../domain/runtime.ts';
+import type { RunConfig, RuntimeInfo, Variant } from '@vendor-review/pipeline';
 
 /**
  * The configuration a hazard about workers racing or freezing runs in: the variant with each

@@ -1,7 +1,12 @@
-import type { WorkerEnding } from '../../domain/drills.ts';
-import type { RunHandle, RunView, RuntimeAdapter, WorkerSpec } from '../../domain/runtime.ts';
-import { isTerminal } from '../../domain/runtime.ts';
-import { WorkerProcess, type WorkerLife } from '../../infra/worker-process.ts';
+import {
+  type WorkerEnding,
+  type RunHandle,
+  type RunView,
+  type RuntimeAdapter,
+  type WorkerSpec,
+  isTerminal,
+} from '@vendor-review/pipeline';
+import { WorkerProcess, type WorkerLife } from '@vendor-review/testbed';
 import { followRun, type Followed } from './follow.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

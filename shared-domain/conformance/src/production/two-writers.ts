@@ -1,7 +1,5 @@
-import { newRunId } from '../../domain/identity.ts';
-import type { DurableRecord } from '../../domain/runtime.ts';
-import { worldClient } from '../../world/client.ts';
-import type { LedgerEntry } from '../../world/ledger.ts';
+import { newRunId, type DurableRecord } from '@vendor-review/pipeline';
+import { worldClient, type LedgerEntry, sumCosts } from '@vendor-review/world';
 import { APPROVER } from '../cell.ts';
 import { executed, forkedCheckpoints } from '../evidence.ts';
 import { Crew } from './crew.ts';
@@ -9,7 +7,6 @@ import { followRun } from './follow.ts';
 import { stepwiseConfig } from './run-config.ts';
 import { LineUp } from './line-up.ts';
 import type { Figure, HazardRunner } from './types.ts';
-import { sumCosts } from '../../world/pricing.ts';
 
 /** The two workers that resume the run, and where each freezes so the two are lined up. */
 export const RESUMERS = ['A', 'B'] as const;

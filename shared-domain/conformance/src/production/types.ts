@@ -1,9 +1,13 @@
-import type { HazardDeviation, HazardId } from '../../domain/hazards.ts';
-import type { ReviewRequestInput } from '../../domain/request.ts';
-import type { DurableRecord, RuntimeAdapter, Variant } from '../../domain/runtime.ts';
-import type { PostgresHandle } from '../../infra/postgres.ts';
-import type { TemporalHandle } from '../../infra/temporal.ts';
-import type { LedgerEntry } from '../../world/ledger.ts';
+import type {
+  HazardDeviation,
+  HazardId,
+  ReviewRequestInput,
+  DurableRecord,
+  RuntimeAdapter,
+  Variant,
+} from '@vendor-review/pipeline';
+import type { PostgresHandle, TemporalHandle } from '@vendor-review/testbed';
+import type { LedgerEntry } from '@vendor-review/world';
 
 /** One hazard, one runtime, one variant: a row of the production suite. */
 export interface HazardScenario {

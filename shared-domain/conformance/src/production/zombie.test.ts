@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DurableMark, DurableRecord } from '../../domain/runtime.ts';
+import type { DurableMark, DurableRecord } from '@vendor-review/pipeline';
 import { entries, PIPELINE, T0 } from '../fixtures.ts';
 import { judgeZombie, lateWrites } from './zombie.ts';
 

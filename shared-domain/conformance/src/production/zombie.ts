@@ -1,8 +1,11 @@
-import { newRunId } from '../../domain/identity.ts';
-import type { HazardId } from '../../domain/hazards.ts';
-import type { DurableMark, DurableRecord, InFlightTask } from '../../domain/runtime.ts';
-import { worldClient } from '../../world/client.ts';
-import type { LedgerEntry } from '../../world/ledger.ts';
+import {
+  newRunId,
+  type HazardId,
+  type DurableMark,
+  type DurableRecord,
+  type InFlightTask,
+} from '@vendor-review/pipeline';
+import { worldClient, type LedgerEntry } from '@vendor-review/world';
 import { APPROVER } from '../cell.ts';
 import { executed } from '../evidence.ts';
 import { Crew } from './crew.ts';

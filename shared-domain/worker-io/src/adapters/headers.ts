@@ -1,4 +1,4 @@
-import type { CallMeta } from '../ports.ts';
+import type { CallMeta } from '@vendor-review/pipeline';
 
 /** The headers every port sends: the world writes them into its ledger; a real service ignores the X-* ones. */
 export function metaHeaders(meta: CallMeta): Record<string, string> {

@@ -1,4 +1,4 @@
-import { PermanentError, TransientError } from '../errors.ts';
+import { PermanentError, TransientError } from '@vendor-review/pipeline';
 
 /**
  * One classification for every HTTP port: worth retrying (rate limits, overload, timeouts,

@@ -1,4 +1,4 @@
-import type { Ports } from '../ports.ts';
+import type { Ports } from '@vendor-review/pipeline';
 import { httpMailer } from './mailer.ts';
 import { openAiModel, resolveModelOptions, type ModelOptions } from './model.ts';
 import { httpTracker } from './tracker.ts';

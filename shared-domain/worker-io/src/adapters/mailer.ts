@@ -1,4 +1,4 @@
-import type { Mailer } from '../ports.ts';
+import type { Mailer } from '@vendor-review/pipeline';
 import { postForReceipt } from './receipts.ts';
 
 export function httpMailer(baseUrl: string, opts: { timeoutMs?: number } = {}): Mailer {

@@ -1,7 +1,14 @@
 import type * as OpenAiModule from 'openai';
 import type OpenAI from 'openai';
-import { PermanentError, TransientError } from '../errors.ts';
-import type { CallHooks, CallMeta, Model, ModelReply, ModelRequest } from '../ports.ts';
+import {
+  PermanentError,
+  TransientError,
+  type CallHooks,
+  type CallMeta,
+  type Model,
+  type ModelReply,
+  type ModelRequest,
+} from '@vendor-review/pipeline';
 import { metaHeaders } from './headers.ts';
 import { errorForStatus } from './http-errors.ts';
 

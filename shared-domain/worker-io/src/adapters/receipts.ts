@@ -1,4 +1,4 @@
-import type { CallMeta, Receipt } from '../ports.ts';
+import type { CallMeta, Receipt } from '@vendor-review/pipeline';
 import { metaHeaders } from './headers.ts';
 import { errorForNetwork, errorForStatus } from './http-errors.ts';
 

@@ -1,4 +1,4 @@
-import type { Tracker } from '../ports.ts';
+import type { Tracker } from '@vendor-review/pipeline';
 import { postForReceipt } from './receipts.ts';
 
 export function httpTracker(baseUrl: string, opts: { timeoutMs?: number } = {}): Tracker {

@@ -1,4 +1,4 @@
-import type { CallMeta, Page, Web } from '../ports.ts';
+import type { CallMeta, Page, Web } from '@vendor-review/pipeline';
 import { metaHeaders } from './headers.ts';
 import { htmlTitle, htmlToText } from './html-text.ts';
 import { errorForNetwork, errorForStatus } from './http-errors.ts';

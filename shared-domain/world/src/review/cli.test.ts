@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { CRASH_POINT_NAMES } from '../domain/crashpoints.ts';
-import { startWorld, type World } from '../world/index.ts';
+import { CRASH_POINT_NAMES } from '@vendor-review/pipeline';
+import { startWorld, type World } from '../index.ts';
 
 const PKG = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -19,7 +19,7 @@ interface Exit {
 /** The review CLI as a user runs it: a real child process. */
 function review(args: string[], env: Record<string, string> = {}): Promise<Exit> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/review.ts', ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/review/cli.ts', ...args], {
       cwd: PKG,
       env: { ...process.env, INIT_CWD: PKG, CRASH_PLAN: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

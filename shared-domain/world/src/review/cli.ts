@@ -3,16 +3,15 @@
  * the plain runner. Uses the world at WORLD_URL, or starts one in this process.
  * Exit codes: 0 delivered, 1 the run failed (dead letter), 2 the input was wrong (usage, request, CRASH_PLAN).
  */
-import { CrashPlanError, parseCrashPlan } from '../domain/crashpoints.ts';
-import { InvalidRequestError, parseReviewRequest } from '../domain/request.ts';
-import { readRequestFile, RequestFileError } from '../domain/runner/request-file.ts';
-import { parseCli, runCli, UsageError } from '../infra/cli.ts';
-import { rebaseOnWorld, vendorRequest } from '../world/requests.ts';
-import { VENDOR_SLUGS } from '../world/vendors/index.ts';
+import { CrashPlanError, parseCrashPlan, InvalidRequestError, parseReviewRequest } from '@vendor-review/pipeline';
+import { readRequestFile, RequestFileError } from './request-file.ts';
+import { parseCli, runCli, UsageError } from '@vendor-review/worker-io';
+import { rebaseOnWorld, vendorRequest } from '../requests.ts';
+import { VENDOR_SLUGS } from '../vendors/index.ts';
 
 const USAGE = `usage: pnpm review --vendor <${VENDOR_SLUGS.join('|')}> | --request <file.json> [--keys]
   --vendor SLUG      review one of the simulated world's vendors
-  --request FILE     review the request in a JSON file (see shared-domain/fixtures/)
+  --request FILE     review the request in a JSON file (see shared-domain/world/fixtures/)
   --keys             send idempotency keys, as the hardened variants do
 Uses the world at WORLD_URL, or starts one in this process. CRASH_PLAN arms crash points.`;
 
@@ -45,11 +44,11 @@ runCli('review', async () => {
 
   // Loaded only now: the openai client and the server are most of the start-up time, and a rejected input needs neither.
   const [{ createHttpPorts }, { startWorld }, { summarizeLedger }, { worldClient }, { runPlain }] = await Promise.all([
-    import('../domain/adapters/index.ts'),
-    import('../world/server.ts'),
-    import('../world/summary.ts'),
-    import('../world/client.ts'),
-    import('../domain/runner/plain.ts'),
+    import('@vendor-review/worker-io'),
+    import('../server.ts'),
+    import('../summary.ts'),
+    import('../client.ts'),
+    import('@vendor-review/pipeline'),
   ]);
   const world = process.env.WORLD_URL ? undefined : await startWorld();
   const worldUrl = process.env.WORLD_URL ?? world!.url;

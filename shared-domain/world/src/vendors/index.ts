@@ -1,4 +1,4 @@
-import type { VerdictStatus } from '../../domain/state.ts';
+import type { VerdictStatus } from '@vendor-review/pipeline';
 import { acmeAnalytics } from './acme-analytics.ts';
 import { borealisCrm } from './borealis-crm.ts';
 import { cobaltMail } from './cobalt-mail.ts';

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpPorts } from '../adapters/index.ts';
-import { reviewDigest } from '../digest.ts';
-import type { ReviewRequestInput } from '../request.ts';
+import { createHttpPorts } from '@vendor-review/worker-io';
+import { reviewDigest, type ReviewRequestInput, runPlain } from '@vendor-review/pipeline';
 import {
   EXPECTED_VERDICTS,
   rebaseOnWorld,
@@ -10,8 +9,7 @@ import {
   summarizeLedger,
   VENDOR_SLUGS,
   type World,
-} from '../../world/index.ts';
-import { runPlain } from './plain.ts';
+} from '../../src/index.ts';
 
 let world: World;
 beforeAll(async () => {
@@ -21,7 +19,7 @@ afterAll(() => world.stop());
 
 const fixture = (slug: string): ReviewRequestInput =>
   rebaseOnWorld(
-    JSON.parse(readFileSync(new URL(`../../../fixtures/${slug}.json`, import.meta.url), 'utf8')) as ReviewRequestInput,
+    JSON.parse(readFileSync(new URL(`../../fixtures/${slug}.json`, import.meta.url), 'utf8')) as ReviewRequestInput,
     world.url,
   );
 

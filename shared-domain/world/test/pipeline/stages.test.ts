@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { FAKE_ORIGIN, fakePorts } from '../world/fake-ports.ts';
-import { vendorRequest } from '../world/requests.ts';
-import { freshState, stateThrough, testCtx } from '../world/sample-state.ts';
-import { runPlain } from './runner/plain.ts';
-import { draftAndDeliver, researchAll, researchRequirement, type StageOptions } from './stages.ts';
-import { applyUpdate, type ReviewState } from './state.ts';
-import { applyApproval } from './steps/approval.ts';
-import { deriveIdempotencyKey } from './steps/context.ts';
-import type { StepName } from './steps/names.ts';
+import { FAKE_ORIGIN, fakePorts } from '../../src/fake-ports.ts';
+import { vendorRequest } from '../../src/requests.ts';
+import { freshState, stateThrough, testCtx } from '../../src/sample-state.ts';
+import {
+  runPlain,
+  draftAndDeliver,
+  researchAll,
+  researchRequirement,
+  type StageOptions,
+  applyUpdate,
+  type ReviewState,
+  applyApproval,
+  deriveIdempotencyKey,
+  type StepName,
+} from '@vendor-review/pipeline';
 
 /** Contexts as the fine graph would give its nodes: the key from the run, the step and its parts. */
 function keyed(seen: { step: StepName; keyParts: string[] }[] = []): StageOptions {

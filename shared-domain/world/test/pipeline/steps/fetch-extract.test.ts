@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isTransient } from '../errors.ts';
-import { extract } from './extract.ts';
-import { fakePorts } from '../../world/fake-ports.ts';
-import { fetchPage } from './fetch-page.ts';
-import { stateThrough, testCtx } from '../../world/sample-state.ts';
+import { isTransient, extract, fetchPage } from '@vendor-review/pipeline';
+import { fakePorts } from '../../../src/fake-ports.ts';
+import { stateThrough, testCtx } from '../../../src/sample-state.ts';
 
 describe('FETCH', () => {
   it("stores the page's readable text under its url, without the site's navigation", async () => {

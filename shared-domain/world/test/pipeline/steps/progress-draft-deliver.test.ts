@@ -1,13 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { reviewDigest } from '../digest.ts';
-import { applyUpdate, type ReviewState, type Verdict } from '../state.ts';
-import { applyApproval, approvalQuestion } from './approval.ts';
-import { deadLetter } from './dead-letter.ts';
-import { composeDelivery, deliver } from './deliver.ts';
-import { draft } from './draft.ts';
-import { fakePorts } from '../../world/fake-ports.ts';
-import { freshState, stateThrough, testCtx } from '../../world/sample-state.ts';
-import { saveProgress } from './save-progress.ts';
+import {
+  reviewDigest,
+  applyUpdate,
+  type ReviewState,
+  type Verdict,
+  applyApproval,
+  approvalQuestion,
+  deadLetter,
+  composeDelivery,
+  deliver,
+  draft,
+  saveProgress,
+} from '@vendor-review/pipeline';
+import { fakePorts } from '../../../src/fake-ports.ts';
+import { freshState, stateThrough, testCtx } from '../../../src/sample-state.ts';
 
 const verdict = (requirementId: string, status: Verdict['status']): Verdict => ({
   requirementId,

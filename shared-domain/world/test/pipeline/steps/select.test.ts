@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fakePorts } from '../../world/fake-ports.ts';
-import { freshState, stateThrough, testCtx } from '../../world/sample-state.ts';
-import { rankPages } from './select-page.ts';
-import { selectPage } from './select-page.ts';
-import { selectRequirement } from './select-requirement.ts';
+import { fakePorts } from '../../../src/fake-ports.ts';
+import { freshState, stateThrough, testCtx } from '../../../src/sample-state.ts';
+import { rankPages, selectPage, selectRequirement } from '@vendor-review/pipeline';
 
 describe('SELECT_REQUIREMENT', () => {
   it('takes the first pending requirement with no candidates yet', async () => {

@@ -1,12 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { isPermanent } from '../errors.ts';
-import { InvalidRequestError } from '../request.ts';
-import { applyUpdate, initialState, type ReviewState } from '../state.ts';
-import { discover, parseSitemap } from './discover.ts';
-import { FAKE_ORIGIN, fakePorts } from '../../world/fake-ports.ts';
-import { freshState, testCtx } from '../../world/sample-state.ts';
-import { validate } from './validate.ts';
+import {
+  isPermanent,
+  InvalidRequestError,
+  applyUpdate,
+  initialState,
+  type ReviewState,
+  discover,
+  parseSitemap,
+  validate,
+} from '@vendor-review/pipeline';
+import { FAKE_ORIGIN, fakePorts } from '../../../src/fake-ports.ts';
+import { freshState, testCtx } from '../../../src/sample-state.ts';
 
 describe('VALIDATE', () => {
   it('parses the request, applies defaults and queues every requirement in order', async () => {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Finding } from '../state.ts';
-import { fakePorts } from '../../world/fake-ports.ts';
-import { freshState, stateThrough, testCtx } from '../../world/sample-state.ts';
-import { judge, quoteIsOnPage, verify } from './verify.ts';
+import { type Finding, judge, quoteIsOnPage, verify } from '@vendor-review/pipeline';
+import { fakePorts } from '../../../src/fake-ports.ts';
+import { freshState, stateThrough, testCtx } from '../../../src/sample-state.ts';
 
 const f = (answer: Finding['answer'], quote = 'A sentence that is long enough.'): Finding => ({
   url: 'http://v.test/p',
