@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { makeDirectory, writeFileAtomic } from '@vendor-review/worker-io';
 import { publishCached, sourcesHash, type Built } from '@vendor-review/testbed';
+import { WORKFLOWS_PATH } from './workflows-path.ts';
 
-export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows.ts', import.meta.url));
+export { WORKFLOWS_PATH };
 
 /** webpack's report is long and only interesting when something is wrong. */
 const quietLogger = {

@@ -21,7 +21,7 @@ import { createHttpPorts, parseCli, runCli, UsageError } from '@vendor-review/wo
 import { CrashPlanError, parseCrashPlan, stepTrace, traceWanted } from '@vendor-review/pipeline';
 import { createActivities } from './activities.ts';
 import { approvalCrashWatcher } from './approval-watch.ts';
-import { WORKFLOWS_PATH } from './bundle.ts';
+import { WORKFLOWS_PATH } from './workflows-path.ts';
 import { startOutboxDrainer } from './outbox-drainer.ts';
 import { openStore, setupDatabase } from './postgres-store.ts';
 import { traceActivities } from './step-trace.ts';
