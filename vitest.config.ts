@@ -3,7 +3,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      'shared-domain',
+      'shared-domain/pipeline',
+      'shared-domain/worker-io',
+      'shared-domain/world',
+      'shared-domain/testbed',
+      'shared-domain/conformance',
       'langgraph-impl',
       'temporal-impl',
       'dbos-impl',

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { defaultConcurrency, parseCompareArgs, UsageError } from './cli.ts';
-import { crashCatalogue } from '@vendor-review/domain/conformance';
+import { crashCatalogue } from '@vendor-review/conformance';
 import { RUNTIME_NAMES, runtimeInfos } from './runtimes.ts';
 
 describe('options', () => {

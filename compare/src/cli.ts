@@ -14,8 +14,8 @@ import {
   type StopMode,
   type Suite,
   type Variant,
-} from '@vendor-review/domain';
-import { commaList, parseCli, UsageError, wholeNumber } from '@vendor-review/domain/infra';
+} from '@vendor-review/pipeline';
+import { commaList, parseCli, UsageError, wholeNumber } from '@vendor-review/worker-io';
 import { RUNTIME_NAMES } from './runtimes.ts';
 
 export { UsageError };

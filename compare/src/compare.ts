@@ -3,7 +3,7 @@
  * re-executed, write the report. Exit codes: 0 all cells ran, 1 a cell could not run (it is in the
  * table as "error"), 2 a usage mistake. Options are checked before anything heavy is even loaded.
  */
-import { runCli, writableDirectory } from '@vendor-review/domain/infra';
+import { runCli, writableDirectory } from '@vendor-review/worker-io';
 import { parseCompareArgs, UsageError } from './cli.ts';
 import { seconds } from './table.ts';
 
@@ -55,7 +55,7 @@ async function clean(): Promise<number> {
   if (!url)
     throw new UsageError('--clean needs DATABASE_URL: runs on the embedded PostgreSQL leave nothing behind to clean');
   const { cleanInvocations } = await import('./database-runs.ts');
-  const { maskDatabaseUrl } = await import('@vendor-review/domain/infra');
+  const { maskDatabaseUrl } = await import('@vendor-review/testbed');
   const dropped = await cleanInvocations(url);
   process.stdout.write(
     dropped.length

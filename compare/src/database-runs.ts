@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { databaseUrl, maskDatabaseUrl } from '@vendor-review/domain/infra';
+import { databaseUrl, maskDatabaseUrl } from '@vendor-review/testbed';
 
 /**
  * A user's database stays tidy. Every `pnpm compare` against DATABASE_URL keeps what it creates

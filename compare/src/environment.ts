@@ -1,4 +1,4 @@
-import { isTemporalConfigVariable, maskDatabaseUrl, WORKER_ENV_PASSTHROUGH } from '@vendor-review/domain/infra';
+import { isTemporalConfigVariable, maskDatabaseUrl, WORKER_ENV_PASSTHROUGH } from '@vendor-review/testbed';
 
 /**
  * Which outside settings were in force for a comparison, and which were deliberately kept from the

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { HazardId } from '@vendor-review/domain';
+import type { HazardId } from '@vendor-review/pipeline';
 
 /** Median wall time of each hazard's rows, seconds, in the default run of 2026-12-02 (all five runtimes). */
 const TYPICAL_HAZARD_SECONDS: Partial<Record<HazardId, number>> = {

@@ -1,4 +1,4 @@
-import type { Granularity, RuntimeInfo, Variant } from '@vendor-review/domain';
+import type { Granularity, RuntimeInfo, Variant, ReviewRequestInput } from '@vendor-review/pipeline';
 import {
   CELL_REQUIREMENTS,
   errorObservation,
@@ -10,8 +10,7 @@ import {
   type CellObservation,
   type GranularityScenario,
   type MatrixJob,
-} from '@vendor-review/domain/conformance';
-import type { ReviewRequestInput } from '@vendor-review/domain';
+} from '@vendor-review/conformance';
 import type { Infra } from './infra.ts';
 import type { Progress } from './progress.ts';
 import { ms, pointLabel, repeatedText } from './report/granularity-table.ts';

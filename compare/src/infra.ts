@@ -8,9 +8,9 @@ import {
   startTemporal,
   type PostgresHandle,
   type TemporalHandle,
-} from '@vendor-review/domain/infra';
-import type { HazardInfra, RuntimeEnv, RuntimeModule } from '@vendor-review/domain/conformance';
-import { DEFAULT_MODEL, priceOf, startWorld, type World } from '@vendor-review/domain/world';
+} from '@vendor-review/testbed';
+import type { HazardInfra, RuntimeEnv, RuntimeModule } from '@vendor-review/conformance';
+import { DEFAULT_MODEL, priceOf, startWorld, type World } from '@vendor-review/world';
 import { openInvocationDatabase, type InvocationDatabase } from './database-runs.ts';
 import { runtimeModules, type StartedRuntime } from './runtimes.ts';
 

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { computeEvidence, type CellObservation, type HazardObservation } from '@vendor-review/domain/conformance';
-import type { StartedWorker, WorkerLife } from '@vendor-review/domain/infra';
+import { computeEvidence, type CellObservation, type HazardObservation } from '@vendor-review/conformance';
+import type { StartedWorker, WorkerLife } from '@vendor-review/testbed';
 import { ms, textTable } from './bench/format.ts';
 
 /** Busy and idle CPU time of the whole machine since boot, ms (every core summed). */

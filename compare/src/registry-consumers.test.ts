@@ -1,6 +1,6 @@
-import type { RunConfig, RuntimeAdapter, RuntimeInfo } from '@vendor-review/domain';
-import { POLICIES, type RuntimeRecords, type StartedRuntime } from '@vendor-review/domain/conformance';
-import type { WorldClient } from '@vendor-review/domain/world';
+import type { RunConfig, RuntimeAdapter, RuntimeInfo } from '@vendor-review/pipeline';
+import { POLICIES, type RuntimeRecords, type StartedRuntime } from '@vendor-review/conformance';
+import type { WorldClient } from '@vendor-review/world';
 import { describe, expect, it, vi } from 'vitest';
 
 /**

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { makeDirectory, writeFileAtomic } from '@vendor-review/domain/infra';
+import { makeDirectory, writeFileAtomic } from '@vendor-review/worker-io';
 
 /**
  * The end of a long run (compare, chaos, bench): its report files, each written whole or not at

@@ -4,8 +4,9 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { defaultRepeats } from '@vendor-review/domain';
-import { inLanes, recordStartedWorkers } from '@vendor-review/domain/infra';
+import { defaultRepeats } from '@vendor-review/pipeline';
+import { inLanes } from '@vendor-review/conformance';
+import { recordStartedWorkers } from '@vendor-review/testbed';
 import {
   cellRequest,
   computeEvidence,
@@ -21,7 +22,7 @@ import {
   type CellObservation,
   type HazardObservation,
   type HazardScenario,
-} from '@vendor-review/domain/conformance';
+} from '@vendor-review/conformance';
 import type { CompareOptions } from './cli.ts';
 import { environmentReport } from './environment.ts';
 import { granularityScenarios, runGranularitySuite } from './granularity-suite.ts';

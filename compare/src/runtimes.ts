@@ -1,6 +1,6 @@
-import type { RuntimeInfo } from '@vendor-review/domain';
-import type { RuntimeEnv, RuntimeModule, StartedRuntime } from '@vendor-review/domain/conformance';
-import { UsageError } from '@vendor-review/domain/infra';
+import type { RuntimeInfo } from '@vendor-review/pipeline';
+import type { RuntimeEnv, RuntimeModule, StartedRuntime } from '@vendor-review/conformance';
+import { UsageError } from '@vendor-review/worker-io';
 
 /**
  * The registry: every runtime the tools know, one line each, in table order. Each line loads its

@@ -1,4 +1,4 @@
-import { CRASH_POINTS, CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/domain/pure';
+import { CRASH_POINTS, CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/pipeline/pure';
 import type { Outcome, ResultRow } from './report/results.ts';
 
 /**

@@ -4,7 +4,7 @@
  * against a real PostgreSQL (DATABASE_URL's server, else an embedded one), with the user's own data
  * and a database of someone else's beside ours, neither of which may be touched.
  */
-import { freshDatabase, startPostgres, type FreshDatabase, type PostgresHandle } from '@vendor-review/domain/infra';
+import { freshDatabase, startPostgres, type FreshDatabase, type PostgresHandle } from '@vendor-review/testbed';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanInvocations, openInvocationDatabase, RUNS_TABLE } from '../src/database-runs.ts';

@@ -9,7 +9,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startWorld, costUsd, type World } from '@vendor-review/domain/world';
+import { startWorld, costUsd, type World } from '@vendor-review/world';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCompare, type RunCompareResult } from '../src/run-compare.ts';
 import { crashRows } from '../src/report/results.ts';

@@ -1,6 +1,6 @@
-import type { CellObservation, HazardObservation, HazardScenario } from '@vendor-review/domain/conformance';
+import type { CellObservation, HazardObservation, HazardScenario } from '@vendor-review/conformance';
 import { SCHEMA_VERSION } from '../src/report/results-schema.ts';
-import { baselineObservation, crashedObservation, FIXTURE_RUNTIMES } from '@vendor-review/domain/conformance/fixtures';
+import { baselineObservation, crashedObservation, FIXTURE_RUNTIMES } from '@vendor-review/conformance/fixtures';
 import { buildProductionRows, buildRows, type Results } from '../src/report/results.ts';
 
 /** A small constructed comparison: baselines, and a few crashed cells per runtime, as report input. */

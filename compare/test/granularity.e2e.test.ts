@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Granularity } from '@vendor-review/domain';
-import type { CellObservation, GranularityScenario } from '@vendor-review/domain/conformance';
+import type { Granularity } from '@vendor-review/pipeline';
+import type { CellObservation, GranularityScenario } from '@vendor-review/conformance';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCompare, type RunCompareResult } from '../src/run-compare.ts';
 import { GranularityRowSchema } from '../src/report/granularity-schema.ts';

@@ -17,7 +17,8 @@ const MANIFESTS = [
   'package.json',
   'pnpm-workspace.yaml',
   'pnpm-lock.yaml',
-  ...['shared-domain', 'langgraph-impl', 'temporal-impl', 'compare'].map((p) => `${p}/package.json`),
+  ...['pipeline', 'worker-io', 'world', 'testbed', 'conformance'].map((p) => `shared-domain/${p}/package.json`),
+  ...['langgraph-impl', 'temporal-impl', 'compare'].map((p) => `${p}/package.json`),
 ];
 const run = promisify(execFile);
 const scratch: string[] = [];

@@ -1,4 +1,4 @@
-import { freshDatabase } from '@vendor-review/domain/infra';
+import { freshDatabase } from '@vendor-review/testbed';
 import { cleanInvocations } from '../src/database-runs.ts';
 
 /**

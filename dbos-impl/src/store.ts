@@ -1,12 +1,12 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import type { Decision, Granularity, ReviewRequestInput, Variant } from '@vendor-review/domain';
+import type { Decision, Granularity, ReviewRequestInput, Variant } from '@vendor-review/pipeline';
 import {
   createOutbox,
   createStepErrors,
   outboxTableSql,
   runMigrations,
   stepErrorsTableSql,
-} from '@vendor-review/domain/infra';
+} from '@vendor-review/worker-io';
 import pg from 'pg';
 
 /**

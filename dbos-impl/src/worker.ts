@@ -8,8 +8,8 @@
  * (`pnpm lab worker`: a line per step that runs and per call; a journaled step prints nothing, it does not run).
  */
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import { createHttpPorts, CrashPlanError, parseCrashPlan, stepTrace, traceWanted } from '@vendor-review/domain';
-import { parseCli, runCli, survivesConnectionLoss, UsageError } from '@vendor-review/domain/infra';
+import { createHttpPorts, parseCli, runCli, survivesConnectionLoss, UsageError } from '@vendor-review/worker-io';
+import { CrashPlanError, parseCrashPlan, stepTrace, traceWanted } from '@vendor-review/pipeline';
 import pg from 'pg';
 import { appNameFor } from './identity.ts';
 import { StepGate } from './step-gate.ts';

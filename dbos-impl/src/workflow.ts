@@ -51,8 +51,8 @@ import {
   type StepName,
   type StepTrace,
   type Variant,
-} from '@vendor-review/domain';
-import { isConnectionLoss } from '@vendor-review/domain/infra';
+} from '@vendor-review/pipeline';
+import { isConnectionLoss } from '@vendor-review/worker-io';
 import type pg from 'pg';
 import type { StepGate } from './step-gate.ts';
 import { DBOS_OUTBOX, DBOS_STEP_ERRORS } from './store.ts';

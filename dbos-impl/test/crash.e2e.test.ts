@@ -3,7 +3,7 @@
  * processes killed with SIGKILL, a replacement process under the same executor id and
  * application version, real PostgreSQL and the real world. Then what DBOS's journal says.
  */
-import { crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/domain/conformance';
+import { crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
 import { DBOS_INFO } from '../src/index.ts';
 import { dbosUnderTest, type DbosUnderTest } from './runtime.ts';

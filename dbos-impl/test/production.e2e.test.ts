@@ -4,7 +4,7 @@
  * The adapter has no deploy drill, and DBOS no in-memory mode (its journal is always in
  * PostgreSQL): those rows skip, saying so; so does restart-temporal, which has no server here.
  */
-import { productionCatalogue, productionSpec, runHazardsThroughAdapter } from '@vendor-review/domain/conformance';
+import { productionCatalogue, productionSpec, runHazardsThroughAdapter } from '@vendor-review/conformance';
 import { DBOS_INFO } from '../src/index.ts';
 import { dbosUnderTest, type DbosUnderTest } from './runtime.ts';
 

@@ -5,10 +5,10 @@
  * and SIGSTOP, real PostgreSQL, the real world. Figures go to stdout (MEASUREMENTS.md has them).
  */
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
-import type { RunConfig, RunHandle } from '@vendor-review/domain';
-import { cellRequest } from '@vendor-review/domain/conformance';
-import { WorkerProcess } from '@vendor-review/domain/infra';
-import { worldClient, type LedgerEntry } from '@vendor-review/domain/world';
+import type { RunConfig, RunHandle } from '@vendor-review/pipeline';
+import { cellRequest } from '@vendor-review/conformance';
+import { WorkerProcess } from '@vendor-review/testbed';
+import { worldClient, type LedgerEntry } from '@vendor-review/world';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executorIdFor, hardenedVersionFor } from '../src/index.ts';

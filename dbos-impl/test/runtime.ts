@@ -1,7 +1,7 @@
-import type { RuntimeAdapter } from '@vendor-review/domain';
-import { cellRequest, type HazardInfra } from '@vendor-review/domain/conformance';
-import { freshDatabase, startPostgres, workerBundle, type PostgresHandle } from '@vendor-review/domain/infra';
-import { startWorld, type World } from '@vendor-review/domain/world';
+import type { RuntimeAdapter } from '@vendor-review/pipeline';
+import { cellRequest, type HazardInfra } from '@vendor-review/conformance';
+import { freshDatabase, startPostgres, workerBundle, type PostgresHandle } from '@vendor-review/testbed';
+import { startWorld, type World } from '@vendor-review/world';
 import { createDbosAdapter, setupDatabase, WORKER_ENTRY } from '../src/index.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { Annotation } from '@langchain/langgraph';
-import { STATE_SCHEMA_VERSION, type ReviewState } from '@vendor-review/domain';
+import { STATE_SCHEMA_VERSION, type ReviewState } from '@vendor-review/pipeline';
 
 /**
  * LangGraph channels mirroring ReviewState, one channel per key, with the domain's applyUpdate

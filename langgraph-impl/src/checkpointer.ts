@@ -15,12 +15,12 @@ import {
   migrateState,
   stateVersionOf,
   type Variant,
-} from '@vendor-review/domain';
+} from '@vendor-review/pipeline';
 import type pg from 'pg';
 import { STATE_CHANNELS } from './channels.ts';
 import { checkpointKey, readProvenance, type Provenance } from './provenance.ts';
 import { INSERT_MIGRATED_BLOB, UPSERT_CHECKPOINT_BLOB, UPSERT_CHECKPOINT_WITH_PROVENANCE } from './sql.ts';
-import { inTransaction } from '@vendor-review/domain/infra';
+import { inTransaction } from '@vendor-review/worker-io';
 
 export type CheckpointerKind = 'postgres' | 'memory';
 

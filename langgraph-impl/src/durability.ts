@@ -1,4 +1,4 @@
-import type { Durability, Variant } from '@vendor-review/domain';
+import type { Durability, Variant } from '@vendor-review/pipeline';
 
 /**
  * LangGraph's durability modes, chosen per run:

@@ -1,4 +1,4 @@
-import type { ReviewState } from '@vendor-review/domain';
+import type { ReviewState } from '@vendor-review/pipeline';
 import type { NodeDeps } from './nodes.ts';
 import { nodeRetryPolicy } from './retry.ts';
 

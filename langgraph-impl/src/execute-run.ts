@@ -9,8 +9,8 @@ import {
   type Ports,
   type ReviewRequest,
   type ReviewState,
-} from '@vendor-review/domain';
-import { isConnectionLoss, waitForDatabase } from '@vendor-review/domain/infra';
+} from '@vendor-review/pipeline';
+import { isConnectionLoss, waitForDatabase } from '@vendor-review/worker-io';
 import type pg from 'pg';
 import { findApproval, markApprovalConsumed, waitForApproval } from './approvals.ts';
 import { createCheckpointer, isRuntimeChannel } from './checkpointer.ts';

@@ -1,5 +1,5 @@
 import { END, START, StateGraph } from '@langchain/langgraph';
-import type { ReviewState } from '@vendor-review/domain';
+import type { ReviewState } from '@vendor-review/pipeline';
 import { ReviewChannels } from './channels.ts';
 import { failedOr, nodePolicy } from './edges.ts';
 import { createNodes, type NodeDeps } from './nodes.ts';

@@ -1,4 +1,4 @@
-import { hasMoreRequirements, type ReviewState } from '@vendor-review/domain';
+import { hasMoreRequirements, type ReviewState } from '@vendor-review/pipeline';
 import { nodePolicy } from './edges.ts';
 import { buildGraphFrame } from './graph-frame.ts';
 import type { NodeDeps } from './nodes.ts';

@@ -1,5 +1,5 @@
 import { Send, type BaseCheckpointSaver } from '@langchain/langgraph';
-import { DEFAULT_GRANULARITY, hasMoreRequirements, type Granularity, type ReviewState } from '@vendor-review/domain';
+import { DEFAULT_GRANULARITY, hasMoreRequirements, type Granularity, type ReviewState } from '@vendor-review/pipeline';
 import { failedOr, nodePolicy } from './edges.ts';
 import { buildCoarseGraph } from './graph-coarse.ts';
 import { buildGraphFrame } from './graph-frame.ts';

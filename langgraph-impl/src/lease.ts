@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { inTransaction } from '@vendor-review/domain/infra';
+import { inTransaction } from '@vendor-review/worker-io';
 import {
   BEGIN_FENCED,
   CHECK_FENCE,

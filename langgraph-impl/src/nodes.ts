@@ -1,5 +1,5 @@
 import { interrupt, isGraphBubbleUp, type LangGraphRunnableConfig } from '@langchain/langgraph';
-import * as domain from '@vendor-review/domain';
+import * as domain from '@vendor-review/pipeline';
 import {
   STATE_SCHEMA_VERSION,
   UnsupportedStateVersionError,
@@ -13,8 +13,8 @@ import {
   type StepContext,
   type StepName,
   givesUp,
-} from '@vendor-review/domain';
-import type { Variant } from '@vendor-review/domain';
+  type Variant,
+} from '@vendor-review/pipeline';
 import { FencedOutError } from './lease.ts';
 import { ruleOf, type OwnErrorCounter } from './retry.ts';
 

@@ -1,11 +1,11 @@
-import type { Mail } from '@vendor-review/domain';
-import { createOutbox } from '@vendor-review/domain/infra';
+import type { Mail } from '@vendor-review/pipeline';
+import { createOutbox } from '@vendor-review/worker-io';
 import type pg from 'pg';
 import { withFence, type Lease } from './lease.ts';
 import type { OutboxWriter } from './nodes.ts';
 import { LG_OUTBOX_SCOPE, TABLES } from './sql.ts';
 
-/** The shared outbox (shared-domain/infra/outbox.ts) in LangGraph's table. */
+/** The shared outbox (shared-domain/worker-io/src/outbox.ts) in LangGraph's table. */
 export const LG_OUTBOX = createOutbox(TABLES.outbox);
 
 /**

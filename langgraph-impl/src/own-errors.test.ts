@@ -1,5 +1,5 @@
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
-import { PermanentError, retryRuleFor, TransientError, type Ports } from '@vendor-review/domain';
+import { PermanentError, retryRuleFor, TransientError, type Ports } from '@vendor-review/pipeline';
 import { describe, expect, it } from 'vitest';
 import { deadLetterOrRethrow, type NodeDeps } from './nodes.ts';
 

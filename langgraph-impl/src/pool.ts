@@ -1,4 +1,4 @@
-import { survivesConnectionLoss } from '@vendor-review/domain/infra';
+import { survivesConnectionLoss } from '@vendor-review/worker-io';
 import pg from 'pg';
 
 /**

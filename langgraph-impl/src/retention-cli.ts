@@ -2,7 +2,7 @@
  * `node --import tsx src/retention-cli.ts --older-than 30d`: deletes the checkpoints of runs
  * finished longer ago than the window (DATABASE_URL). Never a live run.
  */
-import { parseCli, runCli, UsageError } from '@vendor-review/domain/infra';
+import { parseCli, runCli, UsageError } from '@vendor-review/worker-io';
 import { parseWindow, runRetention } from './retention.ts';
 
 const USAGE = `usage: DATABASE_URL=… retention-cli.ts --older-than <30d|12h|15m|45s|ms>

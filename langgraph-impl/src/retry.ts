@@ -1,6 +1,6 @@
 import type { RetryPolicy } from '@langchain/langgraph';
-import { isTransient, retryRuleFor, stepKindOf, type RetryRule } from '@vendor-review/domain';
-import { createStepErrors } from '@vendor-review/domain/infra';
+import { isTransient, retryRuleFor, stepKindOf, type RetryRule } from '@vendor-review/pipeline';
+import { createStepErrors } from '@vendor-review/worker-io';
 import type pg from 'pg';
 import { TABLES } from './sql.ts';
 

@@ -1,12 +1,13 @@
-import { newRunId, type ReviewRequestInput } from '@vendor-review/domain';
-import type pg from 'pg';
 import {
+  newRunId,
+  type ReviewRequestInput,
   DEFAULT_GRANULARITY,
   type Durability,
   type Granularity,
   type RunStatus,
   type Variant,
-} from '@vendor-review/domain';
+} from '@vendor-review/pipeline';
+import type pg from 'pg';
 import type { CheckpointerKind } from './checkpointer.ts';
 import { defaultDurability } from './durability.ts';
 import { withPool } from './pool.ts';

@@ -1,5 +1,5 @@
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
-import { runMigrations } from '@vendor-review/domain/infra';
+import { runMigrations } from '@vendor-review/worker-io';
 import { withPool } from './pool.ts';
 import { LG_MIGRATIONS, TABLES } from './sql.ts';
 

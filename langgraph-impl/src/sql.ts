@@ -1,4 +1,4 @@
-import { outboxTableSql, stepErrorsTableSql } from '@vendor-review/domain/infra';
+import { outboxTableSql, stepErrorsTableSql } from '@vendor-review/worker-io';
 
 /**
  * Every statement this package runs against its own tables, in one place. The checkpoint tables

@@ -1,6 +1,5 @@
-import * as domain from '@vendor-review/domain';
-import type { ReviewState, StageOptions, StateUpdate, StepName } from '@vendor-review/domain';
-import type { Ports } from '@vendor-review/domain';
+import * as domain from '@vendor-review/pipeline';
+import type { ReviewState, StageOptions, StateUpdate, StepName, Ports } from '@vendor-review/pipeline';
 import { assertCurrentVersion, deadLetterOrRethrow, stepContext, type Node, type NodeDeps } from './nodes.ts';
 
 type Stage = (state: ReviewState, ports: Ports, o: StageOptions) => Promise<StateUpdate>;

@@ -14,15 +14,8 @@
  * (1: print each step as it starts and ends and each call it makes, for a person watching).
  * Exit codes: see exit-codes.ts.
  */
-import {
-  createHttpPorts,
-  CrashPlanError,
-  parseCrashPlan,
-  stepTrace,
-  traceSteps,
-  traceWanted,
-} from '@vendor-review/domain';
-import { parseCli, runCli, UsageError } from '@vendor-review/domain/infra';
+import { createHttpPorts, parseCli, runCli, UsageError } from '@vendor-review/worker-io';
+import { CrashPlanError, parseCrashPlan, stepTrace, traceSteps, traceWanted } from '@vendor-review/pipeline';
 import { DrainedError, WorkerDrain } from './drain.ts';
 import { CheckpointUnreadableError, NothingToResumeError, RunNotFoundError } from './errors.ts';
 import { executeRun } from './execute-run.ts';

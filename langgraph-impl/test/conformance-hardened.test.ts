@@ -10,7 +10,7 @@
  */
 import { emptyCheckpoint, type Checkpoint } from '@langchain/langgraph-checkpoint';
 import { specTest } from '@langchain/langgraph-checkpoint-validation';
-import { UnsupportedStateVersionError } from '@vendor-review/domain';
+import { UnsupportedStateVersionError } from '@vendor-review/pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReviewSaver } from '../src/checkpointer.ts';
 import { createPool } from '../src/pool.ts';

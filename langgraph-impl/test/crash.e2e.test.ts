@@ -4,8 +4,8 @@
  * real PostgreSQL and the real world; then each variant asked to stop (SIGTERM and a grace period) at
  * every point. Then what only LangGraph has: what each durability mode keeps.
  */
-import { crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/domain/conformance';
-import type { CrashPointName, DurableMark } from '@vendor-review/domain';
+import { crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/conformance';
+import type { CrashPointName, DurableMark } from '@vendor-review/pipeline';
 import { describe, expect, it } from 'vitest';
 import { LANGGRAPH } from '../src/index.ts';
 import { langGraphUnderTest, type LangGraphUnderTest } from './runtime.ts';

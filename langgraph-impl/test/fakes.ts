@@ -12,7 +12,7 @@ import {
   type ReviewState,
   type StateUpdate,
   type StepContext,
-} from '@vendor-review/domain';
+} from '@vendor-review/pipeline';
 import type { DomainSteps } from '../src/nodes.ts';
 
 /** An in-memory stand-in for the world: records every call, honours idempotency keys, injects faults. */

@@ -10,8 +10,8 @@ import {
   crashSpec,
   runThroughAdapter,
   type CellObservation,
-} from '@vendor-review/domain/conformance';
-import { BEFORE_THE_GATE, CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/domain';
+} from '@vendor-review/conformance';
+import { BEFORE_THE_GATE, CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/pipeline';
 import { describe, expect, it } from 'vitest';
 import { LANGGRAPH_FUNCTIONAL } from '../src/index.ts';
 import { ENTRYPOINT_NAME } from '../src/functional/review.ts';

@@ -11,8 +11,9 @@
  *   its start on resume; does the task?
  */
 import { Annotation, Command, entrypoint, interrupt, START, StateGraph, task } from '@langchain/langgraph';
-import { createHttpPorts, type Ports } from '@vendor-review/domain';
-import { startWorld, type World } from '@vendor-review/domain/world';
+import { createHttpPorts } from '@vendor-review/worker-io';
+import { type Ports } from '@vendor-review/pipeline';
+import { startWorld, type World } from '@vendor-review/world';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReviewSaver } from '../src/checkpointer.ts';

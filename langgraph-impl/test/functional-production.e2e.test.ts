@@ -9,7 +9,7 @@ import {
   productionSpec,
   runHazardsThroughAdapter,
   type HazardObservation,
-} from '@vendor-review/domain/conformance';
+} from '@vendor-review/conformance';
 import { LANGGRAPH_FUNCTIONAL } from '../src/index.ts';
 import { langGraphUnderTest, type LangGraphUnderTest } from './runtime.ts';
 

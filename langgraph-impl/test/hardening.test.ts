@@ -5,7 +5,7 @@ import {
   STATE_SCHEMA_VERSION,
   type ReviewState,
   retryRuleFor,
-} from '@vendor-review/domain';
+} from '@vendor-review/pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveRun } from '../src/approvals.ts';
 import { ReviewSaver } from '../src/checkpointer.ts';

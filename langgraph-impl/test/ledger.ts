@@ -1,4 +1,4 @@
-import type { LedgerEntry } from '@vendor-review/domain/world';
+import type { LedgerEntry } from '@vendor-review/world';
 
 /** What the world saw, reduced to what the crash assertions ask: which operations happened more than once, and how. */
 export interface LedgerView {

@@ -1,4 +1,4 @@
-import { WorkerProcess, killAllWorkers } from '@vendor-review/domain/infra';
+import { WorkerProcess, killAllWorkers } from '@vendor-review/testbed';
 import { WORKER_ENTRY } from '../src/index.ts';
 
 /**

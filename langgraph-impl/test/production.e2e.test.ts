@@ -3,7 +3,7 @@
  * worker processes, real PostgreSQL and the real world; verdicts judged from the ledger and the
  * durable records.
  */
-import { productionCatalogue, productionSpec, runHazardsThroughAdapter } from '@vendor-review/domain/conformance';
+import { productionCatalogue, productionSpec, runHazardsThroughAdapter } from '@vendor-review/conformance';
 import { LANGGRAPH } from '../src/index.ts';
 import { langGraphUnderTest, type LangGraphUnderTest } from './runtime.ts';
 

@@ -1,7 +1,7 @@
 import { emptyCheckpoint, type Checkpoint, type CheckpointMetadata } from '@langchain/langgraph-checkpoint';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
-import { STATE_SCHEMA_VERSION } from '@vendor-review/domain';
-import { freshDatabase } from '@vendor-review/domain/infra';
+import { STATE_SCHEMA_VERSION } from '@vendor-review/pipeline';
+import { freshDatabase } from '@vendor-review/testbed';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReviewSaver, SERIALIZER_VERSION, UnsupportedSerializerError } from '../src/checkpointer.ts';

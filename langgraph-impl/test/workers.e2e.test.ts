@@ -4,8 +4,9 @@
  * retry/dead-letter policy against the world's injected faults. Real PostgreSQL, real world, real
  * child processes; the world's ledger and the checkpoint tables are the evidence.
  */
-import { createHttpPorts, reviewDigest, STATE_SCHEMA_VERSION, retryRuleFor } from '@vendor-review/domain';
-import { startWorld, vendorRequest, type World } from '@vendor-review/domain/world';
+import { createHttpPorts } from '@vendor-review/worker-io';
+import { reviewDigest, STATE_SCHEMA_VERSION, retryRuleFor } from '@vendor-review/pipeline';
+import { startWorld, vendorRequest, type World } from '@vendor-review/world';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeRun } from '../src/execute-run.ts';
 import { approveRun, createRun, EXIT, getRun, readDurableRecord, writeV1Checkpoint } from '../src/index.ts';

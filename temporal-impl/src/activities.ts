@@ -31,12 +31,12 @@ import {
   type StepContext,
   type StepName,
   stepKindOf,
-} from '@vendor-review/domain';
+  type Variant,
+} from '@vendor-review/pipeline';
 import { stageStepContext, stepContext } from './activities/context.ts';
 import { failStep } from './activities/own-errors.ts';
 import { withHeartbeats } from './activities/heartbeat.ts';
 import type { DeadLetterEntry, Store } from './postgres-store.ts';
-import type { Variant } from '@vendor-review/domain';
 import type { ApprovalDecision } from './workflows/definitions.ts';
 
 export interface StepArgs {

@@ -1,5 +1,5 @@
 import type { Client, ConnectionOptions } from '@temporalio/client';
-import { crashpoint, isArmed } from '@vendor-review/domain';
+import { crashpoint, isArmed } from '@vendor-review/pipeline';
 import { reviewQuery } from './workflows/definitions.ts';
 
 /**

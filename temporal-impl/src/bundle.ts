@@ -2,9 +2,11 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { makeDirectory, publishCached, sourcesHash, writeFileAtomic, type Built } from '@vendor-review/domain/infra';
+import { makeDirectory, writeFileAtomic } from '@vendor-review/worker-io';
+import { publishCached, sourcesHash, type Built } from '@vendor-review/testbed';
+import { WORKFLOWS_PATH } from './workflows-path.ts';
 
-export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows.ts', import.meta.url));
+export { WORKFLOWS_PATH };
 
 /** webpack's report is long and only interesting when something is wrong. */
 const quietLogger = {
@@ -34,7 +36,7 @@ export async function buildWorkflowBundle(
 }
 
 const PACKAGE_DIR = fileURLToPath(new URL('../', import.meta.url));
-const PURE_DOMAIN = fileURLToPath(new URL('../../shared-domain/src/domain/', import.meta.url));
+const PURE_DOMAIN = fileURLToPath(new URL('../../shared-domain/pipeline/src/', import.meta.url));
 
 /**
  * The bundle, built once and cached under temporal-impl/.cache by a hash of the sources it comes

@@ -13,7 +13,7 @@ import {
   type RunStatus,
   type RunView,
   type Variant,
-} from '@vendor-review/domain';
+} from '@vendor-review/pipeline';
 import { workflowIdFor } from './identity.ts';
 import { WORKFLOW_TASK_TIMEOUT } from './workflows/activity-options.ts';
 import { approveSignal, reviewQuery, STATUS_MEMO_KEY, type RunTimeouts } from './workflows/definitions.ts';

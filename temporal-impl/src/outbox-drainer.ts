@@ -1,4 +1,4 @@
-import type { Ports } from '@vendor-review/domain';
+import type { Ports } from '@vendor-review/pipeline';
 import type { Store } from './postgres-store.ts';
 
 /**

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, runMigrations, type FreshDatabase } from '@vendor-review/domain/infra';
+import { freshDatabase, type FreshDatabase } from '@vendor-review/testbed';
+import { runMigrations } from '@vendor-review/worker-io';
 import { openStore, setupDatabase, TEMPORAL_MIGRATIONS, type Store } from './postgres-store.ts';
 
 const SERVER = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

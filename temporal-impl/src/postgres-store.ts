@@ -4,7 +4,7 @@
  * beside the LangGraph side's tables in the same database without clashing.
  */
 import pg from 'pg';
-import type { Mail, Ports } from '@vendor-review/domain';
+import type { Mail, Ports } from '@vendor-review/pipeline';
 import {
   createOutbox,
   outboxTableSql,
@@ -14,7 +14,7 @@ import {
   survivesConnectionLoss,
   type DrainResult,
   type OutboxRow,
-} from '@vendor-review/domain/infra';
+} from '@vendor-review/worker-io';
 
 export const OUTBOX_TABLE = 'temporal_outbox';
 export const DEAD_LETTER_TABLE = 'temporal_dead_letters';

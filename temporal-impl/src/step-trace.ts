@@ -1,5 +1,5 @@
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
-import type { StepTrace } from '@vendor-review/domain';
+import type { StepTrace } from '@vendor-review/pipeline';
 import { runIdFromWorkflowId } from './identity.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { STOP_GRACE_MS } from '@vendor-review/domain';
+import { STOP_GRACE_MS } from '@vendor-review/pipeline';
 
 /**
  * Worker-side timing, next to the activity timeouts in workflows/activity-options.ts.

@@ -17,11 +17,11 @@
 import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, DefaultLogger } from '@temporalio/worker';
 import type { ConnectionOptions } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { createHttpPorts, CrashPlanError, parseCrashPlan, stepTrace, traceWanted } from '@vendor-review/domain';
-import { parseCli, runCli, UsageError } from '@vendor-review/domain/infra';
+import { createHttpPorts, parseCli, runCli, UsageError } from '@vendor-review/worker-io';
+import { CrashPlanError, parseCrashPlan, stepTrace, traceWanted } from '@vendor-review/pipeline';
 import { createActivities } from './activities.ts';
 import { approvalCrashWatcher } from './approval-watch.ts';
-import { WORKFLOWS_PATH } from './bundle.ts';
+import { WORKFLOWS_PATH } from './workflows-path.ts';
 import { startOutboxDrainer } from './outbox-drainer.ts';
 import { openStore, setupDatabase } from './postgres-store.ts';
 import { traceActivities } from './step-trace.ts';

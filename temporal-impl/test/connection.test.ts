@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startTemporal, WorkerProcess, type TemporalHandle } from '@vendor-review/domain/infra';
+import { startTemporal, WorkerProcess, type TemporalHandle } from '@vendor-review/testbed';
 import { WORKER_ENTRY } from '../src/index.ts';
 import { ready } from './support/worker-process.ts';
 

@@ -3,7 +3,7 @@
  * processes killed with SIGKILL (or asked to stop: SIGTERM and a grace period), a replacement
  * process, a real dev server, real PostgreSQL and the real world. Then what only Temporal shows: which worker completed each parallel sibling.
  */
-import { crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/domain/conformance';
+import { crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/conformance';
 import { describe, expect, inject, it } from 'vitest';
 import { TEMPORAL } from '../src/index.ts';
 import { temporalUnderTest, type TemporalUnderTest } from './support/runtime.ts';

@@ -3,12 +3,11 @@
  * per case, each fault scoped to its run id.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { newRunId, retryRuleFor, type ReviewRequestInput } from '@vendor-review/domain';
-import { vendorRequest } from '@vendor-review/domain/world';
+import { newRunId, retryRuleFor, type ReviewRequestInput, type Variant } from '@vendor-review/pipeline';
+import { vendorRequest } from '@vendor-review/world';
 import { approveRun, getRun, openStore, startRun, waitForRun, workflowIdFor, type Store } from '../src/index.ts';
-import type { Variant } from '@vendor-review/domain';
 import { startTestEnvironment, taskQueueFor, type TestEnvironment } from './support/environment.ts';
-import type { WorkerProcess } from '@vendor-review/domain/infra';
+import type { WorkerProcess } from '@vendor-review/testbed';
 import { ready, startWorkerProcess } from './support/worker-process.ts';
 
 const bundlePath = inject('workflowBundle');

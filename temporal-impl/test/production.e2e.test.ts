@@ -3,7 +3,7 @@
  * worker processes, a real dev server, real PostgreSQL and the real world; verdicts judged from
  * the ledger and the history.
  */
-import { productionCatalogue, productionSpec, runHazardsThroughAdapter } from '@vendor-review/domain/conformance';
+import { productionCatalogue, productionSpec, runHazardsThroughAdapter } from '@vendor-review/conformance';
 import { inject } from 'vitest';
 import { TEMPORAL } from '../src/index.ts';
 import { temporalUnderTest, type TemporalUnderTest } from './support/runtime.ts';

@@ -11,9 +11,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { createHttpPorts, newRunId } from '@vendor-review/domain';
-import { freshDatabase, startTemporal } from '@vendor-review/domain/infra';
-import { startWorld, vendorRequest } from '@vendor-review/domain/world';
+import { createHttpPorts } from '@vendor-review/worker-io';
+import { newRunId, type Variant } from '@vendor-review/pipeline';
+import { freshDatabase, startTemporal } from '@vendor-review/testbed';
+import { startWorld, vendorRequest } from '@vendor-review/world';
 import { createActivities } from '../src/activities.ts';
 import { buildWorkflowBundle } from '../src/bundle.ts';
 import { fetchHistoryJson } from '../src/harness/history.ts';
@@ -26,7 +27,6 @@ import {
   waitForRun,
   workflowIdFor,
 } from '../src/index.ts';
-import type { Variant } from '@vendor-review/domain';
 import { startOutboxDrainer } from '../src/outbox-drainer.ts';
 
 const OUT_DIR = fileURLToPath(new URL('./histories/', import.meta.url));

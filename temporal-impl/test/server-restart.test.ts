@@ -8,9 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
-import { newRunId, reviewDigest, type ReviewRequestInput } from '@vendor-review/domain';
-import { freshDatabase, startTemporal, type FreshDatabase, type TemporalHandle } from '@vendor-review/domain/infra';
-import { EXPECTED_VERDICTS, startWorld, vendorRequest, type World } from '@vendor-review/domain/world';
+import { newRunId, reviewDigest, type ReviewRequestInput } from '@vendor-review/pipeline';
+import {
+  freshDatabase,
+  startTemporal,
+  type FreshDatabase,
+  type TemporalHandle,
+  type WorkerProcess,
+} from '@vendor-review/testbed';
+import { EXPECTED_VERDICTS, startWorld, vendorRequest, type World } from '@vendor-review/world';
 import {
   approveRun,
   getRun,
@@ -22,7 +28,6 @@ import {
   waitForRun,
 } from '../src/index.ts';
 import { POSTGRES_SERVER_URL, taskQueueFor } from './support/environment.ts';
-import type { WorkerProcess } from '@vendor-review/domain/infra';
 import { ready, startWorkerProcess } from './support/worker-process.ts';
 
 const bundlePath = inject('workflowBundle');

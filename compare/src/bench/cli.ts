@@ -9,7 +9,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { commaList, parseCli, runCli, UsageError, writableDirectory } from '@vendor-review/domain/infra';
+import { commaList, parseCli, runCli, UsageError, writableDirectory } from '@vendor-review/worker-io';
 import { writeReport } from '../report-files.ts';
 import { planFor, SECTIONS, type Preset, type SectionName } from './plan.ts';
 import { benchRuntimeNames } from './profiles.ts';

@@ -1,5 +1,6 @@
-import { createHttpPorts, type Ports } from '@vendor-review/domain';
-import type { BenchEnv, StartedRuntime } from '@vendor-review/domain/conformance';
+import { createHttpPorts } from '@vendor-review/worker-io';
+import { type Ports } from '@vendor-review/pipeline';
+import type { BenchEnv, StartedRuntime } from '@vendor-review/conformance';
 import { startInfra, type Infra } from '../infra.ts';
 import type { Plan } from './plan.ts';
 import { loadBenched, type Benched } from './profiles.ts';

@@ -1,5 +1,5 @@
-import { runPlain } from '@vendor-review/domain';
-import { timedRun, type InProcessBench, type PerStepConfig, type TimedRun } from '@vendor-review/domain/conformance';
+import { runPlain } from '@vendor-review/pipeline';
+import { timedRun, type InProcessBench, type PerStepConfig, type TimedRun } from '@vendor-review/conformance';
 import type { BenchContext } from './context.ts';
 import type { Benched } from './profiles.ts';
 import { logicalSteps, sizedRequest } from './requests.ts';

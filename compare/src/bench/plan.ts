@@ -5,7 +5,7 @@
  * the bench still runs and its output keeps its shape, and its figures mean nothing. What a
  * runtime sweeps (its unit's samples, its recovery settings) its bench profile sizes by the preset.
  */
-import type { BenchPreset } from '@vendor-review/domain/conformance';
+import type { BenchPreset } from '@vendor-review/conformance';
 
 export type Preset = BenchPreset;
 export const PRESETS: readonly Preset[] = ['smoke', 'quick', 'full'];

@@ -1,5 +1,5 @@
-import type { RuntimeInfo } from '@vendor-review/domain';
-import type { BenchProfile, RuntimeModule } from '@vendor-review/domain/conformance';
+import type { RuntimeInfo } from '@vendor-review/pipeline';
+import type { BenchProfile, RuntimeModule } from '@vendor-review/conformance';
 import { RUNTIME_NAMES, runtimeModules } from '../runtimes.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import type { CrashPointName, RuntimeAdapter } from '@vendor-review/domain';
+import type { CrashPointName, RuntimeAdapter } from '@vendor-review/pipeline';
 import {
   baselineConfig,
   baselineIdFor,
@@ -11,7 +11,7 @@ import {
   type RecoveryKnob,
   type Scenario,
   type StartedRuntime,
-} from '@vendor-review/domain/conformance';
+} from '@vendor-review/conformance';
 import {
   configureWorld,
   WORLD_DEFAULT_LATENCY,

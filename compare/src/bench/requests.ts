@@ -1,6 +1,6 @@
-import type { ReviewRequestInput } from '@vendor-review/domain';
-import { CELL_VENDOR } from '@vendor-review/domain/conformance';
-import { vendorRequest } from '@vendor-review/domain/world';
+import type { ReviewRequestInput } from '@vendor-review/pipeline';
+import { CELL_VENDOR } from '@vendor-review/conformance';
+import { vendorRequest } from '@vendor-review/world';
 
 /**
  * A review of `n` requirements of the cells' vendor. The world's vendors answer six kinds of

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import type { InProcessBench } from '@vendor-review/domain/conformance';
+import type { InProcessBench } from '@vendor-review/conformance';
 import { runtime as floor } from '../plain/module.ts';
 import { openContext, WORLD_LATENCY } from './context.ts';
 import { machine, versions } from './machine.ts';

@@ -1,4 +1,4 @@
-import type { InProcessBench, StorageLimits, StoredRun } from '@vendor-review/domain/conformance';
+import type { InProcessBench, StorageLimits, StoredRun } from '@vendor-review/conformance';
 import type { BenchContext } from './context.ts';
 import type { Benched } from './profiles.ts';
 import { sizedRequest } from './requests.ts';

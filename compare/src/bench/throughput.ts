@@ -1,7 +1,7 @@
-import { freshDatabase, WorkerProcess, type FreshDatabase } from '@vendor-review/domain/infra';
-import { worldClient } from '@vendor-review/domain/world';
-import type { Variant } from '@vendor-review/domain';
-import type { ThroughputBench } from '@vendor-review/domain/conformance';
+import { freshDatabase, WorkerProcess, type FreshDatabase } from '@vendor-review/testbed';
+import { worldClient } from '@vendor-review/world';
+import type { Variant } from '@vendor-review/pipeline';
+import type { ThroughputBench } from '@vendor-review/conformance';
 import type { BenchContext } from './context.ts';
 import type { Benched } from './profiles.ts';
 import { settledCommits } from './pg-stats.ts';

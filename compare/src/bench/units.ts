@@ -1,6 +1,6 @@
 import type { Benched } from './profiles.ts';
 import pg from 'pg';
-import type { InProcessBench } from '@vendor-review/domain/conformance';
+import type { InProcessBench } from '@vendor-review/conformance';
 import { summarize, type Summary } from './stats.ts';
 
 /**

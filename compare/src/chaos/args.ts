@@ -2,8 +2,8 @@
  * The command line of `pnpm chaos`, read through the project's one CLI helper: --help exits 0, a
  * mistake exits 2 with one line. Nothing heavy is imported here, so a mistake is reported at once.
  */
-import { VARIANTS, type Variant } from '@vendor-review/domain';
-import { commaList, parseCli, UsageError, wholeNumber } from '@vendor-review/domain/infra';
+import { VARIANTS, type Variant } from '@vendor-review/pipeline';
+import { commaList, parseCli, UsageError, wholeNumber } from '@vendor-review/worker-io';
 import { runtimesIn } from '../suite-runtimes.ts';
 import { isValidSeed } from './schedule.ts';
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { isTerminal, type RunStatus, type Variant } from '@vendor-review/domain';
-import { POLICIES, safeDigest } from '@vendor-review/domain/conformance';
-import { vendorRequest, worldClient, type WorldClient } from '@vendor-review/domain/world';
+import { isTerminal, type RunStatus, type Variant } from '@vendor-review/pipeline';
+import { POLICIES, safeDigest } from '@vendor-review/conformance';
+import { vendorRequest, worldClient, type WorldClient } from '@vendor-review/world';
 import { flatVersions, machine, versions } from '../bench/machine.ts';
 import { startInfra, type Infra } from '../infra.ts';
 import { checkRun, poolRow, type Baseline, type PoolRow, type RunVerdict } from './checker.ts';

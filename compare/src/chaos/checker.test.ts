@@ -1,7 +1,12 @@
-import type { DurableMark, DurableRecord, ReviewState } from '@vendor-review/domain';
-import { retryRuleFor, reviewDigest } from '@vendor-review/domain';
-import { checkpointChain } from '@vendor-review/domain/conformance/fixtures';
-import type { DeliveryView, LedgerEntry } from '@vendor-review/domain/world';
+import {
+  type DurableMark,
+  type DurableRecord,
+  type ReviewState,
+  retryRuleFor,
+  reviewDigest,
+} from '@vendor-review/pipeline';
+import { checkpointChain } from '@vendor-review/conformance/fixtures';
+import type { DeliveryView, LedgerEntry } from '@vendor-review/world';
 import { describe, expect, it } from 'vitest';
 import {
   checkRun,

@@ -1,4 +1,4 @@
-import { retryRuleFor, stepKindOf, workerNameOf, type DurableRecord, type Variant } from '@vendor-review/domain';
+import { retryRuleFor, stepKindOf, workerNameOf, type DurableRecord, type Variant } from '@vendor-review/pipeline';
 import {
   executed,
   forkedCheckpoints,
@@ -6,8 +6,8 @@ import {
   repeatedOperations,
   repeatSeqs,
   safeDigest,
-} from '@vendor-review/domain/conformance';
-import { sumCosts, type LedgerEntry } from '@vendor-review/domain/world';
+} from '@vendor-review/conformance';
+import { sumCosts, type LedgerEntry } from '@vendor-review/world';
 import { summarize, type Summary } from '../bench/stats.ts';
 import type { RunRecords } from './records.ts';
 

@@ -4,7 +4,7 @@
  * duplicate effect, no late write), 1 one is not or the campaign could not run, 2 a usage mistake.
  * The options are checked before anything heavy is loaded.
  */
-import { runCli, writableDirectory } from '@vendor-review/domain/infra';
+import { runCli, writableDirectory } from '@vendor-review/worker-io';
 import { parseChaosArgs } from './args.ts';
 
 async function main(argv: string[]): Promise<number> {

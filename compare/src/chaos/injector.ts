@@ -1,7 +1,7 @@
-import type { InfraServer } from '@vendor-review/domain';
-import type { HazardInfra } from '@vendor-review/domain/conformance';
-import type { WorkerProcess } from '@vendor-review/domain/infra';
-import type { WorldClient } from '@vendor-review/domain/world';
+import type { InfraServer } from '@vendor-review/pipeline';
+import type { HazardInfra } from '@vendor-review/conformance';
+import type { WorkerProcess } from '@vendor-review/testbed';
+import type { WorldClient } from '@vendor-review/world';
 import type { Journal } from './journal.ts';
 import type { Pool, PoolRun } from './pool.ts';
 import { STRIKE_KINDS, type Strike, type StrikeKind } from './schedule.ts';

@@ -1,6 +1,6 @@
-import { isTerminal, type RuntimeAdapter, type Variant } from '@vendor-review/domain';
-import { notNowPauseMs, reportWorkerGone } from '@vendor-review/domain/conformance';
-import { WorkerProcess } from '@vendor-review/domain/infra';
+import { isTerminal, type RuntimeAdapter, type Variant } from '@vendor-review/pipeline';
+import { notNowPauseMs, reportWorkerGone } from '@vendor-review/conformance';
+import { WorkerProcess } from '@vendor-review/testbed';
 import { journalExit, PoolProcesses, wakeAfterStop, type Pool, type PoolContext, type PoolRun } from './pool.ts';
 import type { Armed } from './schedule.ts';
 

@@ -1,6 +1,6 @@
-import type { SupervisorPolicy } from '@vendor-review/domain/conformance';
-import type { RunHandle, RuntimeAdapter, Variant } from '@vendor-review/domain';
-import type { WorkerProcess } from '@vendor-review/domain/infra';
+import type { SupervisorPolicy } from '@vendor-review/conformance';
+import type { RunHandle, RuntimeAdapter, Variant } from '@vendor-review/pipeline';
+import type { WorkerProcess } from '@vendor-review/testbed';
 import type { Journal } from './journal.ts';
 import type { Armed, RunPlan } from './schedule.ts';
 

@@ -1,5 +1,5 @@
-import type { RuntimeAdapter, Variant, WorkerSpec } from '@vendor-review/domain';
-import { WorkerProcess } from '@vendor-review/domain/infra';
+import type { RuntimeAdapter, Variant, WorkerSpec } from '@vendor-review/pipeline';
+import { WorkerProcess } from '@vendor-review/testbed';
 import { journalExit, PoolProcesses, wakeAfterStop, type Pool, type PoolContext, type PoolRun } from './pool.ts';
 import type { Armed } from './schedule.ts';
 

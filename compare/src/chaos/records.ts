@@ -1,6 +1,6 @@
-import type { DurableRecord, RunHandle, RunView, RuntimeAdapter } from '@vendor-review/domain';
-import type { CompletionFact, OutboxFact, ProvenanceFact, RuntimeRecords } from '@vendor-review/domain/conformance';
-import type { DeliveryView, LedgerEntry, WorldClient } from '@vendor-review/domain/world';
+import type { DurableRecord, RunHandle, RunView, RuntimeAdapter } from '@vendor-review/pipeline';
+import type { CompletionFact, OutboxFact, ProvenanceFact, RuntimeRecords } from '@vendor-review/conformance';
+import type { DeliveryView, LedgerEntry, WorldClient } from '@vendor-review/world';
 
 /**
  * What the outside says about a run once the campaign has quiesced: the world (its ledger, the

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RuntimeInfo } from '@vendor-review/domain';
-import { UsageError } from '@vendor-review/domain/infra';
+import type { RuntimeInfo } from '@vendor-review/pipeline';
+import { UsageError } from '@vendor-review/worker-io';
 import { ChaosResultSchema } from './schema.ts';
 import { parseChaosRunId, runtimeCode, type Strike } from './schedule.ts';
 

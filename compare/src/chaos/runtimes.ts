@@ -1,5 +1,5 @@
-import type { RunConfig, RuntimeAdapter, RuntimeInfo, Variant } from '@vendor-review/domain';
-import { baselineConfig, type RuntimeRecords, type StartedRuntime } from '@vendor-review/domain/conformance';
+import type { RunConfig, RuntimeAdapter, RuntimeInfo, Variant } from '@vendor-review/pipeline';
+import { baselineConfig, type RuntimeRecords, type StartedRuntime } from '@vendor-review/conformance';
 import type { Pool, PoolContext } from './pool.ts';
 import { QueuePool } from './queue-pool.ts';
 import { PerRunPool } from './per-run-pool.ts';

@@ -1,5 +1,5 @@
-import { CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/domain/pure';
-import { VENDOR_SLUGS } from '@vendor-review/domain/world';
+import { CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/pipeline/pure';
+import { VENDOR_SLUGS } from '@vendor-review/world';
 import { seededRng, type Rng } from './rng.ts';
 
 /**

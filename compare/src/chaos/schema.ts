@@ -1,4 +1,4 @@
-import { VARIANTS } from '@vendor-review/domain';
+import { VARIANTS } from '@vendor-review/pipeline';
 import { z } from 'zod';
 import { VIOLATION_KINDS } from './checker.ts';
 import { STRIKE_KINDS, WORLD_FAULT_KINDS, WORLD_ROUTES } from './schedule.ts';

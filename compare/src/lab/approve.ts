@@ -1,6 +1,7 @@
 import os from 'node:os';
-import { isTerminal } from '@vendor-review/domain';
-import { isProcessAlive, UsageError } from '@vendor-review/domain/infra';
+import { isTerminal } from '@vendor-review/pipeline';
+import { isProcessAlive } from '@vendor-review/testbed';
+import { UsageError } from '@vendor-review/worker-io';
 import { appendApproval, loadRun, readLives } from './runs.ts';
 import { openRuntime } from './runtimes.ts';
 import { requireUp } from './state.ts';

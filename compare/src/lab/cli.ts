@@ -2,8 +2,8 @@
  * `pnpm lab <command>`: crash a run by hand and see what it cost. Each command reads its command
  * line through the project's one helper: `--help` exits 0, a mistake is one line and exit 2.
  */
-import { commaList, parseCli, runCli, UsageError, wholeNumber } from '@vendor-review/domain/infra';
-import { VENDOR_SLUGS } from '@vendor-review/domain/world';
+import { commaList, parseCli, runCli, UsageError, wholeNumber } from '@vendor-review/worker-io';
+import { VENDOR_SLUGS } from '@vendor-review/world';
 import { runtimeInfos } from '../runtimes.ts';
 import { checkFilter, parseDurability, parseGranularity, parseVariant } from './config.ts';
 import { labRuntime } from './runtimes.ts';
@@ -101,7 +101,7 @@ const COMMANDS: Record<string, { usage: string; run: (argv: string[]) => Promise
                      [--durability sync|async|exit] [--granularity fine|per-requirement|coarse]
   starts a review through the runtime's adapter; a lab worker runs it.
   --vendor      one of the world's vendors: ${VENDOR_SLUGS.join(', ')}
-  --request     a request file (see shared-domain/fixtures/)
+  --request     a request file (see shared-domain/world/fixtures/)
   --variant     naive (default: the tutorial way) or hardened (keys, lease or outbox)
   --durability  naive, for a runtime with durability modes: async (default), sync or exit
   --granularity where the durable boundaries are: fine (default: one per step), per-requirement, coarse`,

@@ -10,8 +10,8 @@ import {
   type RunHandle,
   type RuntimeInfo,
   type Variant,
-} from '@vendor-review/domain';
-import { UsageError } from '@vendor-review/domain/infra';
+} from '@vendor-review/pipeline';
+import { UsageError } from '@vendor-review/worker-io';
 
 /**
  * `--variant`, `--durability` and `--granularity` as a person types them, checked against the

@@ -1,5 +1,6 @@
-import type { RunStatus } from '@vendor-review/domain';
-import { isProcessAlive, UsageError } from '@vendor-review/domain/infra';
+import type { RunStatus } from '@vendor-review/pipeline';
+import { isProcessAlive } from '@vendor-review/testbed';
+import { UsageError } from '@vendor-review/worker-io';
 import { handleLabel } from './config.ts';
 import { listRuns, readLives } from './runs.ts';
 import { openRuntime, titleOf } from './runtimes.ts';

@@ -1,14 +1,8 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { CrashLine, CrashPointName, RunView, RuntimeAdapter } from '@vendor-review/domain';
-import {
-  runCell,
-  scenarioFor,
-  type CellObservation,
-  type CellStatus,
-  type Scenario,
-} from '@vendor-review/domain/conformance';
-import { worldClient } from '@vendor-review/domain/world';
+import type { CrashLine, CrashPointName, RunView, RuntimeAdapter } from '@vendor-review/pipeline';
+import { runCell, scenarioFor, type CellObservation, type CellStatus, type Scenario } from '@vendor-review/conformance';
+import { worldClient } from '@vendor-review/world';
 import { describeConfig } from './config.ts';
 import { files, readJson, writeJson } from './state.ts';
 import { readApprovals, readAtCrash, readLives, type LabRun } from './runs.ts';

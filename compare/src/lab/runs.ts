@@ -1,7 +1,8 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Decision, DurableRecord, ReviewRequestInput, RunHandle } from '@vendor-review/domain';
-import { makeDirectory, UsageError, type WorkerLife } from '@vendor-review/domain/infra';
+import type { Decision, DurableRecord, ReviewRequestInput, RunHandle } from '@vendor-review/pipeline';
+import { makeDirectory, UsageError } from '@vendor-review/worker-io';
+import { type WorkerLife } from '@vendor-review/testbed';
 import { files, readJson, writeJson, type LabRuntime } from './state.ts';
 
 /**

@@ -1,5 +1,6 @@
-import { InfraError, startPostgres, startTemporal, UsageError } from '@vendor-review/domain/infra';
-import { worldClient } from '@vendor-review/domain/world';
+import { InfraError, startPostgres, startTemporal } from '@vendor-review/testbed';
+import { UsageError } from '@vendor-review/worker-io';
+import { worldClient } from '@vendor-review/world';
 import { runtimeInfos, runtimeModule, type StartedRuntime } from '../runtimes.ts';
 import { LAB_RUNTIMES, type LabRuntime, type LabState } from './state.ts';
 

@@ -1,12 +1,12 @@
-import type { DurableMark, RunView } from '@vendor-review/domain';
+import type { DurableMark, RunView } from '@vendor-review/pipeline';
 import {
   computeEvidence,
   executed,
   operationLabel,
   type CellObservation,
   type Evidence,
-} from '@vendor-review/domain/conformance';
-import type { WorkerLife } from '@vendor-review/domain/infra';
+} from '@vendor-review/conformance';
+import type { WorkerLife } from '@vendor-review/testbed';
 import { money, repeatedSummary, seconds, wrap, TABLE_WIDTH } from '../table.ts';
 import { handleLabel } from './config.ts';
 import { baselineFor, observeLabRun } from './observation.ts';

@@ -7,9 +7,9 @@ import {
   type Granularity,
   type ReviewRequestInput,
   type Variant,
-} from '@vendor-review/domain';
-import { UsageError } from '@vendor-review/domain/infra';
-import { rebaseOnWorld, vendorRequest, VENDOR_SLUGS } from '@vendor-review/domain/world';
+} from '@vendor-review/pipeline';
+import { UsageError } from '@vendor-review/worker-io';
+import { rebaseOnWorld, vendorRequest, VENDOR_SLUGS } from '@vendor-review/world';
 import { runtimeInfos } from '../runtimes.ts';
 import { handleLabel, runConfig } from './config.ts';
 import { saveRun } from './runs.ts';

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isProcessAlive, makeDirectory, UsageError, writeFileAtomic } from '@vendor-review/domain/infra';
+import { isProcessAlive } from '@vendor-review/testbed';
+import { makeDirectory, UsageError, writeFileAtomic } from '@vendor-review/worker-io';
 import { runtimesIn } from '../suite-runtimes.ts';
 
 /**

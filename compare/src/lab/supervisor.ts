@@ -7,7 +7,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isProcessAlive, parseCli, runCli } from '@vendor-review/domain/infra';
+import { isProcessAlive } from '@vendor-review/testbed';
+import { parseCli, runCli } from '@vendor-review/worker-io';
 import { startServers } from '../infra.ts';
 import { runtimeModules } from '../runtimes.ts';
 import { files, LAB_RUNTIMES, labDir, removeState, writeJson, type LabState } from './state.ts';

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { isProcessAlive, makeDirectory, maskDatabaseUrl } from '@vendor-review/domain/infra';
+import { isProcessAlive, maskDatabaseUrl } from '@vendor-review/testbed';
+import { makeDirectory } from '@vendor-review/worker-io';
 import { runtimeModules } from '../runtimes.ts';
 import { openRuntime } from './runtimes.ts';
 import { files, liveState, readState, removeState, REPO_ROOT, type LabRuntime, type LabState } from './state.ts';

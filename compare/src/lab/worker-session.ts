@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isProcessAlive, UsageError } from '@vendor-review/domain/infra';
+import { isProcessAlive } from '@vendor-review/testbed';
+import { UsageError } from '@vendor-review/worker-io';
 import { files, readJson, writeJson, type LabRuntime } from './state.ts';
 import { titleOf } from './runtimes.ts';
 

@@ -1,4 +1,10 @@
-import { isTerminal, type Durability, type RunStatus, type RuntimeAdapter, type Variant } from '@vendor-review/domain';
+import {
+  isTerminal,
+  type Durability,
+  type RunStatus,
+  type RuntimeAdapter,
+  type Variant,
+} from '@vendor-review/pipeline';
 import {
   lastDurableBefore,
   MAIL_GRACE_MS,
@@ -8,9 +14,9 @@ import {
   POLICIES,
   reportWorkerGone,
   operationLabel,
-} from '@vendor-review/domain/conformance';
-import { isProcessAlive, WorkerProcess, type WorkerLife } from '@vendor-review/domain/infra';
-import { worldClient, type LedgerEntry } from '@vendor-review/domain/world';
+} from '@vendor-review/conformance';
+import { isProcessAlive, WorkerProcess, type WorkerLife } from '@vendor-review/testbed';
+import { worldClient, type LedgerEntry } from '@vendor-review/world';
 import { money } from '../table.ts';
 import { handleLabel } from './config.ts';
 import { listRuns, readAtCrash, readLives, saveAtCrash, writeLives, type LabRun } from './runs.ts';

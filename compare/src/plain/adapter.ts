@@ -7,7 +7,7 @@ import {
   type RunHandle,
   type RuntimeAdapter,
   type RuntimeInfo,
-} from '@vendor-review/domain';
+} from '@vendor-review/pipeline';
 import pg from 'pg';
 import { insertJob, loadJob, recordDecision, setupPlainJobs } from './jobs.ts';
 

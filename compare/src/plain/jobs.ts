@@ -1,5 +1,5 @@
-import type { Decision, ReviewRequestInput, ReviewState, RunStatus, Variant } from '@vendor-review/domain';
-import { runMigrations } from '@vendor-review/domain/infra';
+import type { Decision, ReviewRequestInput, ReviewState, RunStatus, Variant } from '@vendor-review/pipeline';
+import { runMigrations } from '@vendor-review/worker-io';
 import type pg from 'pg';
 
 /**

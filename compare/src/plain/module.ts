@@ -1,5 +1,5 @@
-import type { RuntimeModule } from '@vendor-review/domain/conformance';
-import { describeBuilt, workerBundle } from '@vendor-review/domain/infra';
+import type { RuntimeModule } from '@vendor-review/conformance';
+import { describeBuilt, workerBundle } from '@vendor-review/testbed';
 import { createPlainAdapter, PLAIN, PLAIN_WORKER_ENTRY } from './adapter.ts';
 
 /** The floor: a worker process per job, a job table, and nothing durable in between. */

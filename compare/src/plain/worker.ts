@@ -4,15 +4,8 @@
  * it waits for a decision in the job table. Environment: DATABASE_URL, WORLD_URL, CRASH_PLAN,
  * WORKER_NAME.
  */
-import {
-  createHttpPorts,
-  CrashPlanError,
-  crashpoint,
-  parseCrashPlan,
-  runPlain,
-  type Decision,
-} from '@vendor-review/domain';
-import { parseCli, runCli, UsageError } from '@vendor-review/domain/infra';
+import { createHttpPorts, parseCli, runCli, UsageError } from '@vendor-review/worker-io';
+import { CrashPlanError, crashpoint, parseCrashPlan, runPlain, type Decision } from '@vendor-review/pipeline';
 import pg from 'pg';
 import { finishJob, loadJob, setJobStatus, takeJob } from './jobs.ts';
 

@@ -1,5 +1,5 @@
-import { GRANULARITY_INFO } from '@vendor-review/domain';
-import { GRANULARITY_CRASH_POINTS } from '@vendor-review/domain/conformance';
+import { GRANULARITY_INFO } from '@vendor-review/pipeline';
+import { GRANULARITY_CRASH_POINTS } from '@vendor-review/conformance';
 import { money, seconds } from '../table.ts';
 import { renderGranularityChart } from './granularity-chart.ts';
 import type { RuntimeLook } from './svg.ts';

@@ -1,5 +1,5 @@
-import { GRANULARITIES, VARIANTS, type Granularity, type Variant } from '@vendor-review/domain';
-import { GRANULARITY_CRASHES, type GranularityCrash } from '@vendor-review/domain/conformance';
+import { GRANULARITIES, VARIANTS, type Granularity, type Variant } from '@vendor-review/pipeline';
+import { GRANULARITY_CRASHES, type GranularityCrash } from '@vendor-review/conformance';
 import { z } from 'zod';
 
 /**

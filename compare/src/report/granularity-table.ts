@@ -1,5 +1,5 @@
-import { GRANULARITY_INFO } from '@vendor-review/domain';
-import { GRANULARITY_CRASH_POINTS } from '@vendor-review/domain/conformance';
+import { GRANULARITY_INFO } from '@vendor-review/pipeline';
+import { GRANULARITY_CRASH_POINTS } from '@vendor-review/conformance';
 import { fit, money, seconds, TABLE_WIDTH, wrap } from '../table.ts';
 import { granularityPoints, type GranularityPoint, type GranularityRow } from './granularity-rows.ts';
 

@@ -1,11 +1,5 @@
-import { granularityCatalogue, type CellObservation } from '@vendor-review/domain/conformance';
-import {
-  baselineObservation,
-  crashedObservation,
-  FIXTURE_RUNTIMES,
-  lgRecord,
-  tmRecord,
-} from '@vendor-review/domain/conformance/fixtures';
+import { granularityCatalogue, type CellObservation } from '@vendor-review/conformance';
+import { baselineObservation, crashedObservation, FIXTURE_RUNTIMES, lgRecord, tmRecord } from '@vendor-review/conformance/fixtures';
 import { describe, expect, it } from 'vitest';
 import { renderGranularityChart } from './granularity-chart.ts';
 import { renderGranularitySection } from './granularity-html.ts';

@@ -1,5 +1,5 @@
-import { CRASH_POINTS, CRASH_POINT_NAMES } from '@vendor-review/domain/pure';
-import type { CellObservation, HazardObservation } from '@vendor-review/domain/conformance';
+import { CRASH_POINTS, CRASH_POINT_NAMES } from '@vendor-review/pipeline/pure';
+import type { CellObservation, HazardObservation } from '@vendor-review/conformance';
 import { distributionText, lessonLines, money, observedLine, repeatedSummary, rowLabel, seconds } from '../table.ts';
 import { renderCostChart } from './chart.ts';
 import { runtimesTitle, versionsLine } from './meta-lines.ts';

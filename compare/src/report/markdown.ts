@@ -1,6 +1,6 @@
-import { CRASH_POINTS, CRASH_POINT_NAMES } from '@vendor-review/domain/pure';
+import { CRASH_POINTS, CRASH_POINT_NAMES } from '@vendor-review/pipeline/pure';
 import { distributionText, lessonLines, money, observedLine, repeatedSummary, rowLabel, seconds } from '../table.ts';
-import { HAZARD_SECTIONS } from '@vendor-review/domain';
+import { HAZARD_SECTIONS } from '@vendor-review/pipeline';
 import { figureText, productionLabel } from './production-table.ts';
 import { granularityMarkdown } from './granularity-table.ts';
 import { labelsLine, runtimesTitle, versionsLine } from './meta-lines.ts';

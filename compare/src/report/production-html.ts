@@ -1,5 +1,5 @@
-import { HAZARD_SECTIONS, type HazardSection } from '@vendor-review/domain';
-import type { HazardObservation } from '@vendor-review/domain/conformance';
+import { HAZARD_SECTIONS, type HazardSection } from '@vendor-review/pipeline';
+import type { HazardObservation } from '@vendor-review/conformance';
 import { figureText, productionLabel } from './production-table.ts';
 import type { ProductionRow } from './results.ts';
 import { hazardAnchor } from './scorecard.ts';

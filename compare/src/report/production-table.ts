@@ -1,6 +1,6 @@
-import { HAZARD_SECTIONS, type HazardSection } from '@vendor-review/domain';
+import { HAZARD_SECTIONS, type HazardSection } from '@vendor-review/pipeline';
 import { fit, wrap } from '../table.ts';
-import type { Figure } from '@vendor-review/domain/conformance';
+import type { Figure } from '@vendor-review/conformance';
 import type { ProductionRow } from './results.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { CRASH_POINT_NAMES, DURABILITIES, VARIANTS, type HazardId, type HazardSection } from '@vendor-review/domain';
+import { CRASH_POINT_NAMES, DURABILITIES, VARIANTS, type HazardId, type HazardSection } from '@vendor-review/pipeline';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { GranularityRowSchema } from './granularity-schema.ts';
@@ -116,7 +116,7 @@ const ProductionRowSchema = z
     // Typed by the hazard catalogue, but a string in the contract: a new hazard is not a new schema.
     scenario: z
       .string()
-      .describe('the hazard id (shared-domain/src/domain/hazards.ts)') as unknown as z.ZodType<HazardId>,
+      .describe('the hazard id (shared-domain/pipeline/src/hazards.ts)') as unknown as z.ZodType<HazardId>,
     section: z.string().describe('the hazard section') as unknown as z.ZodType<HazardSection>,
     title: z.string(),
     runtime: z.string(),

@@ -1,5 +1,5 @@
-import { baselineObservation, crashedObservation, FIXTURE_RUNTIMES } from '@vendor-review/domain/conformance/fixtures';
-import type { CellObservation } from '@vendor-review/domain/conformance';
+import { baselineObservation, crashedObservation, FIXTURE_RUNTIMES } from '@vendor-review/conformance/fixtures';
+import type { CellObservation } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
 import { fixtureResults } from '../../test/fixture-results.ts';
 import { distributionText, observedLine, renderTable } from '../table.ts';

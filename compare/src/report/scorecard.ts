@@ -1,14 +1,4 @@
-import {
-  CRASH_POINT_NAMES,
-  HAZARD_IDS,
-  HAZARDS,
-  SEVERITIES,
-  SEVERITY_TEXT,
-  VERDICT_SEVERITY,
-  worst,
-  type Severity,
-  type Variant,
-} from '@vendor-review/domain';
+import { CRASH_POINT_NAMES, HAZARD_IDS, HAZARDS, SEVERITIES, SEVERITY_TEXT, VERDICT_SEVERITY, worst, type Severity, type Variant } from '@vendor-review/pipeline';
 import { repeatedSummary, rowLabel } from '../table.ts';
 import { crashRows, productionRows, type Outcome, type ProductionRow, type ResultRow, type Results } from './results.ts';
 import { esc } from './svg.ts';

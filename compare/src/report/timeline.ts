@@ -1,5 +1,5 @@
-import { operationLabel, type CellObservation } from '@vendor-review/domain/conformance';
-import { workerLife } from '@vendor-review/domain/infra';
+import { operationLabel, type CellObservation } from '@vendor-review/conformance';
+import { workerLife } from '@vendor-review/testbed';
 import { money } from '../table.ts';
 import { esc, KIND_COLOURS, num } from './svg.ts';
 

@@ -1,5 +1,5 @@
-import type { DurableMark, DurableRecord } from '@vendor-review/domain';
-import type { HazardObservation } from '@vendor-review/domain/conformance';
+import type { DurableMark, DurableRecord } from '@vendor-review/pipeline';
+import type { HazardObservation } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
 import { renderProductionSections } from './production-html.ts';
 import type { ProductionRow } from './results.ts';

@@ -1,5 +1,5 @@
-import type { DurableMark, DurableRecord } from '@vendor-review/domain';
-import { forkedCheckpoints } from '@vendor-review/domain/conformance';
+import type { DurableMark, DurableRecord } from '@vendor-review/pipeline';
+import { forkedCheckpoints } from '@vendor-review/conformance';
 import { esc } from './svg.ts';
 
 /**

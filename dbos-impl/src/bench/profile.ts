@@ -1,13 +1,13 @@
 /**
  * What `pnpm bench` measures of DBOS (the contract: BenchProfile in
- * @vendor-review/domain/conformance): the review in this process, naive and hardened, against the
+ * @vendor-review/conformance): the review in this process, naive and hardened, against the
  * plain runner's floor, and what a finished run leaves in DBOS's tables and ours. Overheads are in
  * PostgreSQL commits: DBOS journals each step in one. No bare or replayed configurations yet, no
  * throughput or recovery sweep.
  */
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import { newRunId, type ReviewRequestInput, type Variant } from '@vendor-review/domain';
-import { timedRun, type BenchProfile, type PerStepConfig } from '@vendor-review/domain/conformance';
+import { newRunId, type ReviewRequestInput, type Variant } from '@vendor-review/pipeline';
+import { timedRun, type BenchProfile, type PerStepConfig } from '@vendor-review/conformance';
 import pg from 'pg';
 import { appNameFor } from '../identity.ts';
 import { setupDatabase } from '../store.ts';

@@ -13,7 +13,7 @@ import {
   type RuntimeAdapter,
   type RunView,
   type WorkerSpec,
-} from '@vendor-review/domain';
+} from '@vendor-review/pipeline';
 import pg from 'pg';
 import { executorIdFor, hardenedVersionFor } from '../identity.ts';
 import { WORKER_ENTRY } from '../paths.ts';

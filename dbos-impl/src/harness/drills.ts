@@ -8,7 +8,7 @@ import type {
   RunHandle,
   RuntimeAdapter,
   RuntimeDrills,
-} from '@vendor-review/domain';
+} from '@vendor-review/pipeline';
 import type pg from 'pg';
 import { hardenedVersionFor, WORKFLOW_RELEASE } from '../identity.ts';
 import { APPROVAL_TOPIC } from '../workflow.ts';

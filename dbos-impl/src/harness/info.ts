@@ -1,4 +1,4 @@
-import type { RuntimeInfo } from '@vendor-review/domain';
+import type { RuntimeInfo } from '@vendor-review/pipeline';
 
 /**
  * Measured in test/production.e2e.test.ts and test/recovery.e2e.test.ts: every DBOS workflow row

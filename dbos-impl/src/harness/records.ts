@@ -1,5 +1,5 @@
-import type { RuntimeRecords } from '@vendor-review/domain/conformance';
-import { withConnection } from '@vendor-review/domain/infra';
+import type { RuntimeRecords } from '@vendor-review/conformance';
+import { withConnection } from '@vendor-review/worker-io';
 import { DBOS_OUTBOX } from '../store.ts';
 
 /** What a checker may read of our tables: the hardened outbox. DBOS hands out no lease to report. */

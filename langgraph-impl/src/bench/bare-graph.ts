@@ -17,7 +17,7 @@ import {
   type BaseCheckpointSaver,
 } from '@langchain/langgraph';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
-import type { Durability } from '@vendor-review/domain';
+import type { Durability } from '@vendor-review/pipeline';
 import type pg from 'pg';
 
 const BareChannels = Annotation.Root({

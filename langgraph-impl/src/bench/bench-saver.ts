@@ -11,8 +11,8 @@
 import { parseArgs } from 'node:util';
 import { END, START, StateGraph, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
-import { STATE_SCHEMA_VERSION } from '@vendor-review/domain';
-import { freshDatabase } from '@vendor-review/domain/infra';
+import { STATE_SCHEMA_VERSION } from '@vendor-review/pipeline';
+import { freshDatabase } from '@vendor-review/testbed';
 import pg from 'pg';
 import { ReviewChannels } from '../channels.ts';
 import { ReviewSaver } from '../checkpointer.ts';

@@ -4,7 +4,7 @@
  * before it starts so that no step waits for a person. The benchmark's per-step figures come from
  * here, without a worker process's start.
  */
-import type { Durability, Ports, ReviewRequestInput, Variant } from '@vendor-review/domain';
+import type { Durability, Ports, ReviewRequestInput, Variant } from '@vendor-review/pipeline';
 import type pg from 'pg';
 import { recordApproval } from '../approvals.ts';
 import type { CheckpointerKind } from '../checkpointer.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { timedRun, type BareShape, type PerStepConfig, type TimedRun } from '@vendor-review/domain/conformance';
-import type { Durability, Ports, ReviewRequestInput, Variant } from '@vendor-review/domain';
+import { timedRun, type BareShape, type PerStepConfig, type TimedRun } from '@vendor-review/conformance';
+import type { Durability, Ports, ReviewRequestInput, Variant } from '@vendor-review/pipeline';
 import type pg from 'pg';
 import { bareSaver, runBareGraph, type BareSaver } from './bare-graph.ts';
 import { runReviewInProcess } from './in-process.ts';

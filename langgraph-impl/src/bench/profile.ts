@@ -1,10 +1,10 @@
 /**
  * What `pnpm bench` measures of LangGraph, and how (the contract: BenchProfile in
- * @vendor-review/domain/conformance). Its overheads are stated in PostgreSQL commits: a checkpoint
+ * @vendor-review/conformance). Its overheads are stated in PostgreSQL commits: a checkpoint
  * in `sync` is one.
  */
-import type { BenchProfile } from '@vendor-review/domain/conformance';
-import type { RunHandle, WorkerSpec } from '@vendor-review/domain';
+import type { BenchProfile } from '@vendor-review/conformance';
+import type { RunHandle, WorkerSpec } from '@vendor-review/pipeline';
 import { defaultDurability } from '../durability.ts';
 import { createPool } from '../pool.ts';
 import { setupDatabase } from '../setup.ts';
@@ -105,7 +105,7 @@ export const profile: BenchProfile = {
     ],
     // A live worker loses a run when its lease lapses while it is only slow: it is fenced out.
     async loaded({ env, started, runs, request }) {
-      const { WorkerProcess } = await import('@vendor-review/domain/infra');
+      const { WorkerProcess } = await import('@vendor-review/testbed');
       const pool = createPool(env.databaseUrl, { max: 8 });
       try {
         const created = await Promise.all(

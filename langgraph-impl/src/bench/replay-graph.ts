@@ -6,7 +6,7 @@ import {
   type Ports,
   type ReviewRequestInput,
   type ReviewState,
-} from '@vendor-review/domain';
+} from '@vendor-review/pipeline';
 import { compileGraph } from '../graph.ts';
 import type { DomainSteps } from '../nodes.ts';
 

@@ -5,7 +5,7 @@
  * same Sends) but does no domain work: what it costs is what LangGraph costs for our data. The
  * review less the floor less that is what our own code around the runtime adds.
  */
-import type { ReviewState, StateUpdate } from '@vendor-review/domain';
+import type { ReviewState, StateUpdate } from '@vendor-review/pipeline';
 import { DOMAIN_STEPS, type DomainSteps } from '../nodes.ts';
 
 export type Recording = Map<string, StateUpdate>;

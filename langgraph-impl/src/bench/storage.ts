@@ -1,5 +1,5 @@
-import type { Ports } from '@vendor-review/domain';
-import type { StorageBench } from '@vendor-review/domain/conformance';
+import type { Ports } from '@vendor-review/pipeline';
+import type { StorageBench } from '@vendor-review/conformance';
 import type pg from 'pg';
 import { TABLES } from '../sql.ts';
 import { reviewRun, type LangGraphMode } from './per-step.ts';

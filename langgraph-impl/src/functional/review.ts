@@ -8,7 +8,7 @@ import {
   type ReviewState,
   type StateUpdate,
   type StepName,
-} from '@vendor-review/domain';
+} from '@vendor-review/pipeline';
 import { createNodes, DOMAIN_STEPS, type NodeDeps } from '../nodes.ts';
 import { nodeRetryPolicy } from '../retry.ts';
 import type { TaskCommits } from './task-commits.ts';

@@ -14,7 +14,7 @@ import {
   type RuntimeInfo,
   type RunView,
   type WorkerSpec,
-} from '@vendor-review/domain';
+} from '@vendor-review/pipeline';
 import { approveRun } from '../approvals.ts';
 import { LANGGRAPH } from './info.ts';
 import { toDurableRecord } from './durable-record.ts';

@@ -11,7 +11,7 @@ import {
   type RuntimeAdapter,
   type RuntimeDrills,
   type WorkerEnding,
-} from '@vendor-review/domain';
+} from '@vendor-review/pipeline';
 import type pg from 'pg';
 import { defaultDurability } from '../durability.ts';
 import { EXIT } from '../exit-codes.ts';

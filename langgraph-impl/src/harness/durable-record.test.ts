@@ -1,4 +1,4 @@
-import { lastDurableBefore } from '@vendor-review/domain/conformance';
+import { lastDurableBefore } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
 import { toDurableRecord } from './durable-record.ts';
 

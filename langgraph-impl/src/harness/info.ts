@@ -1,4 +1,4 @@
-import { BEFORE_THE_GATE, type RuntimeInfo } from '@vendor-review/domain';
+import { BEFORE_THE_GATE, type RuntimeInfo } from '@vendor-review/pipeline';
 
 /**
  * LangGraph as the harness sees it. Its naive variant comes in all three durability modes

@@ -1,6 +1,5 @@
-import type { DeliveryReceipt, Ports, ReviewState } from '@vendor-review/domain';
+import type { DeliveryReceipt, Ports, ReviewState, Durability, Variant } from '@vendor-review/pipeline';
 import type pg from 'pg';
-import type { Durability, Variant } from '@vendor-review/domain';
 import { ReviewSaver } from '../checkpointer.ts';
 import { RunNotFoundError } from '../errors.ts';
 import { isAwaitingApproval } from '../execute-run.ts';

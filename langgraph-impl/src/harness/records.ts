@@ -1,5 +1,5 @@
-import type { CompletionFact, ProvenanceFact, RuntimeRecords } from '@vendor-review/domain/conformance';
-import { withConnection } from '@vendor-review/domain/infra';
+import type { CompletionFact, ProvenanceFact, RuntimeRecords } from '@vendor-review/conformance';
+import { withConnection } from '@vendor-review/worker-io';
 import { LG_OUTBOX } from '../outbox.ts';
 import { SELECT_COMPLETIONS, SELECT_PROVENANCE_OF_RUNS } from '../sql.ts';
 

@@ -1,4 +1,4 @@
-import { toV1, type ReviewState } from '@vendor-review/domain';
+import { toV1, type ReviewState } from '@vendor-review/pipeline';
 import { ReviewSaver, isRuntimeChannel } from '../checkpointer.ts';
 import { RunNotFoundError } from '../errors.ts';
 import { withPool } from '../pool.ts';

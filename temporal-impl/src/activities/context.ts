@@ -1,6 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { deriveIdempotencyKey, type StepContext, type StepName } from '@vendor-review/domain';
-import type { Variant } from '@vendor-review/domain';
+import { deriveIdempotencyKey, type StepContext, type StepName, type Variant } from '@vendor-review/pipeline';
 
 /**
  * The StepContext a shared step sees, built from the activity's own info. The hardened key is

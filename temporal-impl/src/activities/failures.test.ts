@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { PermanentError, retryRuleFor, TransientError } from '@vendor-review/domain';
+import { PermanentError, retryRuleFor, TransientError } from '@vendor-review/pipeline';
 import { describe, expect, it } from 'vitest';
 import { toActivityFailure } from './failures.ts';
 

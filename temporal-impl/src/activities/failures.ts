@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { givesUp, type RetryRule, type Variant } from '@vendor-review/domain';
+import { givesUp, type RetryRule, type Variant } from '@vendor-review/pipeline';
 
 /** Attached to every hardened failure so the workflow can write the count into the dead letter. */
 export interface FailureDetail {

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { retryRuleFor, TransientError, type RetryStepKind, type Variant } from '@vendor-review/domain';
-import { isConnectionLoss } from '@vendor-review/domain/infra';
+import { retryRuleFor, TransientError, type RetryStepKind, type Variant } from '@vendor-review/pipeline';
+import { isConnectionLoss } from '@vendor-review/worker-io';
 import type { Store } from '../postgres-store.ts';
 import { toActivityFailure } from './failures.ts';
 

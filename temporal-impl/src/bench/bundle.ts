@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { Built } from '@vendor-review/domain/infra';
+import type { Built } from '@vendor-review/testbed';
 import { cachedWorkflowBundle } from '../bundle.ts';
 
 export const BENCH_WORKFLOWS_PATH = fileURLToPath(new URL('./workflows.ts', import.meta.url));

@@ -5,8 +5,8 @@
  * of the step figures and reported on its own.
  */
 import { DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import type { Ports } from '@vendor-review/domain';
-import type { TemporalConnectionOptions } from '@vendor-review/domain/infra';
+import type { Ports } from '@vendor-review/pipeline';
+import type { TemporalConnectionOptions } from '@vendor-review/testbed';
 import { createActivities } from '../activities.ts';
 import { startOutboxDrainer } from '../outbox-drainer.ts';
 import { openStore } from '../postgres-store.ts';

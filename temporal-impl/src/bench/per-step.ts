@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { timedRun, type BareShape, type PerStepConfig, type TimedRun } from '@vendor-review/domain/conformance';
-import type { ReviewRequestInput, Variant } from '@vendor-review/domain';
+import { timedRun, type BareShape, type PerStepConfig, type TimedRun } from '@vendor-review/conformance';
+import type { ReviewRequestInput, Variant } from '@vendor-review/pipeline';
 import { approveRun, startRun } from '../client.ts';
 
 /** A review on `taskQueue`, approved at once (a person who approves at first glance: the wait is not the runtime's cost). */

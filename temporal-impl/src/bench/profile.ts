@@ -1,18 +1,12 @@
 /**
  * What `pnpm bench` measures of Temporal, and how (the contract: BenchProfile in
- * @vendor-review/domain/conformance). Its overheads are stated in no-op activities, measured here;
+ * @vendor-review/conformance). Its overheads are stated in no-op activities, measured here;
  * the in-process sections run on workers inside the bench's process (in-process-worker.ts), the
  * others on the worker processes its runtime module starts.
  */
 import { Client, Connection } from '@temporalio/client';
-import type {
-  BenchEnv,
-  BenchProfile,
-  InProcessBench,
-  StartedRuntime,
-  StorageLimits,
-} from '@vendor-review/domain/conformance';
-import type { RunHandle, Variant, WorkerSpec } from '@vendor-review/domain';
+import type { BenchEnv, BenchProfile, InProcessBench, StartedRuntime, StorageLimits } from '@vendor-review/conformance';
+import type { RunHandle, Variant, WorkerSpec } from '@vendor-review/pipeline';
 import { approveRun, startRun } from '../client.ts';
 import { setupDatabase } from '../postgres-store.ts';
 import { cachedBenchBundle } from './bundle.ts';
@@ -209,7 +203,7 @@ export const profile: BenchProfile = {
     // A live worker loses an attempt when the server gives up on it for want of a heartbeat.
     async loaded({ env, started, knob, value, runs, request }) {
       if (knob !== 'heartbeatTimeoutMs') throw new Error(`no loaded runs for ${knob}`);
-      const { WorkerProcess } = await import('@vendor-review/domain/infra');
+      const { WorkerProcess } = await import('@vendor-review/testbed');
       const taskQueue = `bench-load-${process.pid}-${Date.now()}`;
       const worker = new WorkerProcess('L', queueWorker(started, taskQueue, 'hardened', 'L'));
       const { client, close } = await connect(env);

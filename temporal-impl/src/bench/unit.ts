@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import type { BenchPreset } from '@vendor-review/domain/conformance';
+import type { BenchPreset } from '@vendor-review/conformance';
 
 /** Chains per measurement and activities per chain, by the bench's preset. */
 const SIZES: Record<BenchPreset, { chains: number; length: number }> = {

@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import type { TemporalHandle as TemporalServer } from '@vendor-review/domain/infra';
+import type { TemporalHandle as TemporalServer } from '@vendor-review/testbed';
 import {
   granularityOf,
   newRunId,
@@ -13,7 +13,7 @@ import {
   type RuntimeAdapter,
   type RunView,
   type WorkerSpec,
-} from '@vendor-review/domain';
+} from '@vendor-review/pipeline';
 import { approveRun, getRun, runStatus, startRun } from '../client.ts';
 import { temporalDrills } from './drills.ts';
 import { toDurableRecord } from './durable-record.ts';

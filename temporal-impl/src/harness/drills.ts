@@ -11,8 +11,8 @@ import {
   type RunHandle,
   type RuntimeAdapter,
   type RuntimeDrills,
-} from '@vendor-review/domain';
-import { startTemporal, type TemporalHandle as TemporalServer } from '@vendor-review/domain/infra';
+} from '@vendor-review/pipeline';
+import { startTemporal, type TemporalHandle as TemporalServer } from '@vendor-review/testbed';
 import pg from 'pg';
 import { cachedWorkflowBundle } from '../bundle.ts';
 import { fetchHistoryJson } from './history.ts';

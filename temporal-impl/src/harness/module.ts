@@ -1,5 +1,6 @@
-import type { RuntimeModule } from '@vendor-review/domain/conformance';
-import { describeBuilt, installedVersions, withConnection, workerBundle } from '@vendor-review/domain/infra';
+import type { RuntimeModule } from '@vendor-review/conformance';
+import { describeBuilt, workerBundle } from '@vendor-review/testbed';
+import { installedVersions, withConnection } from '@vendor-review/worker-io';
 import { TEMPORAL } from './info.ts';
 
 /**

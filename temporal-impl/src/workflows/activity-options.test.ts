@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileRetryPolicy } from '@temporalio/common';
-import { retryRuleFor } from '@vendor-review/domain';
+import { retryRuleFor } from '@vendor-review/pipeline';
 import { activityOptions, HEARTBEAT_TIMEOUT, localVerifyOptions } from './activity-options.ts';
 
 describe('activityOptions', () => {

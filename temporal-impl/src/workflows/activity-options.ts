@@ -24,7 +24,7 @@
  * replacement worker needs to start (it loads a prebuilt bundle).
  */
 import type { ActivityOptions, RetryPolicy } from '@temporalio/workflow';
-import { retryRuleFor, type RetryStepKind, type Variant } from '@vendor-review/domain/pure';
+import { retryRuleFor, type RetryStepKind, type Variant } from '@vendor-review/pipeline/pure';
 
 export const HEARTBEAT_TIMEOUT = '2s';
 export const WORKFLOW_TASK_TIMEOUT = '5s';

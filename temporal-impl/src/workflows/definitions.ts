@@ -4,7 +4,7 @@
  * definitions and types.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { ReviewState, Variant } from '@vendor-review/domain/pure';
+import type { ReviewState, Variant } from '@vendor-review/pipeline/pure';
 
 export interface VendorReviewInput {
   /** Business run id; the workflow id is derived from it (see identity.ts). */

@@ -12,7 +12,7 @@
  * - coarse: REVIEW (validate, discover, every requirement to its tracker note) → the approval →
  *   SEND (draft and mail in one activity, sent straight from it: no outbox boundary before the effect).
  *
- * Runs in the workflow sandbox: it may import @temporalio/workflow, @vendor-review/domain/pure and
+ * Runs in the workflow sandbox: it may import @temporalio/workflow, @vendor-review/pipeline/pure and
  * types, nothing else.
  */
 import {
@@ -35,7 +35,7 @@ import {
   type Granularity,
   type ReviewState,
   type StateUpdate,
-} from '@vendor-review/domain/pure';
+} from '@vendor-review/pipeline/pure';
 import type { Activities } from '../activities.ts';
 import { activityOptions, localVerifyOptions, type StepKind } from './activity-options.ts';
 import { stepInput, type ArgPassing, type StateStep } from './step-input.ts';

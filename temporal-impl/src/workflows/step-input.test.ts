@@ -3,7 +3,6 @@ import {
   applyApproval,
   applyUpdate,
   approvalQuestion,
-  createHttpPorts,
   deliver,
   deriveIdempotencyKey,
   discover,
@@ -24,8 +23,9 @@ import {
   type StateUpdate,
   type StepContext,
   type StepName,
-} from '@vendor-review/domain';
-import { startWorld, vendorRequest, type World } from '@vendor-review/domain/world';
+} from '@vendor-review/pipeline';
+import { createHttpPorts } from '@vendor-review/worker-io';
+import { startWorld, vendorRequest, type World } from '@vendor-review/world';
 import { stepInput, type StateStep } from './step-input.ts';
 
 /**

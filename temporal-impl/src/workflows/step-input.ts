@@ -7,7 +7,7 @@
  *
  * Runs in the workflow sandbox: pure, deterministic, domain/pure only.
  */
-import type { ReviewState } from '@vendor-review/domain/pure';
+import type { ReviewState } from '@vendor-review/pipeline/pure';
 
 /** The activities that take the review state, by what they read. */
 export type StateStep =

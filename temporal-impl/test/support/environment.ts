@@ -9,8 +9,8 @@ import {
   type FreshDatabase,
   type PostgresHandle,
   type TemporalHandle,
-} from '@vendor-review/domain/infra';
-import { startWorld, type World } from '@vendor-review/domain/world';
+} from '@vendor-review/testbed';
+import { startWorld, type World } from '@vendor-review/world';
 import { sdkDownloadedTemporal, setupDatabase } from '../../src/index.ts';
 
 export const POSTGRES_SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

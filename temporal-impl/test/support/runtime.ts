@@ -1,6 +1,6 @@
-import type { RuntimeAdapter } from '@vendor-review/domain';
-import { cellRequest, type HazardInfra } from '@vendor-review/domain/conformance';
-import { workerBundle } from '@vendor-review/domain/infra';
+import type { RuntimeAdapter } from '@vendor-review/pipeline';
+import { cellRequest, type HazardInfra } from '@vendor-review/conformance';
+import { workerBundle } from '@vendor-review/testbed';
 import { createTemporalAdapter, WORKER_ENTRY } from '../../src/index.ts';
 import { startTestEnvironment, type TestEnvironment } from './environment.ts';
 

@@ -1,4 +1,4 @@
-import { WorkerProcess } from '@vendor-review/domain/infra';
+import { WorkerProcess } from '@vendor-review/testbed';
 import { WORKER_ENTRY } from '../../src/index.ts';
 
 export interface WorkerEnv {

@@ -1,4 +1,4 @@
-import type { RuntimeAdapter } from '@vendor-review/domain';
+import type { RuntimeAdapter } from '@vendor-review/pipeline';
 import { createLangGraphAdapter, type LangGraphAdapterOptions } from '../../harness/adapter.ts';
 import { LANGGRAPH_FUNCTIONAL } from './info.ts';
 

@@ -1,0 +1,18 @@
+import type { RunView } from '@vendor-review/pipeline';
+import type { LedgerEntry } from '@vendor-review/world';
+
+/**
+ * When a run that has ended is done with: an outbox may send its mail a moment after the run's
+ * final status is written (the hardened variants' outbox is drained after the step that wrote it),
+ * so whoever drives a run (the crash cell, the lab worker) waits for the mail before it stops the
+ * run's workers, and no longer than the grace.
+ */
+export const MAIL_GRACE_MS = 8000;
+
+/** Only a completed, approved run owes a mail; a failed or rejected one has nothing to send. */
+export const mailOwed = (view: RunView): boolean =>
+  view.status === 'completed' && view.state?.approval?.approved !== false;
+
+/** The run's mail has reached the mailer: the world's ledger shows it accepted (or recognised its key). */
+export const mailShown = (ledger: readonly LedgerEntry[]): boolean =>
+  ledger.some((e) => e.kind === 'mail' && (e.outcome === 'ok' || e.outcome === 'deduplicated'));

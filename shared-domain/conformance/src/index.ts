@@ -1,0 +1,72 @@
+/**
+ * The conformance harness: the scenario catalogue, one cell driven through a runtime adapter with
+ * real worker processes, the evidence judged from the outside, and the crash spec every runtime's
+ * e2e tests call. Built on the domain (the runtime contract, the crash points and what each must
+ * show), the world (its ledger) and infra (worker processes).
+ */
+export {
+  crashCatalogue,
+  selectScenarios,
+  scenarioId,
+  baselineIdFor,
+  scenarioFor,
+  type Scenario,
+  type Selection,
+} from './scenarios.ts';
+export { cellRequest, CELL_VENDOR, CELL_REQUIREMENTS } from './request.ts';
+export { runCell, errorObservation, type CellDeps } from './cell.ts';
+export { APPROVER, followRun, type Followed, type FollowOptions } from './follow.ts';
+export { MAIL_GRACE_MS, mailOwed, mailShown } from './delivery.ts';
+export { runMatrix, jobsFor, type MatrixJob, type MatrixOptions } from './matrix.ts';
+export type { CellObservation, CellStatus } from './observation.ts';
+export {
+  computeEvidence,
+  repeatedOperations,
+  repeatSeqs,
+  duplicatedSideEffects,
+  duplicatedState,
+  lastDurableBefore,
+  marksAfterCrash,
+  forkedCheckpoints,
+  executed,
+  operationLabel,
+  recoveryMs,
+  safeDigest,
+  type Evidence,
+  type RepeatedOperation,
+} from './evidence.ts';
+export { checkCrashCell, extraByKind, type CrashVerdict } from './crash-check.ts';
+export { crashSpec, runThroughAdapter, type CrashSpecOptions, type CrashSpecCells } from './crash-spec.ts';
+export * from './production/index.ts';
+export * from './granularity/index.ts';
+export {
+  baselineConfig,
+  timedRun,
+  type BareShape,
+  type BenchEnv,
+  type BenchPreset,
+  type BenchProfile,
+  type BenchUnit,
+  type InProcessBench,
+  type PerStepConfig,
+  type RecoveryBench,
+  type RecoveryKnob,
+  type StorageBench,
+  type StorageLimits,
+  type StoredRun,
+  type ThroughputBench,
+  type ThroughputCellRun,
+  type ThroughputOutcome,
+  type TimedRun,
+  type CompletionFact,
+  type OutboxFact,
+  type ProvenanceFact,
+  type RuntimeEnv,
+  type RuntimeModule,
+  type RuntimeNeeds,
+  type RuntimeRecords,
+  type StartedRuntime,
+  type TemporalEnv,
+  type WorkerModel,
+} from './runtime-module.ts';
+export { inLanes, type LaneOptions } from './lanes.ts';

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { defaultRepeats, VARYING_REPEATS } from '@vendor-review/pipeline';
+import { FIXTURE_RUNTIMES } from './fixtures.ts';
+import { jobsFor } from './matrix.ts';
+import { crashCatalogue } from './scenarios.ts';
+
+describe('how often a cell runs by default', () => {
+  const catalogue = crashCatalogue(Object.values(FIXTURE_RUNTIMES));
+  const jobs = jobsFor(catalogue, defaultRepeats);
+  const runs = (id: string) => jobs.filter((j) => j.scenario.id === id).length;
+
+  it('a cell whose outcome depends on timing (LangGraph async before the gate) runs several times', () => {
+    expect(VARYING_REPEATS).toBeGreaterThanOrEqual(3);
+    expect(runs('langgraph/naive/async/after-model')).toBe(VARYING_REPEATS);
+    expect(runs('langgraph/naive/async/boundary')).toBe(VARYING_REPEATS);
+  });
+
+  it('every other cell, and every baseline, runs once', () => {
+    expect(runs('langgraph/naive/sync/after-model')).toBe(1);
+    expect(runs('langgraph/naive/async/awaiting-approval')).toBe(1);
+    expect(runs('temporal/hardened/-/after-model')).toBe(1);
+    for (const s of catalogue.filter((c) => c.crashPoint === null)) expect(runs(s.id)).toBe(1);
+  });
+
+  it('--repeat N runs every cell N times, baselines first', () => {
+    const all = jobsFor(catalogue, 2);
+    expect(all).toHaveLength(catalogue.length * 2);
+    expect(all.findIndex((j) => j.scenario.crashPoint !== null)).toBe(
+      catalogue.filter((c) => c.crashPoint === null).length * 2,
+    );
+  });
+});

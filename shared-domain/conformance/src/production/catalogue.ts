@@ -1,0 +1,142 @@
+import {
+  HAZARD_IDS,
+  HAZARDS,
+  expectedVerdict,
+  type HazardId,
+  type RuntimeInfo,
+  type Variant,
+  DrillUnavailableError,
+} from '@vendor-review/pipeline';
+import { inLanes } from '../lanes.ts';
+import { worldClient } from '@vendor-review/world';
+import { badInputHazard } from './bad-input.ts';
+import { deployHazard } from './deploy.ts';
+import { lostWorkersHazard } from './lost-workers.ts';
+import { memoryHazard } from './memory.ts';
+import { restartHazard } from './restarts.ts';
+import { retentionHazard } from './retention.ts';
+import { rollingDeployHazard } from './rolling-deploy.ts';
+import { nondeterminismHazard } from './nondeterminism.ts';
+import { retryHazard } from './retries.ts';
+import { twoWritersHazard } from './two-writers.ts';
+import { zombieHazard } from './zombie.ts';
+import {
+  HazardSkipped,
+  type HazardEnv,
+  type HazardObservation,
+  type HazardRunner,
+  type HazardScenario,
+} from './types.ts';
+
+/** Each hazard's procedure, one module per idea. */
+export const HAZARD_RUNNERS: Record<HazardId, HazardRunner> = {
+  'retry-transient': retryHazard,
+  'retry-exhausted': retryHazard,
+  'retry-permanent': retryHazard,
+  'retry-lost-workers': lostWorkersHazard,
+  'retry-lost-workers-exhausted': lostWorkersHazard,
+  'bad-input': badInputHazard,
+  'deploy-v1-state': deployHazard,
+  'deploy-unknown-format': deployHazard,
+  'memory-lost': memoryHazard,
+  'rolling-deploy': rollingDeployHazard,
+  'restart-postgres': restartHazard,
+  'restart-temporal': restartHazard,
+  retention: retentionHazard,
+  'two-writers': twoWritersHazard,
+  zombie: zombieHazard,
+  'zombie-at-effect': zombieHazard,
+  'nondeterministic-effect': nondeterminismHazard,
+};
+
+/**
+ * Hazards that restart a server every other row shares (PostgreSQL, the Temporal server): they run
+ * one at a time, once nothing else runs, so no other row meets an outage it did not ask for.
+ */
+export const RUNS_ALONE: ReadonlySet<HazardId> = new Set<HazardId>(['restart-postgres', 'restart-temporal']);
+
+/** Every hazard for every runtime that takes part in the production suite, in both variants. */
+export function productionCatalogue(
+  runtimes: readonly RuntimeInfo[],
+  hazards: readonly HazardId[] = HAZARD_IDS,
+): HazardScenario[] {
+  const out: HazardScenario[] = [];
+  for (const hazard of hazards) {
+    for (const rt of runtimes) {
+      if (rt.suites && !rt.suites.includes('production')) continue;
+      for (const variant of [...new Set(rt.configurations.map((c) => c.variant))] as Variant[]) {
+        out.push({
+          id: `${hazard}/${rt.name}/${variant}`,
+          hazard,
+          runtime: rt.name,
+          variant,
+          deviations: rt.hazardDeviations ?? [],
+        });
+      }
+    }
+  }
+  return out;
+}
+
+export async function runHazard(scenario: HazardScenario, env: HazardEnv): Promise<HazardObservation> {
+  const startedAt = Date.now();
+  const base = { scenario, startedAt, ledger: [], durable: null, figures: {}, runId: null };
+  try {
+    const o = await HAZARD_RUNNERS[scenario.hazard](env, scenario);
+    const ledger = o.ledger ?? (o.runId ? await worldClient(env.worldUrl).ledger({ runId: o.runId }) : []);
+    return {
+      ...base,
+      ...o,
+      status: 'ran',
+      note: o.note ?? null,
+      ledger,
+      durable: o.durable ?? null,
+      endedAt: Date.now(),
+    };
+  } catch (err) {
+    const skipped = err instanceof HazardSkipped || err instanceof DrillUnavailableError;
+    return {
+      ...base,
+      status: skipped ? 'skipped' : 'error',
+      verdict: null,
+      note: (err as Error).message,
+      endedAt: Date.now(),
+    };
+  }
+}
+
+/** The verdict a hazard row must show, and where it does not. */
+export function checkHazard(obs: HazardObservation): { expected: string; why: string | null; violations: string[] } {
+  const { hazard, variant, deviations } = obs.scenario;
+  const { verdict: expected, alsoSeen, why } = expectedVerdict(hazard, variant, deviations);
+  const violations: string[] = [];
+  if (obs.status === 'error') violations.push(`could not run: ${obs.note}`);
+  else if (obs.status === 'ran' && obs.verdict !== expected && !alsoSeen.includes(obs.verdict ?? '')) {
+    const said: Record<string, string> = HAZARDS[hazard].verdicts;
+    violations.push(`${obs.verdict}: ${said[obs.verdict ?? ''] ?? '?'}; expected ${expected}: ${said[expected]}`);
+  }
+  return { expected: [expected, ...alsoSeen].join(' or '), why, violations };
+}
+
+/**
+ * Runs hazard rows through one adapter, a few at a time (those in RUNS_ALONE afterwards, one by
+ * one): the usual `run` of a productionSpec.
+ */
+export function runHazardsThroughAdapter(
+  env: () => HazardEnv,
+  opts: { concurrency?: number } = {},
+): (scenarios: HazardScenario[]) => Promise<HazardObservation[]> {
+  return async (scenarios) => {
+    const together = scenarios.filter((s) => !RUNS_ALONE.has(s.hazard));
+    const alone = scenarios.filter((s) => RUNS_ALONE.has(s.hazard));
+    const seen = new Map<HazardScenario, HazardObservation>();
+    const run = async (s: HazardScenario) => {
+      const o = await runHazard(s, env());
+      seen.set(s, o);
+      return o;
+    };
+    await inLanes(together, { concurrency: opts.concurrency ?? 4 }, run);
+    await inLanes(alone, { concurrency: 1 }, run);
+    return scenarios.map((s) => seen.get(s)!);
+  };
+}

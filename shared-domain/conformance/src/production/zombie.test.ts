@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import type { DurableMark, DurableRecord } from '@vendor-review/pipeline';
+import { entries, PIPELINE, T0 } from '../fixtures.ts';
+import { judgeZombie, lateWrites } from './zombie.ts';
+
+const mark = (m: Partial<DurableMark> & Pick<DurableMark, 'id' | 'kind'>): DurableMark => ({
+  at: null,
+  step: null,
+  short: m.id,
+  long: m.id,
+  order: Number(m.id.replace(/\D/g, '')) || 0,
+  ...m,
+});
+const record = (kind: DurableRecord['kind'], marks: DurableMark[]): DurableRecord => ({
+  runtime: kind === 'history' ? 'temporal' : 'langgraph',
+  kind,
+  marks,
+});
+
+describe('late writes from a woken worker', () => {
+  it('every checkpoint the zombie wrote after waking is one: it goes on from the state it froze with', () => {
+    const before = record('checkpoints', [mark({ id: 'c1', kind: 'checkpoint', writer: 'A' })]);
+    const after = record('checkpoints', [
+      ...before.marks,
+      mark({ id: 'c2', kind: 'checkpoint', writer: 'B', parentId: 'c1' }),
+      mark({ id: 'c3', kind: 'checkpoint', writer: 'A', parentId: 'c1' }),
+    ]);
+    expect(lateWrites({ before, after, zombie: 'A' }).map((m) => m.id)).toEqual(['c3']);
+  });
+
+  it('a close by the zombie of an attempt handed to another worker is one; a task handed to it after waking is not', () => {
+    const after = record('history', [
+      mark({ id: 'e10', kind: 'event', writer: 'B', bookkeeping: true }),
+      mark({ id: 'e11', kind: 'event', writer: 'A', parentId: 'e10' }),
+      mark({ id: 'e20', kind: 'event', writer: 'A', bookkeeping: true }),
+      mark({ id: 'e21', kind: 'event', writer: 'A', parentId: 'e20' }),
+    ]);
+    expect(lateWrites({ before: record('history', []), after, zombie: 'A' }).map((m) => m.id)).toEqual(['e11']);
+  });
+});
+
+describe('the zombie, judged from the ledger and the durable records', () => {
+  const model = PIPELINE.find((op) => op.kind === 'model')!;
+  const afterModel = PIPELINE.slice(PIPELINE.indexOf(model) + 1);
+  const base = {
+    zombie: 'A',
+    takeover: 'B',
+    frozenOpKey: model.opKey,
+    frozenAt: T0,
+    handedToZombie: [],
+    pauseMs: 12_000,
+    zombieExit: 'code 5',
+  };
+
+  it('a naive zombie goes on after waking: its writes accepted, its effects repeated', () => {
+    const ledger = entries([
+      { ...model, worker: 'A' },
+      { ...model, worker: 'B' },
+      ...afterModel.map((op) => ({ ...op, worker: 'B' })),
+      ...afterModel.map((op) => ({ ...op, worker: 'A' })),
+    ]);
+    const before = record('checkpoints', [mark({ id: 'c1', kind: 'checkpoint', writer: 'A' })]);
+    const after = record('checkpoints', [
+      ...before.marks,
+      mark({ id: 'c2', kind: 'checkpoint', writer: 'B', parentId: 'c1' }),
+      mark({ id: 'c3', kind: 'checkpoint', writer: 'A', parentId: 'c1' }),
+      mark({ id: 'c4', kind: 'checkpoint', writer: 'A', parentId: 'c3' }),
+    ]);
+    const { verdict, figures } = judgeZombie({ ...base, ledger, before, after, seqAtWake: 2, zombieExit: 'code 0' });
+    expect(verdict).toBe('late-write-accepted');
+    expect(figures).toMatchObject({
+      'frozen for': '12 s',
+      takeover: 'B after 0.1 s',
+      'attempts handed to the frozen worker': 0,
+      'woken worker’s results': 'accepted (2 writes)',
+      'late writes accepted': 2,
+      'zombie calls after waking': afterModel.length,
+      'of them repeating the takeover': afterModel.length,
+      'effects delivered twice': 3,
+      'frozen call paid': '2×',
+    });
+  });
+
+  it('a fenced zombie: nothing accepted, nothing sent after waking', () => {
+    const ledger = entries([
+      { ...model, worker: 'A' },
+      ...[model, ...afterModel].map((op) => ({ ...op, worker: 'B' })),
+    ]);
+    const before = record('checkpoints', [mark({ id: 'c1', kind: 'checkpoint', writer: 'A' })]);
+    const after = record('checkpoints', [...before.marks, mark({ id: 'c2', kind: 'checkpoint', writer: 'B' })]);
+    const { verdict, figures } = judgeZombie({ ...base, ledger, before, after, seqAtWake: 2 });
+    expect(verdict).toBe('fenced');
+    expect(figures).toMatchObject({
+      'late writes accepted': 0,
+      'zombie calls after waking': 0,
+      'effects delivered twice': 0,
+    });
+  });
+
+  it('refused, but what it sent the world after waking repeated an effect of the takeover', () => {
+    const mail = PIPELINE.at(-1)!;
+    const ledger = entries([
+      { ...model, worker: 'A' },
+      { ...model, worker: 'B' },
+      { ...mail, worker: 'B' },
+      { ...mail, worker: 'A' },
+    ]);
+    const { verdict, figures } = judgeZombie({ ...base, ledger, before: null, after: null, seqAtWake: 3 });
+    expect(verdict).toBe('refused-but-repeated');
+    expect(figures).toMatchObject({ 'of them repeating the takeover': 1, 'effects delivered twice': 1 });
+  });
+
+  it('the runtime handed the frozen step back to the frozen worker: no takeover, and it says so', () => {
+    const ledger = entries([
+      { ...model, worker: 'A' },
+      { ...model, worker: 'A', attempt: 2 },
+    ]);
+    const { verdict, figures } = judgeZombie({
+      ...base,
+      ledger,
+      before: null,
+      after: null,
+      seqAtWake: 1,
+      handedToZombie: ['EXTRACT#2'],
+    });
+    expect(verdict).toBe('fenced');
+    expect(figures).toMatchObject({
+      takeover: 'none',
+      'attempts handed to the frozen worker': 1,
+      'woken worker’s results': 'none accepted (code 5)',
+      'zombie calls after waking': 1,
+      'of them repeating the takeover': 0,
+      'frozen call paid': '2×',
+    });
+  });
+});
+
+describe('the zombie in the mail’s send', () => {
+  const mail = PIPELINE.at(-1)!;
+  const base = {
+    zombie: 'A',
+    takeover: 'B',
+    frozenOpKey: mail.opKey,
+    frozenAt: T0,
+    handedToZombie: [],
+    pauseMs: 12_000,
+    place: 'mail' as const,
+    zombieExit: 'code 5',
+    before: null,
+    after: null,
+  };
+  const ledger = entries([
+    { ...mail, worker: 'A' },
+    { ...mail, worker: 'B' },
+  ]);
+
+  it('two copies in the customer’s mailbox are a duplicated effect, whoever sent the second', () => {
+    const { verdict, figures } = judgeZombie({ ...base, ledger, seqAtWake: 2, mailsReceived: 2 });
+    expect(verdict).toBe('duplicated-effects');
+    expect(figures).toMatchObject({ 'mails the customer received': 2, takeover: 'B after 0.1 s' });
+  });
+
+  it('one copy (the resend collapsed by its key) and nothing accepted: fenced', () => {
+    expect(judgeZombie({ ...base, ledger, seqAtWake: 2, mailsReceived: 1 }).verdict).toBe('fenced');
+  });
+
+  it('a takeover that came only after the zombie woke is said so', () => {
+    const late = entries([
+      { ...mail, worker: 'A' },
+      { ...mail, worker: 'B' },
+    ]).map((e) => (e.worker === 'B' ? { ...e, at: T0 + 20_000 } : e));
+    expect(judgeZombie({ ...base, ledger: late, seqAtWake: 2, mailsReceived: 1 }).figures.takeover).toMatch(
+      /^only after A woke/,
+    );
+  });
+});

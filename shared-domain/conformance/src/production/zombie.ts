@@ -1,0 +1,242 @@
+import {
+  newRunId,
+  type HazardId,
+  type DurableMark,
+  type DurableRecord,
+  type InFlightTask,
+  isTerminal,
+} from '@vendor-review/pipeline';
+import { worldClient, type LedgerEntry } from '@vendor-review/world';
+import { mailOwed, mailShown } from '../delivery.ts';
+import { executed } from '../evidence.ts';
+import { Crew } from './crew.ts';
+import { APPROVER, followRun } from '../follow.ts';
+import { stepwiseConfig } from './run-config.ts';
+import type { Figure, HazardRunner } from './types.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export const ZOMBIE = 'A';
+export const TAKEOVER = 'B';
+/**
+ * How long the zombie stays frozen at most: a paused VM or a long GC wakes on its own clock, not
+ * when a harness sees fit. Four times the longest takeover the runtimes' own timeouts allow here
+ * (LangGraph's 3 s lease; Temporal's 2 s heartbeat timeout plus its 1 s sticky queue), plus a
+ * replacement worker's start, so a runtime that can take over has done so before the zombie wakes.
+ * It wakes earlier only once the takeover has finished the run and its mail is out: from then on
+ * nothing is left to hand to anyone, and the zombie wakes to the same finished run it would later.
+ */
+export const ZOMBIE_PAUSE_MS = 12_000;
+
+/** Where the zombie freezes: in the paid model call, or in the mail's send (the effect has happened, the step is not durable). */
+export type ZombiePlace = 'model' | 'mail';
+const FREEZE_AT: Record<ZombiePlace, { plan: string; kind: LedgerEntry['kind'] }> = {
+  model: { plan: 'mid-model:stop', kind: 'model' },
+  mail: { plan: 'after-deliver:stop', kind: 'mail' },
+};
+const PLACE_OF: Partial<Record<HazardId, ZombiePlace>> = { zombie: 'model', 'zombie-at-effect': 'mail' };
+
+function isEffect(e: LedgerEntry): boolean {
+  return (e.kind === 'mail' || e.kind === 'tracker') && e.outcome === 'ok';
+}
+
+/**
+ * A write accepted from the zombie's stale position. A checkpoint says nothing of who should have
+ * written it: a worker never re-reads the thread, so whatever it checkpoints after waking continues
+ * the state it froze with. A closed task names its start (parentId): a close written by the zombie
+ * for an attempt the runtime had handed to another worker is a stale completion accepted; a task
+ * the runtime handed to the zombie after it woke is ordinary work.
+ */
+export function lateWrites(o: {
+  before: DurableRecord | null;
+  after: DurableRecord | null;
+  zombie: string;
+}): DurableMark[] {
+  const known = new Set((o.before?.marks ?? []).map((m) => m.id));
+  const byId = new Map((o.after?.marks ?? []).map((m) => [m.id, m]));
+  return (o.after?.marks ?? []).filter((m) => {
+    if (m.writer !== o.zombie || known.has(m.id)) return false;
+    if (m.kind === 'checkpoint') return true;
+    const start = m.parentId ? byId.get(m.parentId) : undefined;
+    return m.kind === 'event' && !!start && start.writer !== o.zombie;
+  });
+}
+
+/**
+ * The judgement, from the world's ledger and the durable records alone: the writes accepted from
+ * the zombie after it woke, and what it did to the outside world from then on.
+ */
+export function judgeZombie(o: {
+  ledger: readonly LedgerEntry[];
+  /** The durable record read just before the zombie was woken, and at the end. */
+  before: DurableRecord | null;
+  after: DurableRecord | null;
+  zombie: string;
+  takeover: string;
+  /** The ledger's last seq when the zombie was woken: its later entries are what it did awake. */
+  seqAtWake: number;
+  /** The operation the zombie froze in (its model call in flight). */
+  frozenOpKey: string;
+  frozenAt: number;
+  /** Attempts the runtime handed to the zombie while it was frozen (`step#attempt`, as adapter.inFlight said). */
+  handedToZombie: readonly string[];
+  /** How long it was frozen. */
+  pauseMs: number;
+  /** Where it froze; `mail`: the verdict weighs the copies the customer holds. */
+  place?: ZombiePlace;
+  /** Mails the customer's mailbox holds for the run (the world's store). */
+  mailsReceived?: number;
+  zombieExit: string;
+}): {
+  verdict: 'fenced' | 'late-write-accepted' | 'refused-but-repeated' | 'duplicated-effects';
+  figures: Record<string, Figure>;
+} {
+  const ran = executed(o.ledger);
+  const takeoverOps = new Set(ran.filter((e) => e.worker === o.takeover).map((e) => e.opKey));
+  const awake = ran.filter((e) => e.worker === o.zombie && e.seq > o.seqAtWake);
+  const repeating = awake.filter((e) => takeoverOps.has(e.opKey));
+  const effects = new Map<string, number>();
+  for (const e of ran.filter(isEffect)) effects.set(e.opKey, (effects.get(e.opKey) ?? 0) + 1);
+  const late = lateWrites(o).length;
+  // A replay the receiver collapsed by its key is still the takeover retaking the step.
+  const retaken = o.ledger.find(
+    (e) => e.worker === o.takeover && e.opKey === o.frozenOpKey && (e.outcome === 'ok' || e.outcome === 'deduplicated'),
+  );
+  const secs = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+  const verdict =
+    late > 0
+      ? 'late-write-accepted'
+      : o.place === 'mail' && (o.mailsReceived ?? 0) > 1
+        ? 'duplicated-effects'
+        : repeating.some(isEffect)
+          ? 'refused-but-repeated'
+          : 'fenced';
+  return {
+    verdict,
+    figures: {
+      'frozen for': secs(o.pauseMs),
+      takeover:
+        retaken && retaken.at - o.frozenAt <= o.pauseMs
+          ? `${o.takeover} after ${secs(retaken.at - o.frozenAt)}`
+          : retaken
+            ? `only after ${o.zombie} woke (${o.takeover} at ${secs(retaken.at - o.frozenAt)})`
+            : 'none',
+      'attempts handed to the frozen worker': o.handedToZombie.length,
+      ...(o.mailsReceived !== undefined ? { 'mails the customer received': o.mailsReceived } : {}),
+      'woken worker’s results': late > 0 ? `accepted (${late} writes)` : `none accepted (${o.zombieExit})`,
+      'late writes accepted': late,
+      'zombie calls after waking': awake.length,
+      'of them repeating the takeover': repeating.length,
+      'effects delivered twice': [...effects.values()].filter((n) => n > 1).length,
+      [o.place === 'mail' ? 'frozen send made' : 'frozen call paid']:
+        `${ran.filter((e) => e.opKey === o.frozenOpKey).length}×`,
+      'zombie exit': o.zombieExit,
+    },
+  };
+}
+
+/**
+ * Worker A freezes (SIGSTOP) with its model call in flight, or right after its mail's send (the
+ * effect happened, the step is not durable), and stays frozen for ZOMBIE_PAUSE_MS, however the
+ * runtime sees it; worker B stands by from the moment A froze (restarted, as a supervisor would,
+ * while the run is leased to A). While A sleeps, the attempts the runtime hands to A are counted
+ * (adapter.inFlight); then A is woken (SIGCONT), both go on, and the records say whether anything
+ * A wrote from its stale position was accepted and how many copies of the mail the customer holds.
+ */
+export const zombieHazard: HazardRunner = async (env, scenario) => {
+  const { adapter } = env;
+  const place = PLACE_OF[scenario.hazard] ?? 'model';
+  const world = worldClient(env.worldUrl);
+  const handle = await adapter.startRun(env.request, stepwiseConfig(adapter, scenario.variant), {
+    runId: newRunId(`${scenario.runtime.slice(0, 2)}-zombie${place === 'mail' ? '-mail' : ''}`),
+  });
+  const runId = handle.runId;
+  const crew = new Crew(adapter, handle);
+  try {
+    // Approved up front: nobody has to be there for the gate while workers freeze and take over.
+    await adapter.approve(handle, { approved: true, by: APPROVER });
+    const a = crew.start(ZOMBIE, FREEZE_AT[place].plan);
+    let frozenCall: LedgerEntry | undefined;
+    const froze = await followRun({
+      adapter,
+      handle,
+      workers: () => [a],
+      boundMs: env.boundMs,
+      stopWhen: async () =>
+        a.stops.length > 0 &&
+        !!(frozenCall = (await world.ledger({ runId }))
+          .filter((e) => e.worker === ZOMBIE && e.kind === FREEZE_AT[place].kind)
+          .at(-1)),
+    });
+    if (froze.end !== 'stopped' || !frozenCall)
+      throw new Error(`worker ${ZOMBIE} never froze at its ${place} (${froze.end}): ${a.output().slice(-300)}`);
+    const frozen: LedgerEntry = frozenCall;
+    const stop = await a.waitForStop(1, env.boundMs);
+    const task = (t: InFlightTask) => `${t.step ?? 'run'}#${t.attempt}`;
+    const heldWhenFrozen = new Set(
+      ((await adapter.inFlight?.(handle).catch(() => [])) ?? []).filter((t) => t.worker === ZOMBIE).map(task),
+    );
+
+    crew.start(TAKEOVER, null);
+    const handed = new Set<string>();
+    const wakeAt = stop.at + ZOMBIE_PAUSE_MS;
+    const takenOverAndDone = async () => {
+      const view = await adapter.status(handle).catch(() => null);
+      if (!view || !isTerminal(view.status)) return false;
+      return !mailOwed(view) || mailShown(await world.ledger({ runId }));
+    };
+    while (Date.now() < wakeAt) {
+      crew.restartIfRefused(TAKEOVER);
+      for (const t of (await adapter.inFlight?.(handle).catch(() => [])) ?? [])
+        if (t.worker === ZOMBIE && !heldWhenFrozen.has(task(t))) handed.add(task(t));
+      if (await takenOverAndDone()) break;
+      await sleep(Math.min(200, Math.max(0, wakeAt - Date.now())));
+    }
+    const pauseMs = Date.now() - stop.at;
+
+    const before = await adapter.durableRecord(handle);
+    const seqAtWake = Math.max(0, ...(await world.ledger({ runId })).map((e) => e.seq));
+    a.signal('SIGCONT');
+    const end = await followRun({
+      adapter,
+      handle,
+      workers: () => crew.all,
+      boundMs: env.boundMs,
+      pollMs: 100,
+      stopWhen: () => {
+        crew.restartIfRefused(TAKEOVER);
+        return false;
+      },
+    });
+    await crew.finish(env.boundMs);
+    const view = await adapter.inspect(handle).catch(() => end.view);
+    if (view?.status !== 'completed')
+      throw new Error(
+        `the run did not complete (${end.end}, status ${view?.status ?? 'unknown'}): ${crew.get(TAKEOVER).life.logTail.slice(-300)}`,
+      );
+
+    const ledger = await world.ledger({ runId });
+    const durable = await adapter.durableRecord(handle);
+    const mailsReceived = (await world.outbox(runId)).length;
+    const exit = a.life.exitCode !== null ? `code ${a.life.exitCode}` : `signal ${a.life.signal}`;
+    const judged = judgeZombie({
+      ledger,
+      before,
+      after: durable,
+      zombie: ZOMBIE,
+      takeover: TAKEOVER,
+      seqAtWake,
+      frozenOpKey: frozen.opKey,
+      frozenAt: stop.at,
+      handedToZombie: [...handed],
+      pauseMs,
+      place,
+      mailsReceived,
+      zombieExit: adapter.workerExitsWhenDone ? exit : `${exit}, stopped after the run (it serves until told)`,
+    });
+    const figures = { ...judged.figures, ...(handle.durability ? { durability: handle.durability } : {}) };
+    return { verdict: judged.verdict, figures, runId, ledger, durable };
+  } finally {
+    await crew.kill();
+  }
+};

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { FIXTURE_RUNTIMES } from './fixtures.ts';
+import { crashCatalogue, LONG_STEP_MS, selectScenarios } from './scenarios.ts';
+import { STOP_GRACE_MS, expectationFor, CRASH_RULES } from '@vendor-review/pipeline';
+
+const { langgraph: LG, temporal: TM } = FIXTURE_RUNTIMES;
+
+describe('the crash catalogue', () => {
+  it('every crash point in every configuration, a baseline per runtime and variant in its first configuration', () => {
+    const all = crashCatalogue([LG, TM]);
+    expect(all.filter((s) => s.crashPoint === null).map((s) => s.id)).toEqual([
+      'langgraph/naive/async/baseline',
+      'langgraph/hardened/-/baseline',
+      'temporal/naive/-/baseline',
+      'temporal/hardened/-/baseline',
+    ]);
+    expect(all.length).toBe(4 + 8 * (4 + 2));
+    expect(new Set(all.map((s) => s.id)).size).toBe(all.length);
+    const midModel = all.filter(
+      (s) => s.crashPoint === 'mid-model' && s.runtime === 'langgraph' && s.variant === 'naive',
+    );
+    expect(midModel.map((s) => [s.durability, s.baselineId])).toEqual([
+      ['async', 'langgraph/naive/async/baseline'],
+      ['sync', 'langgraph/naive/async/baseline'],
+      ['exit', 'langgraph/naive/async/baseline'],
+    ]);
+  });
+
+  it('keeps the baselines a filtered selection needs', () => {
+    const sel = selectScenarios(
+      { runtimes: ['temporal'], variants: ['hardened'], crashPoints: ['after-deliver'] },
+      crashCatalogue([LG, TM]),
+    );
+    expect(sel.map((s) => s.id)).toEqual(['temporal/hardened/-/baseline', 'temporal/hardened/-/after-deliver']);
+  });
+
+  it("kill alone by default; term adds every point in each variant's baseline configuration and a long step, ids of kills unchanged", () => {
+    const kills = crashCatalogue([LG, TM]);
+    expect(crashCatalogue([LG, TM], { stops: ['kill'] })).toEqual(kills);
+    const both = crashCatalogue([LG, TM], { stops: ['kill', 'term'] });
+    const terms = both.filter((s) => s.stop === 'term');
+    expect(both.filter((s) => s.stop !== 'term')).toEqual(kills);
+    // 8 points × 2 variants × 2 runtimes, plus one long-step row per runtime and variant
+    expect(terms.length).toBe(8 * 4 + 4);
+    expect(new Set(both.map((s) => s.id)).size).toBe(both.length);
+    expect(terms.filter((s) => s.runtime === 'langgraph' && s.crashPoint === 'mid-model').map((s) => s.id)).toEqual([
+      'langgraph/naive/async/mid-model/term',
+      'langgraph/naive/async/mid-model/term-long-step',
+      'langgraph/hardened/-/mid-model/term',
+      'langgraph/hardened/-/mid-model/term-long-step',
+    ]);
+    for (const s of terms) expect(s.graceMs).toBe(STOP_GRACE_MS);
+    const long = terms.find((s) => s.id === 'temporal/hardened/-/mid-model/term-long-step')!;
+    expect(long.faults).toEqual([{ route: 'model', kind: 'slow', step: 'EXTRACT', times: 1, delayMs: LONG_STEP_MS }]);
+    expect(LONG_STEP_MS).toBeGreaterThan(STOP_GRACE_MS);
+    expect(terms.find((s) => s.id === 'temporal/hardened/-/mid-model/term')!.faults).toEqual([]);
+  });
+
+  it('selects by how the worker leaves, keeping the baselines', () => {
+    const sel = selectScenarios(
+      { runtimes: ['temporal'], variants: ['naive'], crashPoints: ['after-deliver'], stops: ['term'] },
+      crashCatalogue([LG, TM], { stops: ['kill', 'term'] }),
+    );
+    expect(sel.map((s) => s.id)).toEqual(['temporal/naive/-/baseline', 'temporal/naive/-/after-deliver/term']);
+  });
+});
+
+describe('what a worker asked to stop must show', () => {
+  const cell = { durability: null, deviations: [] };
+  it('hardened drains: nothing repeats and the worker leaves by itself; naive is the kill', () => {
+    for (const point of ['after-model', 'after-deliver', 'awaiting-approval'] as const) {
+      expect(expectationFor(point, { ...cell, variant: 'hardened', stop: 'term' }).expected).toEqual({
+        kind: 'rule',
+        outcome: { repeats: {}, duplicateEffect: false, leaves: 'itself' },
+      });
+      expect(expectationFor(point, { ...cell, variant: 'naive', stop: 'term' }).expected).toEqual({
+        kind: 'rule',
+        outcome: CRASH_RULES[point].naive,
+      });
+    }
+  });
+
+  it('a step longer than the grace is killed at its end and runs again, as after a kill', () => {
+    expect(
+      expectationFor('mid-model', { ...cell, variant: 'hardened', stop: 'term', stepOutlastsGrace: true }).expected,
+    ).toEqual({ kind: 'rule', outcome: { ...CRASH_RULES['mid-model'].hardened, leaves: 'killed' } });
+  });
+
+  it('a deviation names the stop it is about; one that names none applies to both', () => {
+    const deviations = [
+      { stop: 'term' as const, variant: 'naive' as const, expected: { kind: 'lost' as const }, why: 'term only' },
+      { points: ['boundary' as const], expected: { kind: 'varies' as const }, why: 'both' },
+    ];
+    expect(expectationFor('after-model', { ...cell, deviations, variant: 'naive', stop: 'term' }).why).toBe(
+      'term only',
+    );
+    expect(expectationFor('after-model', { ...cell, deviations, variant: 'naive' }).why).toBeNull();
+    expect(expectationFor('boundary', { ...cell, deviations, variant: 'hardened', stop: 'term' }).why).toBe('both');
+    expect(expectationFor('boundary', { ...cell, deviations, variant: 'hardened' }).why).toBe('both');
+  });
+});

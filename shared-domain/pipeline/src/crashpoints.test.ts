@@ -1,0 +1,151 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import {
+  CRASH_POINT_NAMES,
+  CrashPlanError,
+  crashpoint,
+  isArmed,
+  parseCrashLine,
+  parseCrashPlan,
+  setCrashPlan,
+} from './crashpoints.ts';
+
+describe('crash plans', () => {
+  afterEach(() => setCrashPlan([]));
+
+  it('parses names with optional occurrences, and nothing as no plan', () => {
+    expect(parseCrashPlan(undefined)).toEqual([]);
+    expect(parseCrashPlan('  ')).toEqual([]);
+    expect(parseCrashPlan('after-fetch, mid-model@3, boundary:stop, after-model@2:kill')).toEqual([
+      { point: 'after-fetch', occurrence: 1, action: 'kill' },
+      { point: 'mid-model', occurrence: 3, action: 'kill' },
+      { point: 'boundary', occurrence: 1, action: 'stop' },
+      { point: 'after-model', occurrence: 2, action: 'kill' },
+    ]);
+    expect(() => parseCrashPlan('boundary:pause')).toThrow(CrashPlanError);
+    expect(parseCrashPlan('after-model:term, mid-model@2:term')).toEqual([
+      { point: 'after-model', occurrence: 1, action: 'term' },
+      { point: 'mid-model', occurrence: 2, action: 'term' },
+    ]);
+    expect(parseCrashLine('CRASHPOINT boundary@1 pid=1 at=2 action=term')).toMatchObject({ action: 'term' });
+    expect(parseCrashLine('CRASHPOINT boundary@1 pid=1 at=2 action=pause')).toBeNull();
+  });
+
+  it('refuses an unknown point with an error that names every known one', () => {
+    const err = (() => {
+      try {
+        parseCrashPlan('after-fetch,after-modle');
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(CrashPlanError);
+    expect((err as Error).message).toContain('unknown crash point "after-modle"');
+    for (const name of CRASH_POINT_NAMES) expect((err as Error).message).toContain(name);
+    expect(() => parseCrashPlan('boundary@0')).toThrow(CrashPlanError);
+  });
+
+  it('arms only the named points, and an unarmed point returns without harm', async () => {
+    setCrashPlan('after-deliver@2');
+    expect(isArmed('after-deliver')).toBe(true);
+    expect(isArmed('boundary')).toBe(false);
+    await expect(crashpoint('boundary')).resolves.toBeUndefined();
+    // First occurrence of an @2 plan: not yet.
+    await expect(crashpoint('after-deliver')).resolves.toBeUndefined();
+  });
+
+  it('reads back the line a crash point writes, and nothing else', () => {
+    const line = 'CRASHPOINT parallel-fetch@2 pid=4242 at=1700000000000 action=kill sibling=3/3';
+    expect(parseCrashLine(line)).toEqual({
+      point: 'parallel-fetch',
+      occurrence: 2,
+      pid: 4242,
+      at: 1700000000000,
+      action: 'kill',
+      detail: 'sibling=3/3',
+    });
+    expect(parseCrashLine('CRASHPOINT boundary@1 pid=1 at=2 action=stop')).toMatchObject({
+      action: 'stop',
+      detail: '',
+    });
+    expect(parseCrashLine('CRASHPOINT nowhere@1 pid=1 at=2 action=kill')).toBeNull();
+    expect(parseCrashLine('[worker A] CRASHPOINT boundary@1 pid=1 at=2 action=kill')).toBeNull();
+  });
+
+  it('a process freezes itself at a stop point and carries on after SIGCONT', async () => {
+    const script = [
+      "import { crashpoint } from './src/crashpoints.ts';",
+      "await crashpoint('boundary');",
+      "process.stdout.write('went on\\n');",
+    ].join('\n');
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: new URL('..', import.meta.url),
+      env: { ...process.env, CRASH_PLAN: 'boundary:stop' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const announced = new Promise<void>((resolve) =>
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (stderr.includes('\n')) resolve();
+      }),
+    );
+    await announced;
+    const line = parseCrashLine(stderr.split('\n')[0]!);
+    expect(line).toMatchObject({ point: 'boundary', action: 'stop', pid: child.pid });
+    // The announcement comes right before the stop: wait until the kernel says the process is stopped.
+    const state = () => spawnSync('ps', ['-o', 'stat=', '-p', String(child.pid)], { encoding: 'utf8' }).stdout.trim();
+    while (!state().startsWith('T')) await new Promise((r) => setTimeout(r, 20));
+    expect(stdout).toBe('');
+    child.kill('SIGCONT');
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout).toBe('went on\n');
+  });
+
+  /** A child process reaching `boundary` with `plan`, its SIGTERM handling given as code. */
+  async function atTermPoint(onTerm: string): Promise<{ code: number | null; signal: string | null; out: string }> {
+    const script = [
+      "import { crashpoint } from './src/crashpoints.ts';",
+      onTerm,
+      "await crashpoint('boundary');",
+      "process.stdout.write('step went on\\n');",
+      'await new Promise((r) => setTimeout(r, 200));',
+      "process.stdout.write('step done\\n');",
+    ].join('\n');
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: new URL('..', import.meta.url),
+      env: { ...process.env, CRASH_PLAN: 'boundary:term' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+      child.once('close', (c, s) => resolve([c, s])),
+    );
+    return { code, signal, out };
+  }
+
+  it('a term point sends SIGTERM to its own process and the step goes on beside its handler', async () => {
+    const r = await atTermPoint("process.once('SIGTERM', () => process.stdout.write('asked to stop\\n'));");
+    expect(r.code).toBe(0);
+    expect(parseCrashLine(r.out.split('\n').find((l) => l.startsWith('CRASHPOINT'))!)).toMatchObject({
+      point: 'boundary',
+      action: 'term',
+    });
+    expect(r.out).toContain('step went on');
+    expect(r.out).toContain('asked to stop');
+    expect(r.out).toContain('step done');
+  });
+
+  it('a term point in a process with no SIGTERM handler dies of the signal, as Node does by default', async () => {
+    const r = await atTermPoint('');
+    expect(r.signal).toBe('SIGTERM');
+    expect(r.out).not.toContain('step done');
+  });
+});

@@ -1,0 +1,313 @@
+import type { Variant } from './runtime.ts';
+
+/**
+ * The production half of the comparison: a checkpoint makes a run resumable, not correct. Each
+ * hazard is written once, here, with the verdicts it can end in and the one each variant must
+ * reach; a runtime documented to end elsewhere says so beside it, with the reason. The harness
+ * (shared-domain/conformance/src/production) puts every runtime through each hazard and judges
+ * the outcome from the world's ledger and the durable records.
+ */
+export type HazardSection =
+  | 'retries'
+  | 'two-writers'
+  | 'zombie'
+  | 'deploy'
+  | 'stopping'
+  | 'memory'
+  | 'restarts'
+  | 'retention'
+  | 'bad-input'
+  | 'nondeterminism';
+
+export const HAZARD_SECTIONS: Record<HazardSection, { title: string; lesson: string }> = {
+  retries: {
+    title: 'Retry the transient, not the permanent',
+    lesson:
+      'A rate limit or a 503 may clear if tried again; a 422 never will. A retry policy needs a rule (which errors), a cap (how many attempts) and a dead letter at the end (the input, the error and the attempts, for a person), or a failing run looks stuck instead of failed.',
+  },
+  'two-writers': {
+    title: 'One writer per run',
+    lesson:
+      'A checkpoint makes a run resumable, not exclusive: two workers that load the same run both continue it, and every side effect after that point happens twice. Something must decide who owns the run: a lease with a fencing token, or a runtime that hands each task to one worker.',
+  },
+  zombie: {
+    title: 'The worker that comes back',
+    lesson:
+      'A paused worker (a stopped VM, a long GC) does not know it was replaced. When it wakes it carries on where it was; only a check at the point of writing (a fencing token, a stale task token) keeps what it does from being accepted.',
+  },
+  deploy: {
+    title: 'State outlives code',
+    lesson:
+      'A run checkpointed by last week’s code is resumed by today’s. If the state’s shape or the steps changed, the resume must migrate the state or replay through a version check, or refuse clearly; it must never run on a half-read state.',
+  },
+  stopping: {
+    title: 'Workers asked to stop',
+    lesson:
+      'Most workers do not die: a deploy or a scale-in asks them to stop and gives them a grace period. A worker that drains (finishes the step in flight, makes it durable, then leaves) costs nothing; one that dies of the signal costs what a crash costs, every deploy, on every worker.',
+  },
+  memory: {
+    title: 'Memory is not storage',
+    lesson:
+      'A checkpointer or a server that keeps its state in memory loses it with the process. The run cannot be resumed, and the honest answer is to say so, not to start again silently.',
+  },
+  restarts: {
+    title: 'The infrastructure restarts',
+    lesson:
+      'The database or the orchestrator restarting mid-run is routine. Writes in flight fail and must be retried; a run that keeps its state on disk goes on where it was once the server is back.',
+  },
+  retention: {
+    title: 'Retention',
+    lesson:
+      'A finished run is worth keeping long enough to answer an incident review, and no longer. Deleting must never touch a run that is live or waiting for a person.',
+  },
+  'bad-input': {
+    title: 'Bad input at the front door',
+    lesson:
+      'A malformed request is refused before anything exists: no run, no checkpoint, no workflow, no call to the world. Caught later, it becomes a failed run someone has to clean up.',
+  },
+  nondeterminism: {
+    title: 'A nondeterministic step before an effect',
+    lesson:
+      'An idempotency key collapses a resent effect only if the payload is the same. If the step that made the payload runs again and answers differently, the key hides the disagreement: what the customer received is not what the run holds. Recording the step’s result makes the payload deterministic.',
+  },
+};
+
+export interface HazardSpec {
+  section: HazardSection;
+  /** What is done to the run, in a few words. */
+  title: string;
+  /** The verdicts this hazard can end in: code → sentence. */
+  verdicts: Record<string, string>;
+  /** The verdict each variant must reach. */
+  expected: Record<Variant, string>;
+}
+
+/**
+ * A runtime's documented departure from a hazard's expected verdict, listed in its own runtime
+ * module (RuntimeInfo `hazardDeviations`) with the reason.
+ */
+export interface HazardDeviation {
+  hazard: HazardId;
+  variant?: Variant;
+  expected: string;
+  /** Verdicts also measured for this row, run to run (a race the runtime does not decide): each is accepted, and the row says so. */
+  alsoSeen?: readonly string[];
+  why: string;
+}
+
+const RETRY_VERDICTS = {
+  recovered: 'retried the transient error and completed',
+  'dead-lettered': 'gave up at the cap: failed, with the input, the error and the attempts in a dead letter',
+  'failed-at-once': 'failed at the first error: no retry, no dead letter',
+  'looks-stuck': 'still retrying past any cap: running, no dead letter, nobody told',
+  'retried-permanent': 'retried an error no retry can fix: running, no dead letter',
+};
+
+const LOST_WORKER_VERDICTS = {
+  recovered:
+    'completed: the step met fewer errors of its own than the cap, and the two workers lost under it spent none of it',
+  'dead-lettered': 'dead-lettered once the step had met the cap of its own errors, whatever happened to the machines',
+  'false-dead-letter':
+    'dead-lettered below the cap of the step’s own errors (the ledger shows fewer): the lost workers were counted as attempts',
+  'over-cap':
+    'dead-lettered after more errors of its own than the cap: a worker lost mid-retry took the count with it, and the next began again',
+  'failed-at-once': 'failed at the first error: no retry, no dead letter',
+  'looks-stuck': 'still retrying past the cap of its own errors: running, no dead letter, nobody told',
+};
+
+const DEPLOY_BROKE =
+  'the run failed or stopped with an error that does not say the record is from other code, or went on and did something else';
+
+const RESTART_VERDICTS = {
+  'rode-it-out':
+    'completed with the workers it had: what the outage cut off failed, was tried again once the server was back, and no external effect happened twice',
+  'restart-needed':
+    'completed with no external effect twice, but a worker died on the outage and a supervisor had to start another',
+  'duplicated-effects': 'an external effect (a tracker note, the mail) happened twice because of the outage',
+  'lost-the-run': 'after the outage the run failed, is gone, or made no progress',
+};
+
+export const HAZARDS = {
+  'retry-transient': {
+    section: 'retries',
+    title: 'two 503s from the tracker, then it answers',
+    verdicts: RETRY_VERDICTS,
+    expected: { naive: 'failed-at-once', hardened: 'recovered' },
+  },
+  'retry-exhausted': {
+    section: 'retries',
+    title: 'the vendor site answers 503, forever',
+    verdicts: RETRY_VERDICTS,
+    expected: { naive: 'failed-at-once', hardened: 'dead-lettered' },
+  },
+  'retry-permanent': {
+    section: 'retries',
+    title: 'the tracker refuses the note with a 422',
+    verdicts: RETRY_VERDICTS,
+    expected: { naive: 'failed-at-once', hardened: 'dead-lettered' },
+  },
+  'retry-lost-workers': {
+    section: 'retries',
+    title: 'the model call fails transiently (one error fewer than the cap) and its worker is killed twice mid-call',
+    verdicts: LOST_WORKER_VERDICTS,
+    expected: { naive: 'failed-at-once', hardened: 'recovered' },
+  },
+  'retry-lost-workers-exhausted': {
+    section: 'retries',
+    title: 'the model call fails transiently for good and its worker is killed twice mid-call',
+    verdicts: LOST_WORKER_VERDICTS,
+    expected: { naive: 'failed-at-once', hardened: 'dead-lettered' },
+  },
+  'bad-input': {
+    section: 'bad-input',
+    title: 'malformed requests started through the runtime',
+    verdicts: {
+      refused: 'refused before anything existed: no run, no durable record, no call to the world',
+      accepted: 'accepted: a run exists for a request that can never succeed',
+    },
+    expected: { naive: 'refused', hardened: 'refused' },
+  },
+  'two-writers': {
+    section: 'two-writers',
+    title: 'a worker dies; two workers resume the run at the same moment',
+    verdicts: {
+      forked: 'both continued the run: every effect after the resume point happened twice',
+      'one-writer':
+        'one writer at a time: the other worker was refused, or got no task the first held; nothing ran twice',
+    },
+    expected: { naive: 'forked', hardened: 'one-writer' },
+  },
+  zombie: {
+    section: 'zombie',
+    title:
+      'a worker frozen (SIGSTOP) in a model call for 12 s, past its lease or heartbeat timeout, while a second worker stands by; it wakes on its own clock',
+    verdicts: {
+      fenced: 'the late writer was refused: nothing it wrote after waking was accepted',
+      'late-write-accepted': 'the woken worker went on from its stale state and its writes were accepted',
+      'refused-but-repeated':
+        'its writes were refused, but its calls to the world after waking repeated effects the takeover had made',
+    },
+    expected: { naive: 'late-write-accepted', hardened: 'fenced' },
+  },
+  'zombie-at-effect': {
+    section: 'zombie',
+    title:
+      'a worker frozen (SIGSTOP) for 12 s right after its mail was sent, before the step is durable, while a second worker stands by; it wakes on its own clock',
+    verdicts: {
+      fenced: 'the late writer was refused and the customer holds one copy of the mail',
+      'late-write-accepted': 'the woken worker went on from its stale state and its writes were accepted',
+      'duplicated-effects': 'the takeover sent the mail the frozen worker had sent: the customer holds two copies',
+    },
+    expected: { naive: 'late-write-accepted', hardened: 'fenced' },
+  },
+  'deploy-v1-state': {
+    section: 'deploy',
+    title:
+      'last release’s code (state key `sitemap`, VERIFY a scheduled activity) runs the review to its approval and is killed; today’s code resumes it',
+    verdicts: {
+      resumed:
+        'today’s code read the old run (LangGraph migrated the state, Temporal replayed the history through patched()) and completed with the review the vendor’s pages support',
+      'refused-clearly':
+        'today’s code refused the old run with an error saying where and why, before any step ran on a half-read state; the run waits for the right code',
+      'wrong-review': 'completed, but the review is not the one the vendor’s pages support',
+      broke: DEPLOY_BROKE,
+    },
+    expected: { naive: 'refused-clearly', hardened: 'resumed' },
+  },
+  'deploy-unknown-format': {
+    section: 'deploy',
+    title:
+      'while the run waits for approval, its record gets something in a format this code does not read (a serializer from a later release; an approval an encryption codec wrote)',
+    verdicts: {
+      'refused-clearly': 'refused, naming the format it does not read; nothing ran on bytes it could not vouch for',
+      'read-blindly':
+        'never looked at the format and went on: here the bytes happened to be readable, the next ones may not be',
+      broke: DEPLOY_BROKE,
+    },
+    expected: { naive: 'read-blindly', hardened: 'refused-clearly' },
+  },
+  'rolling-deploy': {
+    section: 'stopping',
+    title:
+      'a rolling deploy: three reviews in flight, their workers replaced one at a time (SIGTERM in a paid call, a 5 s grace, a new process)',
+    verdicts: {
+      seamless:
+        'every step in flight finished and was kept: no paid call ran twice, no effect twice, every review completed',
+      'repeated-paid-calls':
+        'every review completed with no effect twice, but paid calls cut off by the stop ran again',
+      'duplicated-effects': 'an effect (a tracker note, the mail) was delivered twice because of the deploy',
+      'lost-the-run': 'a review did not complete after the deploy',
+    },
+    expected: { naive: 'repeated-paid-calls', hardened: 'seamless' },
+  },
+  'memory-lost': {
+    section: 'memory',
+    title:
+      'the run lives in memory (LangGraph’s MemorySaver; a Temporal dev server without --db-filename) and what holds it is killed mid-run',
+    verdicts: {
+      'lost-and-said-so':
+        'the run is gone, and the runtime says so and why in plain words; nothing was started again behind anyone’s back',
+      'lost-silently': 'the run is gone, but nothing says so: it still looks running, or is unknown without a reason',
+      'restarted-silently':
+        'the run was started again from its request without anybody asking: every step and effect repeats',
+      survived: 'the run went on: its state was not in memory only after all',
+    },
+    expected: { naive: 'lost-and-said-so', hardened: 'lost-and-said-so' },
+  },
+  'restart-postgres': {
+    section: 'restarts',
+    title:
+      'PostgreSQL restarted twice mid-run: just after a tracker note and just after the mail, each before it is recorded',
+    verdicts: RESTART_VERDICTS,
+    expected: { naive: 'duplicated-effects', hardened: 'rode-it-out' },
+  },
+  'restart-temporal': {
+    section: 'restarts',
+    title:
+      'the Temporal server killed and restarted on its database file, twice mid-run: just after a tracker note and just after the mail',
+    verdicts: RESTART_VERDICTS,
+    expected: { naive: 'duplicated-effects', hardened: 'rode-it-out' },
+  },
+  retention: {
+    section: 'retention',
+    title:
+      'four runs (finished before the window, finished within it, waiting for approval, live), then retention with that window',
+    verdicts: {
+      'removed-finished-only':
+        'removed everything stored for the run that finished before the window, and nothing of the other three',
+      'removed-live': 'removed something of a run that was live or waiting for a person',
+      'removed-young': 'removed a run that finished within the window',
+      'kept-expired': 'the run that finished before the window is still stored',
+    },
+    expected: { naive: 'removed-finished-only', hardened: 'removed-finished-only' },
+  },
+  'nondeterministic-effect': {
+    section: 'nondeterminism',
+    title:
+      'the model answers differently when asked again; the worker dies after the node that drafts and mails (coarse) has sent, before it is durable',
+    verdicts: {
+      agrees: 'the mail the customer received is the draft the run holds',
+      diverged: 'the resend carried a new draft: the customer holds a review the run does not',
+      hidden:
+        'the receiver collapsed the resend by its key: the customer kept the first draft, the run holds another, and nobody was told',
+      refused:
+        'the receiver refused the key reused with a different body (422): the disagreement surfaced, and the run stopped in the dead letter',
+    },
+    // A key collapses a resend only if the payload is the same: hardened sends one, and meets the 422.
+    expected: { naive: 'diverged', hardened: 'refused' },
+  },
+} as const satisfies Record<string, HazardSpec>;
+
+export type HazardId = keyof typeof HAZARDS;
+export const HAZARD_IDS = Object.keys(HAZARDS) as HazardId[];
+
+export function expectedVerdict(
+  id: HazardId,
+  variant: Variant,
+  deviations: readonly HazardDeviation[],
+): { verdict: string; alsoSeen: readonly string[]; why: string | null } {
+  const d = deviations.find((x) => x.hazard === id && (x.variant === undefined || x.variant === variant));
+  return d
+    ? { verdict: d.expected, alsoSeen: d.alsoSeen ?? [], why: d.why }
+    : { verdict: HAZARDS[id].expected[variant], alsoSeen: [], why: null };
+}

@@ -1,7 +1,0 @@
-import type { Tracker } from '../ports.ts';
-import { postForReceipt } from './receipts.ts';
-
-export function httpTracker(baseUrl: string, opts: { timeoutMs?: number } = {}): Tracker {
-  const url = `${baseUrl.replace(/\/+$/, '')}/tracker/notes`;
-  return { note: (note, meta) => postForReceipt(url, note, meta, opts.timeoutMs ?? 10_000) };
-}
