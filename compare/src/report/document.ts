@@ -111,6 +111,8 @@ export interface ReportDocument {
   textHeading?: string;
   /** Where the figures come from: under the heading (prose). */
   meta: readonly string[];
+  /** The media that show the meta lines (all by default). */
+  metaOnly?: readonly Medium[];
   sections: readonly Section[];
   /** HTML: rules added to REPORT_CSS, from style.ts. */
   css?: string;

@@ -72,7 +72,7 @@ export function toHtml(doc: ReportDocument): string {
         .map(block)
         .join('\n');
     });
-  const meta = doc.meta.length ? `<p class="meta">${doc.meta.map(inline).join('<br>\n')}</p>` : '';
+  const meta = doc.meta.length && (!doc.metaOnly || doc.metaOnly.includes('html')) ? `<p class="meta">${doc.meta.map(inline).join('<br>\n')}</p>` : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(doc.title)}</title><style>${REPORT_CSS}${DOCUMENT_CSS}${doc.css ?? ''}</style></head><body>
 <h1>${esc(doc.heading ?? doc.title)}</h1>${meta}
 ${sections.join('\n')}

@@ -47,7 +47,7 @@ function block(b: Block): string[] {
 
 export function toMarkdown(doc: ReportDocument): string {
   const out = [`# ${doc.heading ?? doc.title}`, ''];
-  for (const m of doc.meta) out.push(m, '');
+  if (!doc.metaOnly || doc.metaOnly.includes('markdown')) for (const m of doc.meta) out.push(m, '');
   for (const section of doc.sections) {
     if (!shows(section, 'markdown')) continue;
     if (section.heading) out.push(`${'#'.repeat(section.level ?? 2)} ${section.heading}`, '');

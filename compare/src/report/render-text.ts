@@ -19,7 +19,7 @@ export function toText(doc: ReportDocument, o: { color?: boolean } = {}): string
   const prose = (text: string, indent = '') =>
     doc.width ? wrap(plain(text), doc.width, indent) : [`${indent}${plain(text)}`];
   const out: string[] = [plain(doc.textHeading ?? doc.heading ?? doc.title)];
-  for (const m of doc.meta) out.push(...prose(m));
+  if (!doc.metaOnly || doc.metaOnly.includes('text')) for (const m of doc.meta) out.push(...prose(m));
   for (const section of doc.sections) {
     if (!shows(section, 'text')) continue;
     const lines: string[] = [];
