@@ -30,6 +30,8 @@ export interface Column {
 export interface Cell {
   text: string;
   tone?: Tone;
+  /** Bold (what a Markdown reader must not miss: a duplicate, a row unlike its baseline). */
+  strong?: boolean;
   /** Extra HTML classes (the document's stylesheet names them). */
   class?: string;
   /** HTML: the cell is a link to this address or anchor. */
@@ -98,8 +100,8 @@ export interface Section extends Shown {
   textHeading?: string;
   /** HTML anchor. */
   id?: string;
-  /** 2 (default) or 3: h2/h3 and ##/###. */
-  level?: 2 | 3;
+  /** 2 by default: h2 and ##. */
+  level?: 1 | 2 | 3;
   blocks: readonly Block[];
 }
 

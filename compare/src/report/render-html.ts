@@ -1,4 +1,4 @@
-import { cellOf, columnsFor, shows, type Block, type Cell, type ReportDocument, type Table } from './document.ts';
+import { cellOf, columnsFor, shows, type Block, type Cell, type ReportDocument, type Section, type Table } from './document.ts';
 import { DOCUMENT_CSS, REPORT_CSS } from './style.ts';
 import { esc } from './svg.ts';
 
@@ -18,7 +18,8 @@ const classAttr = (...names: (string | undefined | false)[]) => {
 };
 
 function td(c: Cell, numeric: boolean | undefined): string {
-  const text = c.href ? `<a href="${esc(c.href)}">${esc(c.text)}</a>` : esc(c.text);
+  const shown = c.strong ? `<b>${esc(c.text)}</b>` : esc(c.text);
+  const text = c.href ? `<a href="${esc(c.href)}">${shown}</a>` : shown;
   const aside = c.aside ? ` <small>${esc(c.aside)}</small>` : '';
   const hover = c.hover !== undefined ? ` title="${esc(c.hover)}"` : '';
   return `<td${classAttr(numeric && 'num', c.class, c.tone)}${hover}>${text}${aside}</td>`;
@@ -61,17 +62,22 @@ function block(b: Block): string {
   }
 }
 
+/** One section: its heading (with its anchor), then its blocks. */
+export function sectionHtml(s: Section): string {
+  if (!shows(s, 'html')) return '';
+  const level = s.level ?? 2;
+  const heading = s.heading ? `<h${level}${s.id ? ` id="${esc(s.id)}"` : ''}>${esc(s.heading)}</h${level}>` : '';
+  return (
+    heading +
+    s.blocks
+      .filter((b) => shows(b, 'html'))
+      .map(block)
+      .join('\n')
+  );
+}
+
 export function toHtml(doc: ReportDocument): string {
-  const sections = doc.sections
-    .filter((s) => shows(s, 'html'))
-    .map((s) => {
-      const level = s.level ?? 2;
-      const heading = s.heading ? `<h${level}${s.id ? ` id="${esc(s.id)}"` : ''}>${esc(s.heading)}</h${level}>` : '';
-      return heading + s.blocks
-        .filter((b) => shows(b, 'html'))
-        .map(block)
-        .join('\n');
-    });
+  const sections = doc.sections.filter((s) => shows(s, 'html')).map(sectionHtml);
   const meta = doc.meta.length && (!doc.metaOnly || doc.metaOnly.includes('html')) ? `<p class="meta">${doc.meta.map(inline).join('<br>\n')}</p>` : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(doc.title)}</title><style>${REPORT_CSS}${DOCUMENT_CSS}${doc.css ?? ''}</style></head><body>
 <h1>${esc(doc.heading ?? doc.title)}</h1>${meta}

@@ -1,4 +1,4 @@
-import { cellOf, columnsFor, shows, type Block, type ReportDocument, type Table } from './document.ts';
+import { cellOf, columnsFor, shows, type Block, type ReportDocument, type Section, type Table } from './document.ts';
 
 /**
  * A report document as Markdown, for a pull request or a wiki page: the heading, the meta lines,
@@ -21,7 +21,7 @@ function table(t: Table): string[] {
       `| ${columns
         .map(({ index }) => {
           const c = cellOf(r.cells[index] ?? '');
-          return c.tone === 'bad' && c.text !== '' ? `**${cell(c.text)}**` : cell(c.text);
+          return c.strong ? `**${cell(c.text)}**` : cell(c.text);
         })
         .join(' | ')} |`,
     );
@@ -31,7 +31,7 @@ function table(t: Table): string[] {
 function block(b: Block): string[] {
   switch (b.kind) {
     case 'paragraph':
-      return [b.tone === 'bad' ? `**${b.text}**` : b.text];
+      return [b.text];
     case 'list':
       return b.items.map((item) =>
         typeof item === 'string' ? `- ${item}` : [`- ${item.text}`, ...item.sub.map((s) => `  ${s}`)].join('\n'),
@@ -45,17 +45,22 @@ function block(b: Block): string[] {
   }
 }
 
+/** One section's lines, each block followed by a blank line. */
+export function sectionMarkdown(section: Section): string[] {
+  if (!shows(section, 'markdown')) return [];
+  const out: string[] = [];
+  if (section.heading) out.push(`${'#'.repeat(section.level ?? 2)} ${section.heading}`, '');
+  for (const b of section.blocks) {
+    if (!shows(b, 'markdown')) continue;
+    const lines = block(b);
+    if (lines.length) out.push(...lines, '');
+  }
+  return out;
+}
+
 export function toMarkdown(doc: ReportDocument): string {
   const out = [`# ${doc.heading ?? doc.title}`, ''];
   if (!doc.metaOnly || doc.metaOnly.includes('markdown')) for (const m of doc.meta) out.push(m, '');
-  for (const section of doc.sections) {
-    if (!shows(section, 'markdown')) continue;
-    if (section.heading) out.push(`${'#'.repeat(section.level ?? 2)} ${section.heading}`, '');
-    for (const b of section.blocks) {
-      if (!shows(b, 'markdown')) continue;
-      const lines = block(b);
-      if (lines.length) out.push(...lines, '');
-    }
-  }
+  for (const section of doc.sections) out.push(...sectionMarkdown(section));
   return `${out.join('\n').trimEnd()}\n`;
 }

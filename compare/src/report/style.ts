@@ -1,3 +1,5 @@
+import { WRITERS_CSS } from './writers-chart.ts';
+
 /**
  * The one stylesheet every report opens with (report.html, chaos.html, bench.html): the same
  * colours, type, tables and chart text, so a reader moving between them reads one document. Each
@@ -45,4 +47,16 @@ export const CHAOS_CSS = `
 .card .why { color: var(--bad); } .card code { font-size: 12px; }
 .badge { font-size: 11px; padding: 1px 7px; border-radius: 10px; background: #fee2e2; }
 .legend span { display: inline-block; margin-right: 14px; font-size: 12px; } .legend i { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: -1px; }
+`;
+
+/** report.html's production hazards: their tables, and the two writers' picture under its row. */
+export const PRODUCTION_CSS = `
+.hazard td.verdict { font-weight: 600; } .hazard td.bad { color: var(--bad); } .hazard td.figures { color: var(--muted); }
+.hazard caption { text-align: left; font-weight: 600; padding: 6px 0 2px; }
+${WRITERS_CSS}`;
+
+/** report.html's granularity suite: its chart of the trade and its table. */
+export const GRANULARITY_CSS = `
+svg .point text { font-size: 11px; } svg .trade { stroke-dasharray: 4 3; }
+table.granularity td.cost { color: var(--muted); }
 `;

@@ -1,7 +1,7 @@
 import type { DurableMark, DurableRecord } from '@vendor-review/domain';
 import type { HazardObservation } from '@vendor-review/domain/conformance';
 import { describe, expect, it } from 'vitest';
-import { renderProductionSections } from './production-html.ts';
+import { renderProductionSections } from './production-table.ts';
 import type { ProductionRow } from './results.ts';
 import { renderWritersChart } from './writers-chart.ts';
 
