@@ -1,4 +1,4 @@
-import { fit, wrap } from '../table.ts';
+import { fit, TABLE_WIDTH, wrap } from '../table.ts';
 import { cellOf, columnsFor, shows, type Block, type ReportDocument, type Section, type Table, type Tone } from './document.ts';
 
 /**
@@ -105,7 +105,7 @@ function table(t: Table, o: TextOptions): string[] {
   });
     if (columns.at(-1)?.wrap) {
       const offset = pad.length + parts.slice(0, -1).reduce((n, p) => n + p.length + gap.length, 0);
-      const tail = wrap(parts.at(-1)!, o.width ?? 120, ' '.repeat(offset));
+      const tail = wrap(parts.at(-1)!, o.width ?? TABLE_WIDTH, ' '.repeat(offset));
       const tone = cells.at(-1)!.tone;
       const code = tone && TONE_CODES[tone];
       out.push(
