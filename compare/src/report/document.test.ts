@@ -74,7 +74,10 @@ describe('one report document, three media', () => {
               table: {
                 head: false,
                 indent: 2,
-                columns: [{ title: 'a', width: 5 }, { title: 'b', wrap: true }],
+                columns: [
+                  { title: 'a', width: 5 },
+                  { title: 'b', wrap: true },
+                ],
                 rows: [{ cells: ['abcdefgh', 'one two three four five six seven'] }],
               },
             },
@@ -88,7 +91,9 @@ describe('one report document, three media', () => {
   it('Markdown: a heading per section, the table with its alignment, pipes escaped, bold kept', () => {
     const md = toMarkdown(doc);
     expect(md).toMatch(/^# What it costs\n\nmeasured by `pnpm bench` on \*\*two\*\* cores\n/);
-    expect(md).toContain('## Figures\n\nper step, median\n\n| runtime | ms | page only |\n|---|--:|---|\n| a\\|b | **12** | x |');
+    expect(md).toContain(
+      '## Figures\n\nper step, median\n\n| runtime | ms | page only |\n|---|--:|---|\n| a\\|b | **12** | x |',
+    );
     expect(md).not.toContain('Drawn');
     expect(md).not.toContain('fewer boundaries');
     expect(md).toContain('the chart in words');

@@ -119,7 +119,13 @@ export function granularitySection(
       { kind: 'chart', only: ['html'], html: renderGranularityChart(rows, looks) },
       { kind: 'table', table: { class: 'granularity', columns: COLUMNS, rows: points.map(row) } },
       { kind: 'paragraph', style: 'lesson', only: TEXT, text: GRANULARITY_LESSON },
-      ...seen.map((text) => ({ kind: 'paragraph' as const, style: 'note' as const, tone: 'muted' as const, only: TEXT, text })),
+      ...seen.map((text) => ({
+        kind: 'paragraph' as const,
+        style: 'note' as const,
+        tone: 'muted' as const,
+        only: TEXT,
+        text,
+      })),
       { kind: 'list', only: ['markdown'], items: seen },
       {
         kind: 'paragraph',

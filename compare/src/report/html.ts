@@ -68,7 +68,6 @@ function summaryTable(rows: ResultRow[]): string {
   return `<table>${head}${body}</table>`;
 }
 
-
 function cellCard(r: ResultRow, obs: CellObservation | undefined): string {
   const facts = [
     `last durable: <b>${esc(r.lastDurable)}</b>`,

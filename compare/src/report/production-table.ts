@@ -86,7 +86,10 @@ export function renderProduction(rows: ProductionRow[], o: TextOptions): string 
 }
 
 /** report.html's production sections (h3, under its own h2), with the two writers' pictures. */
-export function renderProductionSections(rows: ProductionRow[], observations: readonly HazardObservation[] = []): string {
+export function renderProductionSections(
+  rows: ProductionRow[],
+  observations: readonly HazardObservation[] = [],
+): string {
   return productionSections(rows, { observations }).map(sectionHtml).join('\n');
 }
 

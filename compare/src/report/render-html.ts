@@ -1,4 +1,13 @@
-import { cellOf, columnsFor, shows, type Block, type Cell, type ReportDocument, type Section, type Table } from './document.ts';
+import {
+  cellOf,
+  columnsFor,
+  shows,
+  type Block,
+  type Cell,
+  type ReportDocument,
+  type Section,
+  type Table,
+} from './document.ts';
 import { DOCUMENT_CSS, REPORT_CSS } from './style.ts';
 import { esc } from './svg.ts';
 
@@ -78,7 +87,10 @@ export function sectionHtml(s: Section): string {
 
 export function toHtml(doc: ReportDocument): string {
   const sections = doc.sections.filter((s) => shows(s, 'html')).map(sectionHtml);
-  const meta = doc.meta.length && (!doc.metaOnly || doc.metaOnly.includes('html')) ? `<p class="meta">${doc.meta.map(inline).join('<br>\n')}</p>` : '';
+  const meta =
+    doc.meta.length && (!doc.metaOnly || doc.metaOnly.includes('html'))
+      ? `<p class="meta">${doc.meta.map(inline).join('<br>\n')}</p>`
+      : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(doc.title)}</title><style>${REPORT_CSS}${DOCUMENT_CSS}${doc.css ?? ''}</style></head><body>
 <h1>${esc(doc.heading ?? doc.title)}</h1>${meta}
 ${sections.join('\n')}

@@ -1,5 +1,14 @@
 import { fit, TABLE_WIDTH, wrap } from '../table.ts';
-import { cellOf, columnsFor, shows, type Block, type ReportDocument, type Section, type Table, type Tone } from './document.ts';
+import {
+  cellOf,
+  columnsFor,
+  shows,
+  type Block,
+  type ReportDocument,
+  type Section,
+  type Table,
+  type Tone,
+} from './document.ts';
 
 /**
  * A report document in the terminal: the heading and where the figures come from, then each
@@ -100,9 +109,9 @@ function table(t: Table, o: TextOptions): string[] {
     const parts = padded(cells.map((c) => c.text));
     // Painted after padding: the escapes take no columns.
     const painted = parts.map((p, i) => {
-    const c = cells[i]!;
-    return paint(c.tone ? TONE_CODES[c.tone] : c.strong ? '1' : undefined, p);
-  });
+      const c = cells[i]!;
+      return paint(c.tone ? TONE_CODES[c.tone] : c.strong ? '1' : undefined, p);
+    });
     if (columns.at(-1)?.wrap) {
       const offset = pad.length + parts.slice(0, -1).reduce((n, p) => n + p.length + gap.length, 0);
       const tail = wrap(parts.at(-1)!, o.width ?? TABLE_WIDTH, ' '.repeat(offset));

@@ -101,7 +101,10 @@ export function resultsDocument(results: Results): ReportDocument {
         return block.length ? [crashPointSection(p, block)] : [];
       }),
       ...(production.length
-        ? [{ heading: 'Production hazards', level: 1 as const, blocks: [] }, ...productionSections(production, { level: 2 })]
+        ? [
+            { heading: 'Production hazards', level: 1 as const, blocks: [] },
+            ...productionSections(production, { level: 2 }),
+          ]
         : []),
       ...(granular.length ? [granularitySection(granular, meta.runtimes, { level: 1 })] : []),
     ],
