@@ -33,7 +33,8 @@ import { createProgress, type Progress } from './progress.ts';
 import { writeReport } from './report-files.ts';
 import { renderHtml } from './report/html.ts';
 import { SCHEMA_VERSION, validateResults } from './report/results-schema.ts';
-import { renderMarkdown } from './report/markdown.ts';
+import { toMarkdown } from './report/render-markdown.ts';
+import { resultsDocument } from './report/results-document.ts';
 import { buildGranularityRows } from './report/granularity-rows.ts';
 import { renderGranularity } from './report/granularity-table.ts';
 import { renderProduction } from './report/production-table.ts';
@@ -338,7 +339,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
       [
         // The contract first: a results.json that breaks its schema is never written there.
         { path: files.json, render: () => `${JSON.stringify(validateResults(out), null, 2)}\n` },
-        { path: files.md, render: () => renderMarkdown(out) },
+        { path: files.md, render: () => toMarkdown(resultsDocument(out)) },
         { path: files.html, render: () => renderHtml(out, results, hazardObservations) },
       ],
       { name: 'results.json', text: () => `${JSON.stringify(out, null, 2)}\n`, cwd },

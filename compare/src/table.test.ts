@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureResults } from '../test/fixture-results.ts';
 import { renderHtml } from './report/html.ts';
-import { renderMarkdown } from './report/markdown.ts';
+import { toMarkdown } from './report/render-markdown.ts';
+import { resultsDocument } from './report/results-document.ts';
 import { crashRows, exitCodeFor } from './report/results.ts';
 import { columnSlice, renderTable, rowLabel, TABLE_WIDTH } from './table.ts';
 
@@ -110,7 +111,7 @@ describe('results', () => {
   });
 
   it('renders markdown with one section per crash point', () => {
-    const md = renderMarkdown(fixtureResults());
+    const md = toMarkdown(resultsDocument(fixtureResults()));
     expect(md).toMatch(/^# Crash comparison/);
     for (const p of ['boundary', 'after-model', 'after-deliver']) expect(md).toContain(`## ${p}`);
     expect(md).toContain('| LG naive/async | cp 6 VALIDATE | DELIVER mail | mail+1 | 0 | 0 | $0 | no | **yes** |');

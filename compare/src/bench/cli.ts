@@ -80,8 +80,9 @@ async function main(): Promise<number> {
     process.stderr.write(`bench +${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s  ${line}\n`);
   const { runBench } = await import('./run.ts');
   const { report, failures } = await runBench({ plan, runtimes, log, startedAt: started });
-  const { renderMarkdown } = await import('./render-md.ts');
-  const { renderBenchHtml } = await import('./render-html.ts');
+  const { benchDocument } = await import('./document.ts');
+  const { toHtml } = await import('../report/render-html.ts');
+  const { toMarkdown } = await import('../report/render-markdown.ts');
   const files = {
     json: path.join(dir, 'bench.json'),
     md: path.join(dir, 'bench.md'),
@@ -91,17 +92,17 @@ async function main(): Promise<number> {
   const reportError = writeReport(
     [
       { path: files.json, render: json },
-      { path: files.md, render: () => renderMarkdown(report) },
-      { path: files.html, render: () => renderBenchHtml(report) },
+      { path: files.md, render: () => toMarkdown(benchDocument(report)) },
+      { path: files.html, render: () => toHtml(benchDocument(report)) },
     ],
     { name: 'bench.json', text: json, cwd },
   );
   if (o.json) {
     process.stdout.write(json());
   } else {
-    const { renderText } = await import('./render-text.ts');
+    const { toText } = await import('../report/render-text.ts');
     process.stdout.write(
-      `${renderText(report)}\n${reportError ? '' : `\nreport: ${files.html}\n        ${files.md}\n        ${files.json}\n`}`,
+      `${toText(benchDocument(report))}\n${reportError ? '' : `\nreport: ${files.html}\n        ${files.md}\n        ${files.json}\n`}`,
     );
   }
   if (reportError) log(reportError);

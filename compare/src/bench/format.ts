@@ -1,6 +1,6 @@
 import type { Summary } from './stats.ts';
 
-/** Number formats shared by the terminal, markdown and HTML renderings. */
+/** Number formats shared by the tables, findings and charts. */
 export function us(n: number | null | undefined): string {
   if (n === null || n === undefined) return '—';
   if (Math.abs(n) >= 10_000) return `${(n / 1000).toFixed(1)} ms`;
@@ -40,24 +40,4 @@ export function spread(s: Summary | null | undefined, unit: (n: number) => strin
   if (!s) return '—';
   if (s.n === 1) return unit(s.median);
   return s.n >= 10 ? `${unit(s.median)} (p95 ${unit(s.p95)})` : `${unit(s.median)} (${unit(s.min)}–${unit(s.max)})`;
-}
-
-/** A plain-text table: columns padded, numbers right-aligned. */
-export function textTable(head: string[], rows: string[][], right: number[] = []): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (right.includes(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd();
-  return [line(head), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
-
-export function mdTable(head: string[], rows: string[][]): string {
-  const esc = (s: string) => s.replace(/\|/g, '\\|');
-  return [
-    `| ${head.map(esc).join(' | ')} |`,
-    `|${head.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`),
-  ].join('\n');
 }

@@ -1,21 +1,39 @@
+import type { Section } from '../report/document.ts';
 import { bytes, ms, num, pct, spread, times, us } from './format.ts';
 import type { BenchReport } from './report.ts';
 import { PROJECT_TO } from './storage.ts';
 
 /**
- * Each section as a table (a title, a note, a head, rows of text): the one place the figures are
- * put into words, for the terminal and for bench.md alike.
+ * Each section of the figures as a table (a title, a note, a head, rows of text): the one place
+ * they are put into words, for the terminal, bench.md and bench.html alike.
  */
-export interface Table {
+interface Table {
   title: string;
   note: string;
   head: string[];
   rows: string[][];
-  /** Columns that hold numbers (right-aligned in a terminal). */
+  /** Columns that hold numbers (right-aligned). */
   numeric: number[];
 }
 
-export function unitsTable(r: BenchReport): Table | null {
+/** A table as a section of the report document: its title, its note, then the table. */
+function section(t: Table): Section {
+  return {
+    heading: t.title,
+    blocks: [
+      { kind: 'paragraph', style: 'note', text: t.note },
+      {
+        kind: 'table',
+        table: {
+          columns: t.head.map((title, i) => ({ title, numeric: t.numeric.includes(i) })),
+          rows: t.rows.map((cells) => ({ cells })),
+        },
+      },
+    ],
+  };
+}
+
+function unitsTable(r: BenchReport): Table | null {
   if (!r.units) return null;
   const u = r.units;
   return {
@@ -46,7 +64,7 @@ export function unitsTable(r: BenchReport): Table | null {
   };
 }
 
-export function perStepTable(r: BenchReport): Table | null {
+function perStepTable(r: BenchReport): Table | null {
   const p = r.perStep;
   if (!p) return null;
   const own = r.units?.own ?? [];
@@ -89,7 +107,7 @@ export function perStepTable(r: BenchReport): Table | null {
   };
 }
 
-export function throughputTable(r: BenchReport): Table | null {
+function throughputTable(r: BenchReport): Table | null {
   const t = r.throughput;
   if (!t?.length) return null;
   return {
@@ -130,7 +148,7 @@ export function throughputTable(r: BenchReport): Table | null {
   };
 }
 
-export function storageTable(r: BenchReport): Table | null {
+function storageTable(r: BenchReport): Table | null {
   const s = r.storage;
   if (!s) return null;
   return {
@@ -158,7 +176,7 @@ export function storageTable(r: BenchReport): Table | null {
   };
 }
 
-export function projectionTable(r: BenchReport): Table | null {
+function projectionTable(r: BenchReport): Table | null {
   const s = r.storage;
   if (!s?.projections.length) return null;
   const never = (n: number | null) => (n === null ? 'beyond 10⁷' : `${n} requirements`);
@@ -201,7 +219,7 @@ export function knobLabel(r: BenchReport, runtime: string, knob: string): string
   return r.meta.benched[runtime]?.knobs.find((k) => k.name === knob)?.label ?? knob;
 }
 
-export function recoveryTable(r: BenchReport): Table | null {
+function recoveryTable(r: BenchReport): Table | null {
   const rec = r.recovery;
   if (!rec) return null;
   const rows = rec.points.map((p) => {
@@ -238,7 +256,7 @@ export function recoveryTable(r: BenchReport): Table | null {
   };
 }
 
-export function harnessTable(r: BenchReport): Table | null {
+function harnessTable(r: BenchReport): Table | null {
   const h = r.harness;
   if (!h) return null;
   return {
@@ -260,8 +278,9 @@ export function harnessTable(r: BenchReport): Table | null {
   };
 }
 
-export function allTables(r: BenchReport): Table[] {
+export function tableSections(r: BenchReport): Section[] {
   return [unitsTable, perStepTable, throughputTable, storageTable, projectionTable, recoveryTable, harnessTable]
     .map((f) => f(r))
-    .filter((t): t is Table => t !== null);
+    .filter((t): t is Table => t !== null)
+    .map(section);
 }

@@ -25,9 +25,10 @@ async function main(argv: string[]): Promise<number> {
   });
   if (opts.json) process.stdout.write(`${JSON.stringify(out.result, null, 2)}\n`);
   else {
-    const { renderChaosTable } = await import('./table.ts');
+    const { chaosDocument } = await import('./document.ts');
+    const { toText } = await import('../report/render-text.ts');
     process.stdout.write(
-      `${renderChaosTable(out.result, { color })}\n${out.reportError ? '' : `\nreport: ${out.files.html}\n        ${out.files.json}\n`}`,
+      `${toText(chaosDocument(out.result), { color })}\n${out.reportError ? '' : `\nreport: ${out.files.html}\n        ${out.files.json}\n`}`,
     );
   }
   if (out.reportError) {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CHAOS_RUNTIME_NAMES, parseChaosArgs } from './args.ts';
-import { renderChaosHtml } from './html.ts';
+import { toHtml } from '../report/render-html.ts';
+import { toText } from '../report/render-text.ts';
+import { chaosDocument } from './document.ts';
 import { DEFAULT_SCHEDULE } from './schedule.ts';
 import { ChaosResultSchema, type ChaosResult } from './schema.ts';
-import { renderChaosTable } from './table.ts';
 
 const plan = {
   index: 3,
@@ -127,17 +128,17 @@ function fixture(hardenedDuplicates = 0): ChaosResult {
 
 describe('the table and the report', () => {
   it('the table has a row per runtime × variant, the fault counts, the verdict and each violation with its replay', () => {
-    const text = renderChaosTable(fixture(), { color: false });
+    const text = toText(chaosDocument(fixture()), { color: false });
     expect(text).toMatch(/LangGraph naive +4 4\/2\/1\/1\/0\/5\/1 +3 +1 +0 +0 +1 +0 +0 +\$0\.00012 +2\.50 s +9\.00 s/);
     expect(text).toMatch(/hardened: no stuck run, no duplicate effect, no late write accepted/);
     expect(text).toMatch(/chs1-lg-naive-003 duplicate-mail: the mailer stored 2 mails/);
     expect(text).toMatch(/replay: pnpm chaos --seed s1 --run chs1-lg-naive-003/);
     expect(text.split('\n').every((l) => l.length <= 120)).toBe(true);
-    expect(renderChaosTable(fixture(1), { color: false })).toMatch(/hardened: NOT clean/);
+    expect(toText(chaosDocument(fixture(1)), { color: false })).toMatch(/hardened: NOT clean/);
   });
 
   it('chaos.html is one file with the table, the campaign drawn in time, and every violation with its schedule', () => {
-    const html = renderChaosHtml(fixture(1));
+    const html = toHtml(chaosDocument(fixture(1)));
     expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3)/);
     expect(html).toMatch(/<svg/);
     expect(html).toMatch(/Hardened: NOT clean/);

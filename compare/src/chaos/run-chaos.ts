@@ -5,7 +5,8 @@ import { writeReport } from '../report-files.ts';
 import { CHAOS_RUNTIME_NAMES, type ChaosCliOptions } from './args.ts';
 import { plannedRuns, runCampaign, type CampaignOptions } from './campaign.ts';
 import { clean } from './checker.ts';
-import { renderChaosHtml } from './html.ts';
+import { toHtml } from '../report/render-html.ts';
+import { chaosDocument } from './document.ts';
 import { replayPlan } from './replay.ts';
 import { buildResult } from './result.ts';
 import { DEFAULT_SCHEDULE, type ScheduleOptions } from './schedule.ts';
@@ -93,7 +94,7 @@ export async function runChaos(opts: ChaosCliOptions, deps: RunChaosDeps): Promi
   const reportError = writeReport(
     [
       { path: files.json, render: json },
-      { path: files.html, render: () => renderChaosHtml(result) },
+      { path: files.html, render: () => toHtml(chaosDocument(result)) },
     ],
     { name: `${stem}.json`, text: json, cwd: process.env.INIT_CWD ?? process.cwd() },
   );

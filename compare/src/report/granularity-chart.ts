@@ -20,7 +20,8 @@ export function renderGranularityChart(rows: GranularityRow[], looks: readonly R
     (p): p is GranularityPoint & { uncrashed: GranularityRow; late: GranularityRow } =>
       p.uncrashed?.overheadMs != null && p.late?.repeatedModelCalls != null,
   );
-  if (!points.length) return '<p class="empty">No granularity cell both ran uncrashed and crashed late: nothing to plot.</p>';
+  if (!points.length)
+    return '<p class="empty">No granularity cell both ran uncrashed and crashed late: nothing to plot.</p>';
   const left = 64;
   const right = 24;
   const top = 20;

@@ -1,5 +1,10 @@
 import { GRANULARITIES, VARIANTS, type Granularity, type Variant } from '@vendor-review/pipeline';
-import { GRANULARITY_CRASHES, measureGranularityCell, type CellObservation, type GranularityScenario } from '@vendor-review/conformance';
+import {
+  GRANULARITY_CRASHES,
+  measureGranularityCell,
+  type CellObservation,
+  type GranularityScenario,
+} from '@vendor-review/conformance';
 import type { GranularityRow } from './granularity-schema.ts';
 import { median } from './results.ts';
 

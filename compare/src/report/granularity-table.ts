@@ -1,13 +1,19 @@
 import { GRANULARITY_INFO } from '@vendor-review/pipeline';
 import { GRANULARITY_CRASH_POINTS } from '@vendor-review/conformance';
-import { fit, money, seconds, TABLE_WIDTH, wrap } from '../table.ts';
+import { money, seconds, TABLE_WIDTH } from '../table.ts';
+import type { Column, Medium, Row, Section } from './document.ts';
+import { renderGranularityChart } from './granularity-chart.ts';
 import { granularityPoints, type GranularityPoint, type GranularityRow } from './granularity-rows.ts';
+import { sectionHtml } from './render-html.ts';
+import { sectionText } from './render-text.ts';
+import type { RuntimeLook } from './svg.ts';
 
 /**
- * The granularity suite in the terminal and in results.md: one line per runtime and granularity,
- * what its boundaries cost when nothing crashes (records written, bytes stored, time between calls)
- * beside what a crash early and late in the research repeated, with a line that says what was
- * seen, computed from the rows.
+ * The granularity suite as a report section, for the terminal, results.md and report.html: one
+ * line per runtime and granularity, what its boundaries cost when nothing crashes (records
+ * written, bytes stored, time between calls) beside what a crash early and late in the research
+ * repeated, with a line that says what was seen, computed from the rows. report.html adds the
+ * chart of the trade and where each granularity puts its boundaries.
  */
 export const GRANULARITY_LESSON =
   'A boundary is a trade: what ran since the last one runs again after a crash, and every boundary is a write ' +
@@ -37,30 +43,41 @@ export function pointLabel(p: Pick<GranularityPoint, 'runtimeLabel' | 'granulari
   return `${p.runtimeLabel} ${p.granularity}`;
 }
 
-const COLUMNS = [
-  { title: 'runtime granularity', width: 20 },
-  { title: 'records', width: 7, right: true },
-  { title: 'stored', width: 9, right: true },
-  { title: 'overhead', width: 8, right: true },
-  { title: 'early: repeated', width: 16 },
-  { title: 'extra', width: 8, right: true },
-  { title: 'late: repeated', width: 23 },
-  { title: 'extra', width: 8, right: true },
-  { title: 'recovery', width: 8, right: true },
-] as const;
+const TEXT: readonly Medium[] = ['text'];
+const PAGE: readonly Medium[] = ['markdown', 'html'];
 
-function cells(p: GranularityPoint): string[] {
-  return [
-    pointLabel(p),
-    p.uncrashed?.durableRecords?.toString() ?? '—',
-    bytes(p.uncrashed?.bytesStored ?? null),
-    ms(p.uncrashed?.overheadMs ?? null),
-    repeatedText(p.early),
-    p.early ? money(p.early.extraCostUsd) : '—',
-    repeatedText(p.late),
-    p.late ? money(p.late.extraCostUsd) : '—',
-    seconds(p.late?.recoveryMs ?? null),
-  ];
+const COLUMNS: Column[] = [
+  { title: 'runtime / granularity', textTitle: 'runtime granularity', width: 20 },
+  { title: 'boundaries', only: ['markdown'] },
+  { title: 'records', width: 7, numeric: true },
+  { title: 'stored', width: 9, numeric: true },
+  { title: 'overhead', width: 8, numeric: true },
+  { title: 'wall (world)', numeric: true, only: ['html'] },
+  { title: 'early: repeated', width: 16 },
+  { title: 'extra', width: 8, numeric: true },
+  { title: 'late: repeated', width: 23 },
+  { title: 'extra', width: 8, numeric: true },
+  { title: 'recovery', width: 8, numeric: true },
+];
+
+function row(p: GranularityPoint): Row {
+  const u = p.uncrashed;
+  return {
+    data: { runtime: p.runtime, granularity: p.granularity },
+    cells: [
+      { text: pointLabel(p), aside: p.variant },
+      GRANULARITY_INFO[p.granularity].title,
+      u?.durableRecords?.toString() ?? '—',
+      bytes(u?.bytesStored ?? null),
+      ms(u?.overheadMs ?? null),
+      { text: `${ms(u?.wallMs ?? null)} (${ms(u?.worldMs ?? null)})`, class: 'cost' },
+      repeatedText(p.early),
+      p.early ? money(p.early.extraCostUsd) : '—',
+      repeatedText(p.late),
+      p.late ? money(p.late.extraCostUsd) : '—',
+      seconds(p.late?.recoveryMs ?? null),
+    ],
+  };
 }
 
 /** What the rows show, in one sentence per runtime: computed from them, never canned. */
@@ -81,50 +98,71 @@ export function granularitySeen(rows: GranularityRow[]): string[] {
   return out;
 }
 
-export function renderGranularity(rows: GranularityRow[], opts: { color: boolean; width?: number }): string {
-  const width = Math.max(TABLE_WIDTH, opts.width ?? TABLE_WIDTH);
-  const paint = (code: string, text: string) => (opts.color ? `\x1b[${code}m${text}\x1b[0m` : text);
-  const line = (values: string[]) =>
-    COLUMNS.map((c, i) => fit(values[i] ?? '', c.width, 'right' in c ? 'right' : undefined))
-      .join(' ')
-      .replace(/\s+$/, '');
+export function granularitySection(
+  rows: GranularityRow[],
+  looks: readonly RuntimeLook[],
+  o: { level?: 1 | 2 } = {},
+): Section {
+  const points = granularityPoints(rows);
+  const seen = granularitySeen(rows);
   const variants = [...new Set(rows.map((r) => r.variant))].join(', ');
-  const out = [
-    paint('1;36', `granularity — what a crash repeats against what the boundaries cost (${variants})`),
-    paint('1', line(COLUMNS.map((c) => c.title))),
-  ];
-  for (const p of granularityPoints(rows)) out.push(line(cells(p)));
-  for (const l of wrap(GRANULARITY_LESSON, width, '  ▸ ')) out.push(paint('2', l));
-  for (const s of granularitySeen(rows)) for (const l of wrap(s, width, '    ')) out.push(paint('2', l));
-  const legend = [
-    'records: checkpoints or history events of the uncrashed run',
-    'stored: bytes the runtime keeps for it',
-    'overhead: its time between calls not spent in the world',
-    `early: ${GRANULARITY_CRASH_POINTS.early.where}`,
-    `late: ${GRANULARITY_CRASH_POINTS.late.where}`,
-  ].join(' · ');
-  for (const l of wrap(legend, width, '')) out.push(paint('2', l));
-  return out.join('\n');
+  const shown = [...new Set(points.map((p) => p.granularity))];
+  const notes = rows.filter((r) => r.note).map((r) => `${r.cellId}: ${r.note}`);
+  return {
+    heading: 'Node size: what a crash repeats against what the boundaries cost',
+    textHeading: `granularity — what a crash repeats against what the boundaries cost (${variants})`,
+    id: 'granularity',
+    level: o.level ?? 2,
+    blocks: [
+      { kind: 'paragraph', style: 'lesson', only: PAGE, text: GRANULARITY_LESSON },
+      ...seen.map((text) => ({ kind: 'paragraph' as const, class: 'seen', only: ['html' as const], text })),
+      { kind: 'chart', only: ['html'], html: renderGranularityChart(rows, looks) },
+      { kind: 'table', table: { class: 'granularity', columns: COLUMNS, rows: points.map(row) } },
+      { kind: 'paragraph', style: 'lesson', only: TEXT, text: GRANULARITY_LESSON },
+      ...seen.map((text) => ({
+        kind: 'paragraph' as const,
+        style: 'note' as const,
+        tone: 'muted' as const,
+        only: TEXT,
+        text,
+      })),
+      { kind: 'list', only: ['markdown'], items: seen },
+      {
+        kind: 'paragraph',
+        style: 'note',
+        tone: 'muted',
+        only: TEXT,
+        text: [
+          'records: checkpoints or history events of the uncrashed run',
+          'stored: bytes the runtime keeps for it',
+          'overhead: its time between calls not spent in the world',
+          `early: ${GRANULARITY_CRASH_POINTS.early.where}`,
+          `late: ${GRANULARITY_CRASH_POINTS.late.where}`,
+        ].join(' · '),
+      },
+      {
+        kind: 'paragraph',
+        class: 'seen',
+        only: ['html'],
+        text: `records: what the runtime keeps durable (checkpoints, history events, journal rows) for the uncrashed run, pre-approved so nobody's reply is timed · stored: what the runtime keeps for it · overhead: the time between its first and last call to the world that the world was not answering · early: ${GRANULARITY_CRASH_POINTS.early.where} · late: ${GRANULARITY_CRASH_POINTS.late.where}.`,
+      },
+      {
+        kind: 'list',
+        only: ['html'],
+        items: shown.map((g) => `**${g}** (${GRANULARITY_INFO[g].title}): ${GRANULARITY_INFO[g].boundaries}`),
+      },
+      ...(notes.length ? [{ kind: 'list' as const, class: 'seen', only: ['html' as const], items: notes }] : []),
+    ],
+  };
 }
 
-function mdCell(text: string): string {
-  return text.replace(/\|/g, '\\|');
+/** The terminal's granularity block. */
+export function renderGranularity(rows: GranularityRow[], o: { color: boolean; width?: number }): string {
+  const width = Math.max(TABLE_WIDTH, o.width ?? TABLE_WIDTH);
+  return sectionText(granularitySection(rows, []), { color: o.color, width }).join('\n');
 }
 
-export function granularityMarkdown(rows: GranularityRow[]): string[] {
-  const out = [
-    '# Node size: what a crash repeats against what the boundaries cost',
-    '',
-    GRANULARITY_LESSON,
-    '',
-    '| runtime / granularity | boundaries | records | stored | overhead ' +
-      '| early: repeated | extra | late: repeated | extra | recovery |',
-    '|---|---|--:|--:|--:|---|--:|---|--:|--:|',
-  ];
-  for (const p of granularityPoints(rows)) {
-    const [label, ...rest] = cells(p);
-    out.push(`| ${[label!, GRANULARITY_INFO[p.granularity].title, ...rest].map(mdCell).join(' | ')} |`);
-  }
-  out.push('', ...granularitySeen(rows).map((s) => `- ${s}`), '');
-  return out;
+/** report.html's granularity section, with the chart in the runtimes' colours. */
+export function renderGranularitySection(rows: GranularityRow[], looks: readonly RuntimeLook[]): string {
+  return sectionHtml(granularitySection(rows, looks));
 }

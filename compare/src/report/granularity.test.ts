@@ -1,11 +1,17 @@
 import { granularityCatalogue, type CellObservation } from '@vendor-review/conformance';
-import { baselineObservation, crashedObservation, FIXTURE_RUNTIMES, lgRecord, tmRecord } from '@vendor-review/conformance/fixtures';
+import {
+  baselineObservation,
+  crashedObservation,
+  FIXTURE_RUNTIMES,
+  lgRecord,
+  tmRecord,
+} from '@vendor-review/conformance/fixtures';
 import { describe, expect, it } from 'vitest';
 import { renderGranularityChart } from './granularity-chart.ts';
-import { renderGranularitySection } from './granularity-html.ts';
 import { buildGranularityRows, granularityPoints } from './granularity-rows.ts';
 import { GranularityRowSchema } from './granularity-schema.ts';
-import { granularityMarkdown, renderGranularity } from './granularity-table.ts';
+import { granularitySection, renderGranularity, renderGranularitySection } from './granularity-table.ts';
+import { sectionMarkdown } from './render-markdown.ts';
 
 /**
  * Constructed cells for the granularity report: the fixture pipeline's ledger, with a coarse run
@@ -67,7 +73,8 @@ describe('the granularity report', () => {
     for (const l of table.split('\n')) expect(l.length, l).toBeLessThanOrEqual(120);
     expect(table.split('\n').filter((l) => /^(LG|TM) (coarse|fine) /.test(l))).toHaveLength(4);
     expect(table).toContain('seen in LG: a late crash repeated coarse 2, fine 0 model call(s)');
-    expect(granularityMarkdown(rows).filter((l) => l.startsWith('| LG ') || l.startsWith('| TM '))).toHaveLength(4);
+    const md = sectionMarkdown(granularitySection(rows, Object.values(FIXTURE_RUNTIMES), { level: 1 }));
+    expect(md.filter((l) => l.startsWith('| LG ') || l.startsWith('| TM '))).toHaveLength(4);
   });
 
   it('the chart has a point per runtime and granularity, placed by overhead and late repeats', () => {

@@ -45,9 +45,12 @@ describe('report.html', () => {
     // a link that lands on the row behind it, and a naive duplicate drawn unlike a hardened read.
     const card = buildScorecard(results);
     expect(r.scorecard.columns).toEqual(card.columns.map((c) => c.label));
-    const filled = card.lines.flatMap((l) => l.cells.filter((c) => c !== null).map((c) => ({ line: l.id, word: c!.word })));
+    const filled = card.lines.flatMap((l) =>
+      l.cells.filter((c) => c !== null).map((c) => ({ line: l.id, word: c!.word })),
+    );
     expect(r.scorecard.cells.filter((c) => c.word !== '—').map(({ line, word }) => ({ line, word }))).toEqual(filled);
-    for (const c of r.scorecard.cells.filter((x) => x.word !== '—')) expect(c.linksToRow, `${c.line} ${c.word}`).toBe(true);
+    for (const c of r.scorecard.cells.filter((x) => x.word !== '—'))
+      expect(c.linksToRow, `${c.line} ${c.word}`).toBe(true);
     const deliver = r.scorecard.cells.filter((c) => c.line === 'after-deliver');
     expect(deliver.map((c) => c.word)).toEqual(['twice', 'read', 'twice', 'read']);
     expect(deliver[0]!.background).not.toBe(deliver[1]!.background);

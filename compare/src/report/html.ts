@@ -3,10 +3,10 @@ import type { CellObservation, HazardObservation } from '@vendor-review/conforma
 import { distributionText, lessonLines, money, observedLine, repeatedSummary, rowLabel, seconds } from '../table.ts';
 import { renderCostChart } from './chart.ts';
 import { runtimesTitle, versionsLine } from './meta-lines.ts';
-import { REPORT_CSS } from './style.ts';
+import { GRANULARITY_CSS, PRODUCTION_CSS, REPORT_CSS } from './style.ts';
 import { buildScorecard, cellAnchor, renderScorecardHtml, SCORECARD_CSS } from './scorecard.ts';
-import { GRANULARITY_CSS, renderGranularitySection } from './granularity-html.ts';
-import { renderProductionSections, PRODUCTION_CSS } from './production-html.ts';
+import { renderGranularitySection } from './granularity-table.ts';
+import { renderProductionSections } from './production-table.ts';
 import { crashRows, granularityRows, productionRows, type ResultRow, type Results } from './results.ts';
 import { esc } from './svg.ts';
 import { renderTimeline } from './timeline.ts';
@@ -67,7 +67,6 @@ function summaryTable(rows: ResultRow[]): string {
     .join('');
   return `<table>${head}${body}</table>`;
 }
-
 
 function cellCard(r: ResultRow, obs: CellObservation | undefined): string {
   const facts = [

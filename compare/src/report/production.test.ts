@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureResults } from '../../test/fixture-results.ts';
-import { renderMarkdown } from './markdown.ts';
+import { toMarkdown } from './render-markdown.ts';
+import { resultsDocument } from './results-document.ts';
 import { renderProduction } from './production-table.ts';
 import { productionRows } from './results.ts';
 
@@ -36,7 +37,7 @@ describe('production hazard rows', () => {
   });
 
   it('results.md has the production section', () => {
-    const md = renderMarkdown(fixtureResults());
+    const md = toMarkdown(resultsDocument(fixtureResults()));
     expect(md).toContain('# Production hazards');
     expect(md).toContain('| TM hardened | looks-stuck | attempts 7 · no dead letter | **no**: looks-stuck:');
   });

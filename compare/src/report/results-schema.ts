@@ -141,7 +141,9 @@ export const ResultsMetaSchema = z.object({
   versions: z.object({
     runtimes: z
       .record(z.string(), z.record(z.string(), z.string().nullable()))
-      .describe('per runtime, the libraries it ran on as installed: { langgraph: { "@langchain/langgraph": "1.7.3" } }'),
+      .describe(
+        'per runtime, the libraries it ran on as installed: { langgraph: { "@langchain/langgraph": "1.7.3" } }',
+      ),
     temporalServer: z.string().nullable().describe("the server's own answer (GetSystemInfo), also for your own server"),
     node: z.string(),
   }),

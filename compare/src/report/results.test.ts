@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { fixtureResults } from '../../test/fixture-results.ts';
 import { distributionText, observedLine, renderTable } from '../table.ts';
 import { renderHtml } from './html.ts';
-import { renderMarkdown } from './markdown.ts';
+import { toMarkdown } from './render-markdown.ts';
+import { resultsDocument } from './results-document.ts';
 import { buildRows } from './results.ts';
 
 const label = (r: string) => FIXTURE_RUNTIMES[r as 'langgraph' | 'temporal'].label;
@@ -71,7 +72,9 @@ describe('the same outcome across repeats', () => {
     expect(renderTable({ rows, color: false })).toContain(
       '↳ over 3 runs: cp 6 VALIDATE → web+3 2/3 · cp 6 VALIDATE → none 1/3',
     );
-    expect(renderMarkdown(results)).toContain('- LG naive/async: varied over 3 runs: cp 6 VALIDATE → web+3 2/3');
+    expect(toMarkdown(resultsDocument(results))).toContain(
+      '- LG naive/async: varied over 3 runs: cp 6 VALIDATE → web+3 2/3',
+    );
     expect(renderHtml(results, [])).toContain('↳ over 3 runs: cp 6 VALIDATE → web+3 2/3');
   });
 });

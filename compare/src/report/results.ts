@@ -1,7 +1,15 @@
 import type { Outcome, ProductionRow, ResultRow, Results, Row } from './results-schema.ts';
 import type { GranularityRow } from './granularity-schema.ts';
 import { HAZARDS, type HazardSpec } from '@vendor-review/pipeline';
-import { checkCrashCell, checkHazard, computeEvidence, type CellObservation, type CellStatus, type Evidence, type HazardObservation } from '@vendor-review/conformance';
+import {
+  checkCrashCell,
+  checkHazard,
+  computeEvidence,
+  type CellObservation,
+  type CellStatus,
+  type Evidence,
+  type HazardObservation,
+} from '@vendor-review/conformance';
 
 // The shape of results.json is defined once, as a zod schema (results-schema.ts); these are its types.
 export type { Outcome, ProductionRow, ResultRow, Results, ResultsMeta, Row } from './results-schema.ts';
@@ -41,7 +49,6 @@ export function buildProductionRows(
     };
   });
 }
-
 
 const STATUS_RANK: Record<CellStatus, number> = { completed: 0, stuck: 2, failed: 1, lost: 3, error: 4 };
 

@@ -1,6 +1,23 @@
-import { CRASH_POINT_NAMES, HAZARD_IDS, HAZARDS, SEVERITIES, SEVERITY_TEXT, VERDICT_SEVERITY, worst, type Severity, type Variant } from '@vendor-review/pipeline';
+import {
+  CRASH_POINT_NAMES,
+  HAZARD_IDS,
+  HAZARDS,
+  SEVERITIES,
+  SEVERITY_TEXT,
+  VERDICT_SEVERITY,
+  worst,
+  type Severity,
+  type Variant,
+} from '@vendor-review/pipeline';
 import { repeatedSummary, rowLabel } from '../table.ts';
-import { crashRows, productionRows, type Outcome, type ProductionRow, type ResultRow, type Results } from './results.ts';
+import {
+  crashRows,
+  productionRows,
+  type Outcome,
+  type ProductionRow,
+  type ResultRow,
+  type Results,
+} from './results.ts';
 import { esc } from './svg.ts';
 
 /**
@@ -44,7 +61,13 @@ function outcomeSeverity(o: Outcome): Severity {
   return Object.values(o.repeatedByKind).some((n) => (n ?? 0) > 0) ? 'read' : 'nothing';
 }
 
-const CRASH_WORD: Record<Severity, string> = { nothing: 'none', read: 'read', paid: 'paid', effect: 'twice', lost: 'lost' };
+const CRASH_WORD: Record<Severity, string> = {
+  nothing: 'none',
+  read: 'read',
+  paid: 'paid',
+  effect: 'twice',
+  lost: 'lost',
+};
 
 function crashCell(rows: ResultRow[]): ScoreCell {
   const judged = rows.map((r) => ({ r, severity: worst(r.outcomes.map(outcomeSeverity)) }));
@@ -54,7 +77,9 @@ function crashCell(rows: ResultRow[]): ScoreCell {
     severity: top.severity,
     word,
     detail: judged
-      .map(({ r, severity }) => `${rowLabel(r)}: ${SEVERITY_TEXT[severity]} (${repeatedSummary(r) || 'nothing repeated'})`)
+      .map(
+        ({ r, severity }) => `${rowLabel(r)}: ${SEVERITY_TEXT[severity]} (${repeatedSummary(r) || 'nothing repeated'})`,
+      )
       .join('\n'),
     anchor: cellAnchor(top.r.cellId),
   };
@@ -109,7 +134,8 @@ export function buildScorecard(results: Results): Scorecard {
   return { columns, lines };
 }
 
-const lineTitle = (l: ScoreLine) => (l.kind === 'crash' ? `crash: ${l.id}` : HAZARDS[l.id as keyof typeof HAZARDS].title);
+const lineTitle = (l: ScoreLine) =>
+  l.kind === 'crash' ? `crash: ${l.id}` : HAZARDS[l.id as keyof typeof HAZARDS].title;
 
 export const SCORECARD_CSS = `
 table.scorecard { table-layout: fixed; } table.scorecard th, table.scorecard td { text-align: center; padding: 3px 2px; }
@@ -153,7 +179,9 @@ export function renderScorecardText(card: Scorecard, o: { color: boolean; width:
   const paint = (s: Severity | null, t: string) => (o.color && s ? `\x1b[${TERMINAL_PAINT[s]}m${t}\x1b[0m` : t);
   const out = [`${fit('at a glance', lineW)} ${labels.map((l) => `${fit(l, cellW - 1)} `).join('')}`];
   for (const l of card.lines) {
-    const cells = l.cells.map((c) => (c ? paint(c.severity, `${fit(c.word, cellW - 1)} `) : `${fit('—', cellW - 1)} `)).join('');
+    const cells = l.cells
+      .map((c) => (c ? paint(c.severity, `${fit(c.word, cellW - 1)} `) : `${fit('—', cellW - 1)} `))
+      .join('');
     out.push(`${fit(l.kind === 'crash' ? l.id : lineTitle(l), lineW)} ${cells}`);
   }
   out.push(

@@ -1,7 +1,7 @@
 import type { DurableMark, DurableRecord } from '@vendor-review/pipeline';
 import type { HazardObservation } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
-import { renderProductionSections } from './production-html.ts';
+import { renderProductionSections } from './production-table.ts';
 import type { ProductionRow } from './results.ts';
 import { renderWritersChart } from './writers-chart.ts';
 
@@ -21,7 +21,13 @@ const cp = (id: string, parentId: string | null, writer: string, order: number):
 const forked: DurableRecord = {
   runtime: 'langgraph',
   kind: 'checkpoints',
-  marks: [cp('c0', null, 'Z', -1), cp('c1', 'c0', 'Z', 0), cp('a2', 'c1', 'A', 1), cp('b2', 'c1', 'B', 1), cp('a3', 'a2', 'A', 2)],
+  marks: [
+    cp('c0', null, 'Z', -1),
+    cp('c1', 'c0', 'Z', 0),
+    cp('a2', 'c1', 'A', 1),
+    cp('b2', 'c1', 'B', 1),
+    cp('a3', 'a2', 'A', 2),
+  ],
 };
 
 describe('the two writers, drawn from the durable record', () => {
@@ -50,7 +56,13 @@ describe('the two writers, drawn from the durable record', () => {
     const svg = renderWritersChart({
       runtime: 'temporal',
       kind: 'history',
-      marks: [ev(1, '4581', null), ev(5, 'Z', 'VALIDATE'), ev(6, 'Z', null, true), ev(9, 'A', 'EXTRACT'), ev(12, 'A', 'DRAFT')],
+      marks: [
+        ev(1, '4581', null),
+        ev(5, 'Z', 'VALIDATE'),
+        ev(6, 'Z', null, true),
+        ev(9, 'A', 'EXTRACT'),
+        ev(12, 'A', 'DRAFT'),
+      ],
     });
     expect([...svg.matchAll(/<text[^>]*>([^<]+)<\/text>/g)].map((m) => m[1])).toEqual(['Z', 'A']);
     expect(svg.match(/<circle cx/g)).toHaveLength(3);
