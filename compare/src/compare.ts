@@ -35,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
     if (result.profile) process.stdout.write(`\n${result.profile}\n`);
     if (!result.reportError)
       process.stdout.write(
-        `\nreport: ${result.files.html}\n        ${result.files.md}\n        ${result.files.json}\n`,
+        `\nreport: ${result.files.html}\n        ${result.files.md}\n        ${result.files.json}\n${result.files.profile ? `        ${result.files.profile}\n` : ''}`,
       );
     process.stdout.write(`wall time: ${seconds(result.results.meta.wallTimeMs)}\n`);
   }

@@ -6,9 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { computeEvidence, type CellObservation, type HazardObservation } from '@vendor-review/conformance';
 import type { StartedWorker, WorkerLife } from '@vendor-review/testbed';
-import { ms, textTable } from './bench/format.ts';
+import { ms } from './bench/format.ts';
+import type { Column, ReportDocument, Section } from './report/document.ts';
 
 /** Busy and idle CPU time of the whole machine since boot, ms (every core summed). */
 export function machineCpu(): { busyMs: number; idleMs: number } | null {
@@ -63,22 +65,39 @@ export function recoverySlices(obs: CellObservation): { harness: number; starts:
 
 const startWall = (l: WorkerLife) => (l.loadedAt === null ? null : l.loadedAt - l.startedAt);
 
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** "langgraph-impl/worker" for langgraph-impl/.cache/worker-bundle-<hash>.mjs; a source entry by its path. */
 function entryName(entry: string): string {
-  const dir = path.basename(path.dirname(path.dirname(entry)));
-  return `${dir}/${path.basename(entry).replace(/-bundle-[0-9a-f]+\.mjs$|\.[cm]?[tj]s$/, '')}`;
+  const rel = path.relative(REPO_ROOT, path.resolve(REPO_ROOT, entry));
+  return rel.replace('/.cache/', '/').replace(/-bundle-[0-9a-f]+\.mjs$|\.[cm]?[tj]s$/, '');
 }
 
-export function renderProfile(p: ProfileInput): string {
-  const out: string[] = [];
+/** A table section: its heading, the columns (numeric from `numericFrom` on), the rows, notes after. */
+function tableSection(heading: string, titles: string[], rows: string[][], notes: string[] = []): Section {
+  const columns: Column[] = titles.map((title, i) => ({ title, numeric: i > 0 }));
+  return {
+    heading,
+    level: 3,
+    blocks: [
+      { kind: 'table', table: { columns, rows: rows.map((cells) => ({ cells })) } },
+      ...notes.map((text) => ({ kind: 'paragraph' as const, text, style: 'note' as const })),
+    ],
+  };
+}
+
+/** Where the time went, as a document: `pnpm compare --profile` prints it and writes profile.md. */
+export function profileDocument(p: ProfileInput): ReportDocument {
   const runtimes = [...new Set(p.cells.map((c) => c.scenario.runtime))];
   const workerCpu = sum(known(p.workers.map((w) => w.life.cpuMs)));
   const busy = p.machine?.busyMs ?? null;
-  out.push(
-    `profile — wall ${ms(p.wallMs)}; machine CPU ${busy === null ? '—' : ms(busy)} busy${p.machine ? ` (${Math.round((100 * p.machine.busyMs) / (p.machine.busyMs + p.machine.idleMs))} % of all cores)` : ''}: workers ${ms(workerCpu)} (${p.workers.length} processes), this process (harness, world, report) ${ms(p.harnessCpuMs)}, the rest (PostgreSQL, Temporal, everything else) ${busy === null ? '—' : ms(Math.max(0, busy - workerCpu - p.harnessCpuMs))}`,
-    '',
-  );
+  const share = p.machine
+    ? ` (${Math.round((100 * p.machine.busyMs) / (p.machine.busyMs + p.machine.idleMs))} % of all cores)`
+    : '';
+  const meta = [
+    `wall ${ms(p.wallMs)}; machine CPU ${busy === null ? '—' : ms(busy)} busy${share}: workers ${ms(workerCpu)} (${p.workers.length} processes), this process (harness, world, report) ${ms(p.harnessCpuMs)}, the rest (PostgreSQL, Temporal, anything else on the machine) ${busy === null ? '—' : ms(Math.max(0, busy - workerCpu - p.harnessCpuMs))}`,
+  ];
 
-  out.push('crash cells, per runtime (medians; totals in brackets)');
   const cellRows = runtimes.map((rt) => {
     const cells = p.cells.filter((c) => c.scenario.runtime === rt);
     const lives = cells.flatMap((c) => c.workers);
@@ -103,8 +122,9 @@ export function renderProfile(p: ProfileInput): string {
       ms(median(tails)),
     ];
   });
-  out.push(
-    textTable(
+  const sections: Section[] = [
+    tableSection(
+      'Crash cells, per runtime (medians; totals in brackets)',
       [
         'runtime',
         'cells',
@@ -121,47 +141,37 @@ export function renderProfile(p: ProfileInput): string {
         'last call→end',
       ],
       cellRows,
-      [1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12],
+      [
+        'start: spawn → the worker says it is loaded and connected (LOADED/READY); CPU from /proc. The crash → the resumed run’s first call is split three ways: crash→spawn (the harness: the death confirmed, the record read), resumer starts (every resuming attempt, spawn → loaded), runtime wait (the rest: a lease to lapse, a heartbeat timeout, a backoff, a replay). polls: the harness’s status reads while a worker ran; reads: records and ledger; last call→end: the run’s last call to the world → the cell’s end (its workers leaving, the final reads).',
+      ],
     ),
-    '',
-    '  start: spawn → the worker says it is loaded and connected (LOADED/READY); CPU from /proc. The crash → the',
-    "  resumed run's first call is split three ways: crash→spawn (the harness: the death confirmed, the record read),",
-    '  resumer starts (every resuming attempt, spawn → loaded), runtime wait (the rest: a lease to lapse, a heartbeat',
-    "  timeout, a backoff, a replay). polls: the harness's status reads while a worker ran; reads: records and ledger;",
-    "  last call→end: the run's last call to the world → the cell's end (its workers leaving, the final reads).",
-    '',
-  );
+  ];
 
   if (p.hazards.length) {
     const byRuntime = [...new Set(p.hazards.map((h) => h.scenario.runtime))].map((rt) => {
       const walls = p.hazards.filter((h) => h.scenario.runtime === rt).map((h) => h.endedAt - h.startedAt);
       return [p.labelOf(rt), String(walls.length), ms(median(walls)), ms(sum(walls))];
     });
-    out.push(
-      'production hazards, per runtime',
-      textTable(['runtime', 'rows', 'median', 'total'], byRuntime, [1, 2, 3]),
-      '',
-    );
-    const longest = [...p.hazards].sort((a, b) => b.endedAt - b.startedAt - (a.endedAt - a.startedAt)).slice(0, 8);
-    out.push(
-      'longest hazard rows',
-      textTable(
+    sections.push(tableSection('Production hazards, per runtime', ['runtime', 'rows', 'median', 'total'], byRuntime));
+    const wallOf = (h: HazardObservation) => h.endedAt - h.startedAt;
+    const longest = [...p.hazards].sort((a, b) => wallOf(b) - wallOf(a)).slice(0, 8);
+    sections.push(
+      tableSection(
+        'Longest hazard rows',
         ['row', 'wall', 'verdict'],
         longest.map((h) => [
           `${p.labelOf(h.scenario.runtime)} ${h.scenario.variant} ${h.scenario.hazard}`,
-          ms(h.endedAt - h.startedAt),
+          ms(wallOf(h)),
           h.verdict ?? h.status,
         ]),
-        [1],
       ),
-      '',
     );
   }
 
   const entries = [...new Set(p.workers.map((w) => w.entry))];
-  out.push(
-    'every worker process, per entry (crash cells and hazards)',
-    textTable(
+  sections.push(
+    tableSection(
+      'Every worker process, per entry (crash cells and hazards)',
       ['entry', 'processes', 'start wall', 'start CPU', 'CPU (total)'],
       entries.map((e) => {
         const lives = p.workers.filter((w) => w.entry === e).map((w) => w.life);
@@ -173,8 +183,7 @@ export function renderProfile(p: ProfileInput): string {
           ms(sum(known(lives.map((l) => l.cpuMs)))),
         ];
       }),
-      [1, 2, 3, 4],
     ),
   );
-  return out.join('\n');
+  return { title: 'Where the time went', meta, sections };
 }

@@ -28,7 +28,8 @@ import { environmentReport } from './environment.ts';
 import { granularityScenarios, runGranularitySuite } from './granularity-suite.ts';
 import { startInfra, type Infra } from './infra.ts';
 import { expectedTimes, type ExpectedTimes } from './expected-times.ts';
-import { machineCpu, renderProfile } from './profile.ts';
+import { machineCpu, profileDocument } from './profile.ts';
+import { toText } from './report/render-text.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { writeReport } from './report-files.ts';
 import { renderHtml } from './report/html.ts';
@@ -61,7 +62,7 @@ export interface RunCompareResult {
   table: string;
   /** Where the time went (`--profile`), or null. */
   profile: string | null;
-  files: { json: string; md: string; html: string };
+  files: { json: string; md: string; html: string; profile?: string };
   /** Why the report is not (all) in `files`, and where the results were saved instead; null when it is. */
   reportError: string | null;
   exitCode: 0 | 1;
@@ -330,10 +331,32 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
         notRun: rows.filter((r) => r.status === 'error').length,
       },
     };
+    const machineNow = profiling && machineCpu();
+    const profileDoc = profiling
+      ? profileDocument({
+          wallMs: wallTimeMs,
+          harnessCpuMs: (() => {
+            const d = process.cpuUsage(profiling.cpu);
+            return (d.user + d.system) / 1000;
+          })(),
+          machine:
+            profiling.machine && machineNow
+              ? {
+                  busyMs: machineNow.busyMs - profiling.machine.busyMs,
+                  idleMs: machineNow.idleMs - profiling.machine.idleMs,
+                }
+              : null,
+          cells: [...results, ...granularity],
+          hazards: hazardObservations,
+          workers: profiling.workers(),
+          labelOf,
+        })
+      : null;
     const files = {
       json: path.join(dir, 'results.json'),
       md: path.join(dir, 'results.md'),
       html: path.join(dir, 'report.html'),
+      ...(profileDoc ? { profile: path.join(dir, 'profile.md') } : {}),
     };
     const reportError = writeReport(
       [
@@ -341,6 +364,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
         { path: files.json, render: () => `${JSON.stringify(validateResults(out), null, 2)}\n` },
         { path: files.md, render: () => toMarkdown(resultsDocument(out)) },
         { path: files.html, render: () => renderHtml(out, results, hazardObservations) },
+        ...(profileDoc && files.profile ? [{ path: files.profile, render: () => toMarkdown(profileDoc) }] : []),
       ],
       { name: 'results.json', text: () => `${JSON.stringify(out, null, 2)}\n`, cwd },
     );
@@ -365,34 +389,13 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
     ]
       .filter(Boolean)
       .join('\n\n');
-    const machineNow = profiling && machineCpu();
-    const profile = profiling
-      ? renderProfile({
-          wallMs: wallTimeMs,
-          harnessCpuMs: (() => {
-            const d = process.cpuUsage(profiling.cpu);
-            return (d.user + d.system) / 1000;
-          })(),
-          machine:
-            profiling.machine && machineNow
-              ? {
-                  busyMs: machineNow.busyMs - profiling.machine.busyMs,
-                  idleMs: machineNow.idleMs - profiling.machine.idleMs,
-                }
-              : null,
-          cells: [...results, ...granularity],
-          hazards: hazardObservations,
-          workers: profiling.workers(),
-          labelOf,
-        })
-      : null;
     return {
       results: out,
       observations: results,
       hazards: hazardObservations,
       granularity,
       table,
-      profile,
+      profile: profileDoc ? toText(profileDoc, { color: io.color }) : null,
       files,
       reportError,
       exitCode: exitCodeFor(rows),
