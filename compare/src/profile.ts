@@ -169,14 +169,21 @@ export function profileDocument(p: ProfileInput): ReportDocument {
   }
 
   const entries = [...new Set(p.workers.map((w) => w.entry))];
+  // An entry is named by the runtimes whose cells ran it (LangGraph's two APIs share one worker).
+  const runtimeOf = new Map(p.cells.flatMap((c) => c.workers.map((l) => [l, c.scenario.runtime] as const)));
+  const entryLabel = (e: string) => {
+    const names = new Set(p.workers.filter((w) => w.entry === e).map((w) => runtimeOf.get(w.life)));
+    names.delete(undefined);
+    return names.size ? [...names].map((n) => p.labelOf(n!)).join(', ') : entryName(e);
+  };
   sections.push(
     tableSection(
       'Every worker process, per entry (crash cells and hazards)',
-      ['entry', 'processes', 'start wall', 'start CPU', 'CPU (total)'],
+      ['worker of', 'processes', 'start wall', 'start CPU', 'CPU (total)'],
       entries.map((e) => {
         const lives = p.workers.filter((w) => w.entry === e).map((w) => w.life);
         return [
-          entryName(e),
+          entryLabel(e),
           String(lives.length),
           ms(median(known(lives.map(startWall)))),
           ms(median(known(lives.map((l) => l.loadedCpuMs)))),
