@@ -41,7 +41,7 @@ export const POLICIES = {
 } as const satisfies Record<string, SupervisorPolicy | ((n: number) => SupervisorPolicy)>;
 
 /** After a "not now" exit, the shortest pause before the next try, and the longest. */
-export const NOT_NOW_PAUSE_MS = 250;
+const NOT_NOW_PAUSE_MS = 250;
 const NOT_NOW_PAUSE_MAX_MS = 30_000;
 
 /**
