@@ -143,13 +143,14 @@ async function runHazards(
   const together = hazards.map((_, i) => i).filter((i) => !RUNS_ALONE.has(hazards[i]!.hazard));
   const alone = hazards.map((_, i) => i).filter((i) => RUNS_ALONE.has(hazards[i]!.hazard));
   // Beside the cells, half as many lanes as cells at once (at least two): most of a hazard's time is
-  // spent waiting. Once the cells are done, the hazards take every lane.
+  // spent waiting. Once the cells are done, the hazards get twice as many lanes as the cells had: they
+  // wait on timers and leases, not on the CPU.
   let cellsDone = false;
   void quiet.then(() => (cellsDone = true));
   await inLanes(
     together,
     {
-      concurrency: () => (cellsDone ? opts.concurrency : Math.max(2, Math.floor(opts.concurrency / 2))),
+      concurrency: () => (cellsDone ? 2 * opts.concurrency : Math.max(2, Math.floor(opts.concurrency / 2))),
       widen: quiet,
       expectedMs: (i) => expected.hazard(hazards[i]!.id, hazards[i]!.hazard),
     },
