@@ -28,6 +28,7 @@ function call(at: number, worker: string): LedgerEntry {
     promptTokens: 1,
     completionTokens: 1,
     costUsd: 0,
+    durationMs: 10,
   };
 }
 

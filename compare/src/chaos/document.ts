@@ -58,7 +58,8 @@ export function poolLabel(row: { runtime: string; title?: string | undefined; va
   return `${row.title ?? row.runtime} ${row.variant}`;
 }
 
-export function faultsCell(f: ChaosResult['rows'][number]['faults']): string {
+/** The faults a pool met, in the order the legend names them. */
+function faultCounts(f: ChaosResult['rows'][number]['faults']): number[] {
   return [
     f.kill,
     f['crash-point'],
@@ -67,7 +68,11 @@ export function faultsCell(f: ChaosResult['rows'][number]['faults']): string {
     f['temporal-restart'],
     f['world-fault'],
     f['approve-while-down'],
-  ].join('/');
+  ];
+}
+
+export function faultsCell(f: ChaosResult['rows'][number]['faults']): string {
+  return faultCounts(f).join('/');
 }
 
 function summaryRow(r: ChaosResult['rows'][number]): Row {
@@ -80,15 +85,7 @@ function summaryRow(r: ChaosResult['rows'][number]): Row {
       poolLabel(r),
       n(r.runs),
       faultsCell(f),
-      ...[
-        f.kill,
-        f['crash-point'],
-        f.pause,
-        f['postgres-restart'],
-        f['temporal-restart'],
-        f['world-fault'],
-        f['approve-while-down'],
-      ].map(n),
+      ...faultCounts(f).map(n),
       n(r.completed),
       n(r.deadLettered),
       bad(r.falseDeadLetters),
