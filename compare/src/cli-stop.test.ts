@@ -13,3 +13,17 @@ describe('--stop: how worker A leaves at the crash point', () => {
     expect(() => parseCompareArgs(['--stop', 'pause'])).toThrow(/kill, term/);
   });
 });
+
+describe('--full: everything the default leaves out', () => {
+  it('adds every suite and both ways of leaving; the default runs crash and production, kills only', () => {
+    const d = parseCompareArgs([]);
+    expect([d.suites, d.stops, d.full]).toEqual([['crash', 'production'], undefined, undefined]);
+    const f = parseCompareArgs(['--full']);
+    expect([f.suites, f.stops, f.full]).toEqual([['crash', 'production', 'granularity'], ['kill', 'term'], true]);
+  });
+
+  it('leaves what is named explicitly as it is named', () => {
+    const f = parseCompareArgs(['--full', '--suite', 'crash', '--stop', 'kill']);
+    expect([f.suites, f.stops]).toEqual([['crash'], ['kill']]);
+  });
+});

@@ -56,6 +56,21 @@ describe('the crash catalogue', () => {
     expect(terms.find((s) => s.id === 'temporal/hardened/-/mid-model/term')!.faults).toEqual([]);
   });
 
+  it('selects each variant in its baseline configuration only, when asked', () => {
+    const all = crashCatalogue([LG, TM]);
+    const chosen = selectScenarios({ baselineConfigurations: true }, all);
+    const configs = new Set(chosen.map((s) => `${s.runtime}/${s.variant}/${s.durability ?? '-'}`));
+    // LangGraph naive in its default durability only; the hardened variants and Temporal as they are.
+    expect([...configs].sort()).toEqual([
+      `${LG.name}/hardened/-`,
+      `${LG.name}/naive/${LG.configurations[0]!.durability}`,
+      `${TM.name}/hardened/-`,
+      `${TM.name}/naive/-`,
+    ]);
+    expect(chosen.every((s) => s.baselineId === all.find((b) => b.id === s.baselineId)?.id)).toBe(true);
+    expect(chosen.length).toBeLessThan(all.length);
+  });
+
   it('selects by how the worker leaves, keeping the baselines', () => {
     const sel = selectScenarios(
       { runtimes: ['temporal'], variants: ['naive'], crashPoints: ['after-deliver'], stops: ['term'] },
