@@ -9,22 +9,24 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { HazardId } from '@vendor-review/pipeline';
 
-/** Median wall time of each hazard's rows, seconds, in the default run of 2026-12-02 (all five runtimes). */
+/** Median wall time of each hazard's rows, seconds, in the default run of 2026-12-02 (five runtimes, eight hazard lanes). */
 const TYPICAL_HAZARD_SECONDS: Partial<Record<HazardId, number>> = {
-  'rolling-deploy': 14,
-  'zombie-at-effect': 13,
-  zombie: 13,
-  'retry-lost-workers': 7,
-  'retry-lost-workers-exhausted': 6,
-  'two-writers': 4,
-  'retry-transient': 4,
-  'nondeterministic-effect': 4,
-  'retry-exhausted': 3,
-  retention: 3,
-  'deploy-unknown-format': 2,
-  'deploy-v1-state': 1,
-  'retry-permanent': 1,
-};
+  'rolling-deploy': 17,
+  'nondeterministic-effect': 10,
+  retention: 9,
+  'retry-lost-workers': 8,
+  'retry-lost-workers-exhausted': 7,
+  'zombie-at-effect': 7,
+  'two-writers': 6,
+  'deploy-v1-state': 6,
+  zombie: 6,
+  'deploy-unknown-format': 6,
+  'retry-exhausted': 4,
+  'memory-lost': 4,
+  'retry-transient': 3,
+  'retry-permanent': 2,
+  'bad-input': 1,
+}
 
 export interface ExpectedTimes {
   /** A crash cell by scenario id (the row's `cellId`). */
