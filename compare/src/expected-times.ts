@@ -26,7 +26,7 @@ const TYPICAL_HAZARD_SECONDS: Partial<Record<HazardId, number>> = {
   'retry-transient': 3,
   'retry-permanent': 2,
   'bad-input': 1,
-}
+};
 
 export interface ExpectedTimes {
   /** A crash cell by scenario id (the row's `cellId`). */
