@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { crashCatalogue, crashSpec, selectScenarios, type Selection } from '@vendor-review/conformance';
+import { expectationFor } from '@vendor-review/pipeline';
 import type { LedgerEntry } from '@vendor-review/world';
 import { describe, expect, it } from 'vitest';
 import { runCompare, type RunCompareResult } from '../src/run-compare.ts';
@@ -60,8 +61,16 @@ const delivered = (entries: LedgerEntry[], kind: LedgerEntry['kind']) =>
 describe('the table and the files tell what the ledger says', () => {
   it('one row per cell, all of them run, and every row conforms', () => {
     expect(crashRows(run.results).map((r) => r.cellId)).toEqual(scenarios.map((s) => s.id));
-    for (const r of crashRows(run.results))
-      expect([r.cellId, r.status, r.violations]).toEqual([r.cellId, 'completed', []]);
+    // A cell its runtime says varies (LangGraph Functional `sync`: its tasks' results are written in
+    // the background) may end anywhere, lost too; every other cell must complete.
+    const varies = (id: string) => {
+      const s = scenarios.find((x) => x.id === id)!;
+      return s.crashPoint !== null && expectationFor(s.crashPoint, s).expected.kind === 'varies';
+    };
+    for (const r of crashRows(run.results)) {
+      expect([r.cellId, r.violations]).toEqual([r.cellId, []]);
+      if (!varies(r.cellId)) expect([r.cellId, r.status]).toEqual([r.cellId, 'completed']);
+    }
     expect(run.exitCode).toBe(0);
   });
 
