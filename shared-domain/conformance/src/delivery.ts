@@ -1,5 +1,5 @@
 import type { RunView } from '@vendor-review/pipeline';
-import type { LedgerEntry } from '@vendor-review/world';
+import type { LedgerEntry, WorldClient } from '@vendor-review/world';
 
 /**
  * When a run that has ended is done with: an outbox may send its mail a moment after the run's
@@ -16,3 +16,10 @@ export const mailOwed = (view: RunView): boolean =>
 /** The run's mail has reached the mailer: the world's ledger shows it accepted (or recognised its key). */
 export const mailShown = (ledger: readonly LedgerEntry[]): boolean =>
   ledger.some((e) => e.kind === 'mail' && (e.outcome === 'ok' || e.outcome === 'deduplicated'));
+
+/** Done with, as far as its mail goes: the run owes none, or the world's ledger shows it sent. */
+export async function mailDelivered(world: WorldClient, runId: string, view: RunView): Promise<boolean> {
+  if (!mailOwed(view)) return true;
+  const ledger = await world.ledger({ runId });
+  return mailShown(ledger.filter((e) => e.runId === runId));
+}

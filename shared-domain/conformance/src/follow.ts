@@ -1,7 +1,7 @@
 import { type RunHandle, type RunView, type RuntimeAdapter, isTerminal } from '@vendor-review/pipeline';
 import type { WorkerProcess } from '@vendor-review/testbed';
 import { worldClient } from '@vendor-review/world';
-import { MAIL_GRACE_MS, mailOwed, mailShown } from './delivery.ts';
+import { MAIL_GRACE_MS, mailDelivered } from './delivery.ts';
 import type { HarnessCost } from './observation.ts';
 
 /** Who the harness's approvals are from, in the runs' records. */
@@ -21,13 +21,18 @@ export interface Followed {
 export interface FollowOptions {
   adapter: RuntimeAdapter;
   handle: RunHandle;
-  workers: () => WorkerProcess[];
+  /**
+   * The run's workers: once every one has exited the wait ends. Without it the wait outlives
+   * workers (a pool that restarts its own, a chaos strike that takes every worker down).
+   */
+  workers?: () => WorkerProcess[];
   boundMs: number;
   /**
    * Approve when the run asks: true (the default) approves once with the harness's decision; a
-   * function decides and records it itself; false never approves.
+   * function decides and records it itself, and returns false when it did not (yet): it is asked
+   * again at the next poll; false never approves.
    */
-  approve?: boolean | ((view: RunView) => Promise<void>);
+  approve?: boolean | ((view: RunView) => Promise<boolean | void>);
   stopWhen?: (view: RunView) => Promise<boolean> | boolean;
   pollMs?: number;
   /**
@@ -39,6 +44,8 @@ export interface FollowOptions {
   onView?: (view: RunView | null, error?: unknown) => void;
   /** The polls and their time, counted here. */
   cost?: HarnessCost;
+  /** Status reads that may fail in a row before the wait gives up (STATUS_ERRORS_TOLERATED). */
+  statusErrorsTolerated?: number;
 }
 
 /**
@@ -61,7 +68,7 @@ export async function followRun(o: FollowOptions): Promise<Followed> {
       return view;
     } catch (err) {
       o.onView?.(null, err);
-      if (++statusErrors > STATUS_ERRORS_TOLERATED) throw err;
+      if (++statusErrors > (o.statusErrorsTolerated ?? STATUS_ERRORS_TOLERATED)) throw err;
       return null;
     } finally {
       if (o.cost) {
@@ -70,11 +77,9 @@ export async function followRun(o: FollowOptions): Promise<Followed> {
       }
     }
   };
-  const mailOut = async (view: RunView): Promise<boolean> => {
-    if (!o.worldUrl || !mailOwed(view)) return true;
-    const ledger = await worldClient(o.worldUrl).ledger({ runId: o.handle.runId });
-    return mailShown(ledger.filter((e) => e.runId === o.handle.runId));
-  };
+  const world = o.worldUrl ? worldClient(o.worldUrl) : null;
+  const mailOut = async (view: RunView): Promise<boolean> =>
+    !world || (await mailDelivered(world, o.handle.runId, view));
   for (;;) {
     const view = await read();
     if (view) {
@@ -85,18 +90,21 @@ export async function followRun(o: FollowOptions): Promise<Followed> {
           return { end: 'terminal', view, at: Date.now() };
       } else {
         if (view.status === 'awaiting-approval' && o.approve !== false && !approved) {
-          approved = true;
-          if (typeof o.approve === 'function') await o.approve(view);
-          else await o.adapter.approve(o.handle, { approved: true, by: APPROVER });
+          if (typeof o.approve === 'function') approved = (await o.approve(view)) !== false;
+          else {
+            approved = true;
+            await o.adapter.approve(o.handle, { approved: true, by: APPROVER });
+          }
         }
         if (o.stopWhen && (await o.stopWhen(view))) return { end: 'stopped', view, at: Date.now() };
       }
     }
-    if (o.workers().every((w) => !w.alive)) {
+    const workers = o.workers?.();
+    if (workers?.every((w) => !w.alive)) {
       const last = (await read()) ?? view;
       return { end: last && isTerminal(last.status) ? 'terminal' : 'exited', view: last, at: Date.now() };
     }
     if (Date.now() > deadline) return { end: 'timeout', view, at: Date.now() };
-    await Promise.race([sleep(o.pollMs ?? 200), ...o.workers().map((w) => w.exited)]);
+    await Promise.race([sleep(o.pollMs ?? 200), ...(workers ?? []).map((w) => w.exited)]);
   }
 }

@@ -16,7 +16,7 @@ export {
 export { cellRequest, CELL_VENDOR, CELL_REQUIREMENTS } from './request.ts';
 export { runCell, errorObservation, type CellDeps } from './cell.ts';
 export { APPROVER, followRun, type Followed, type FollowOptions } from './follow.ts';
-export { MAIL_GRACE_MS, mailOwed, mailShown } from './delivery.ts';
+export { MAIL_GRACE_MS, mailDelivered, mailOwed, mailShown } from './delivery.ts';
 export { runMatrix, jobsFor, type MatrixJob, type MatrixOptions } from './matrix.ts';
 export type { CellObservation, CellStatus } from './observation.ts';
 export {

@@ -7,7 +7,7 @@ import {
   isTerminal,
 } from '@vendor-review/pipeline';
 import { worldClient, type LedgerEntry } from '@vendor-review/world';
-import { mailOwed, mailShown } from '../delivery.ts';
+import { mailDelivered } from '../delivery.ts';
 import { executed } from '../evidence.ts';
 import { Crew } from './crew.ts';
 import { APPROVER, followRun } from '../follow.ts';
@@ -183,7 +183,7 @@ export const zombieHazard: HazardRunner = async (env, scenario) => {
     const takenOverAndDone = async () => {
       const view = await adapter.status(handle).catch(() => null);
       if (!view || !isTerminal(view.status)) return false;
-      return !mailOwed(view) || mailShown(await world.ledger({ runId }));
+      return mailDelivered(world, runId, view);
     };
     while (Date.now() < wakeAt) {
       crew.restartIfRefused(TAKEOVER);
