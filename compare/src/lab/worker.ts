@@ -6,10 +6,8 @@ import {
   type Variant,
 } from '@vendor-review/pipeline';
 import {
+  followRun,
   lastDurableBefore,
-  MAIL_GRACE_MS,
-  mailOwed,
-  mailShown,
   notNowPauseMs,
   POLICIES,
   reportWorkerGone,
@@ -30,7 +28,8 @@ import { openSession, type WorkerSession } from './worker-session.ts';
  * optionally only one variant or durability, and runs each in a worker process of its own, started
  * exactly as `pnpm compare` starts one (the adapter's workerSpec) plus TRACE_STEPS, so the process
  * prints each step as it starts and ends and each call it makes. Beside those lines it prints what
- * the world billed for each model call, from the world's ledger.
+ * the world billed for each model call, from the world's ledger. Each run is followed to its end
+ * as `pnpm compare` follows one (followRun), never approved: the reader approves with `pnpm lab approve`.
  *
  * One lab worker is one machine: when a worker process is killed (kill -9 from another terminal,
  * or Ctrl-C here, which the lab turns into SIGKILL for every worker process), the lab worker reads
@@ -52,8 +51,6 @@ interface Child {
   stopping: boolean;
   closed: Promise<void>;
   lastLine: string;
-  /** When the run was first seen finished (a Temporal worker is kept a little for the outbox). */
-  terminalSince: number | null;
 }
 
 const POLL_MS = 300;
@@ -82,6 +79,8 @@ export async function runLabWorker(dir: string, state: LabState, o: LabWorkerOpt
   const ledgerSeen = new Map<string, number>();
   /** The exits being handled (judged, a crash's record read): the lab worker ends after them. */
   const exits: Promise<void>[] = [];
+  /** The runs being followed (followRun), one per child: ended before the adapter closes. */
+  const follows = new Set<Promise<void>>();
   const retryAt = new Map<string, { name: string; notBefore: number }>();
   /** Ctrl-C (or another stop signal) to this process. */
   let interrupted: NodeJS.Signals | null = null;
@@ -124,7 +123,15 @@ export async function runLabWorker(dir: string, state: LabState, o: LabWorkerOpt
     return record;
   };
 
-  const printLedger = async (run: LabRun) => {
+  const ledgerTurns = new Map<string, Promise<void>>();
+  /** The run's ledger lines not printed yet; one read at a time per run, so none is printed twice. */
+  const printLedger = (run: LabRun): Promise<void> => {
+    const id = run.handle.runId;
+    const turn = (ledgerTurns.get(id) ?? Promise.resolve()).then(() => printNewEntries(run));
+    ledgerTurns.set(id, turn);
+    return turn;
+  };
+  const printNewEntries = async (run: LabRun) => {
     const id = run.handle.runId;
     const entries: LedgerEntry[] = await world.ledger({ runId: id }).catch(() => []);
     const seen = ledgerSeen.get(id) ?? 0;
@@ -178,7 +185,6 @@ export async function runLabWorker(dir: string, state: LabState, o: LabWorkerOpt
       stopping: false,
       closed: Promise.resolve(),
       lastLine: '',
-      terminalSince: null,
     };
     child.closed = worker.exited.then(({ signal }) => {
       // Killed by someone: the machine is down from this moment, before anything else can start.
@@ -197,6 +203,53 @@ export async function runLabWorker(dir: string, state: LabState, o: LabWorkerOpt
     });
     children.set(id, child);
     setChildren();
+    const followed = follow(child).finally(() => follows.delete(followed));
+    follows.add(followed);
+  };
+
+  const announce = (id: string, status: RunStatus) => {
+    if (status === lastStatus.get(id)) return;
+    lastStatus.set(id, status);
+    if (status === 'awaiting-approval')
+      lab(`run ${id} is waiting for approval: pnpm lab approve ${id}   (or --reject)`);
+    else if (isTerminal(status)) lab(`run ${id} ${status}: pnpm lab show ${id}`);
+  };
+
+  /**
+   * The child's run, from its start to its end or the child's: its status changes said, the world's
+   * lines printed at each poll (one read at a time), and a worker that serves until told (a queue's)
+   * stopped once the run is over and its mail is out, as the crash cell waits for it (delivery.ts).
+   * Its final read, after the child has exited, says how a run whose child left by itself ended.
+   */
+  const follow = async (c: Child) => {
+    const id = c.run.handle.runId;
+    const servesUntilTold = !adapter.workerExitsWhenDone;
+    let printing = false;
+    try {
+      const end = await followRun({
+        adapter,
+        handle: c.run.handle,
+        workers: () => [c.worker],
+        // The reader approves when they will: minutes, or never.
+        boundMs: Infinity,
+        approve: false,
+        pollMs: POLL_MS,
+        // A worker that leaves by itself is not held up by the mail: only one the lab stops waits for it.
+        ...(servesUntilTold ? { worldUrl: state.worldUrl } : {}),
+        onView: (view) => {
+          if (!view) return;
+          announce(id, view.status);
+          if (printing) return;
+          printing = true;
+          void printLedger(c.run).finally(() => (printing = false));
+        },
+      });
+      if (end.end === 'terminal' && servesUntilTold && c.worker.alive && !c.stopping && !stop.ending && !interrupted)
+        await stopChild(c, 'SIGTERM');
+    } catch (err) {
+      // Its status past the tolerance, or the world's ledger, would not answer: the lab worker goes on.
+      lab(`run ${id}: no longer followed (${String(err).split('\n')[0]}); its worker runs on`);
+    }
   };
 
   const onExit = async (c: Child) => {
@@ -272,33 +325,15 @@ export async function runLabWorker(dir: string, state: LabState, o: LabWorkerOpt
   };
   for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, onSignal);
 
+  /** The runs that need an owner, each given a worker process (and its follower). */
   const step = async () => {
     for (const run of listRuns(dir)) {
       if (stop.ending || interrupted) return;
       const id = run.handle.runId;
-      if (run.runtime !== o.runtime || givenUp.has(id)) continue;
-      const child = children.get(id);
+      // A run with a child is its follower's (spawnWorker).
+      if (run.runtime !== o.runtime || givenUp.has(id) || children.has(id)) continue;
       const view = await adapter.status(run.handle).catch(() => null);
       if (!view) continue;
-      if (child || lastStatus.has(id)) {
-        if (view.status !== lastStatus.get(id)) {
-          lastStatus.set(id, view.status);
-          if (view.status === 'awaiting-approval')
-            lab(`run ${id} is waiting for approval: pnpm lab approve ${id}   (or --reject)`);
-          else if (isTerminal(view.status)) lab(`run ${id} ${view.status}: pnpm lab show ${id}`);
-        }
-        if (child) await printLedger(run);
-      }
-      if (child) {
-        // Workers that serve until told (a queue's) are stopped once the run is over and its mail is out.
-        if (!adapter.workerExitsWhenDone && isTerminal(view.status) && !child.stopping) {
-          const since = (child.terminalSince ??= Date.now());
-          // As the crash cell waits for it (conformance/delivery.ts): the mail out, or none owed, or the grace over.
-          const delivered = !mailOwed(view) || mailShown(await world.ledger({ runId: id }).catch(() => []));
-          if (delivered || Date.now() - since > MAIL_GRACE_MS) await stopChild(child, 'SIGTERM');
-        }
-        continue;
-      }
       if (isTerminal(view.status) || view.status === 'not-found') continue;
       if (!wanted(run)) {
         if (!announced.has(id)) lab(`not taking run ${id} (${handleLabel(run.handle)}): this worker takes ${filter}`);
@@ -342,6 +377,7 @@ export async function runLabWorker(dir: string, state: LabState, o: LabWorkerOpt
   } finally {
     for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.removeListener(s, onSignal);
     await Promise.all([...children.values()].map((c) => stopChild(c, 'SIGKILL')));
+    await Promise.all(follows);
     session.end();
     await adapter.close().catch(() => undefined);
   }
