@@ -32,26 +32,14 @@ import { machineCpu, profileDocument } from './profile.ts';
 import { toText } from './report/render-text.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { writeReport } from './report-files.ts';
-import { renderHtml } from './report/html.ts';
 import { SCHEMA_VERSION, validateResults } from './report/results-schema.ts';
+import { toHtml } from './report/render-html.ts';
 import { toMarkdown } from './report/render-markdown.ts';
 import { resultsDocument } from './report/results-document.ts';
 import { buildGranularityRows } from './report/granularity-rows.ts';
-import { renderGranularity } from './report/granularity-table.ts';
-import { renderProduction } from './report/production-table.ts';
-import {
-  buildProductionRows,
-  buildRows,
-  crashRows,
-  exitCodeFor,
-  granularityRows,
-  productionRows,
-  type Results,
-} from './report/results.ts';
+import { buildProductionRows, buildRows, exitCodeFor, type Results } from './report/results.ts';
 import { RUNTIME_NAMES, runtimeInfos, runtimeVersions } from './runtimes.ts';
-import { labelsLine } from './report/meta-lines.ts';
-import { buildScorecard, renderScorecardText } from './report/scorecard.ts';
-import { renderTable, repeatedSummary, rowLabel, seconds, TABLE_WIDTH } from './table.ts';
+import { repeatedSummary, rowLabel, seconds, TABLE_WIDTH } from './table.ts';
 
 export interface RunCompareResult {
   results: Results;
@@ -364,32 +352,15 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
         // The contract first: a results.json that breaks its schema is never written there.
         { path: files.json, render: () => `${JSON.stringify(validateResults(out), null, 2)}\n` },
         { path: files.md, render: () => toMarkdown(resultsDocument(out)) },
-        { path: files.html, render: () => renderHtml(out, results, hazardObservations) },
+        {
+          path: files.html,
+          render: () => toHtml(resultsDocument(out, { observations: results, hazards: hazardObservations })),
+        },
         ...(profileDoc && files.profile ? [{ path: files.profile, render: () => toMarkdown(profileDoc) }] : []),
       ],
       { name: 'results.json', text: () => `${JSON.stringify(out, null, 2)}\n`, cwd },
     );
-    const crash = crashRows(out);
-    const production = productionRows(out);
-    const granularTable = granularityRows(out);
-    const table = [
-      renderScorecardText(buildScorecard(out), { color: io.color, width: io.width ?? TABLE_WIDTH }),
-      crash.length
-        ? renderTable({
-            rows: crash,
-            wallTimeMs,
-            color: io.color,
-            width: io.width ?? TABLE_WIDTH,
-            labels: labelsLine(out.meta),
-          })
-        : '',
-      production.length
-        ? renderProduction(production, { color: io.color, width: Math.max(TABLE_WIDTH, io.width ?? TABLE_WIDTH) })
-        : '',
-      granularTable.length ? renderGranularity(granularTable, { color: io.color, width: io.width ?? TABLE_WIDTH }) : '',
-    ]
-      .filter(Boolean)
-      .join('\n\n');
+    const table = toText(resultsDocument(out, { width: io.width ?? TABLE_WIDTH }), { color: io.color });
     return {
       results: out,
       observations: results,

@@ -1,32 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureResults } from '../test/fixture-results.ts';
-import { renderHtml } from './report/html.ts';
+import { toHtml } from './report/render-html.ts';
 import { toMarkdown } from './report/render-markdown.ts';
+import { toText } from './report/render-text.ts';
 import { resultsDocument } from './report/results-document.ts';
-import { crashRows, exitCodeFor } from './report/results.ts';
-import { columnSlice, renderTable, rowLabel, TABLE_WIDTH } from './table.ts';
+import { crashRows, exitCodeFor, type ResultRow, type Results } from './report/results.ts';
+import { columnSlice, rowLabel, TABLE_WIDTH } from './table.ts';
 
 // eslint-disable-next-line no-control-regex -- the escape character is what an ANSI colour code starts with
 const ANSI = /\x1b\[[0-9;]*m/g;
 
+/** What `pnpm compare` prints: the results document in the terminal. */
+function terminal(results: Results, o: { color?: boolean; width?: number; rows?: ResultRow[] } = {}): string {
+  const shown = o.rows ? { ...results, rows: o.rows } : results;
+  return toText(resultsDocument(shown, o.width ? { width: o.width } : {}), { color: o.color ?? false });
+}
+
 describe('terminal table', () => {
   const results = fixtureResults();
-  const plain = renderTable({ rows: crashRows(results), wallTimeMs: 61_000, color: false });
+  const plain = terminal({ ...results, meta: { ...results.meta, wallTimeMs: 61_000 } });
   const lines = plain.split('\n');
 
   it('fits 120 columns, also when coloured', () => {
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(TABLE_WIDTH);
-    const coloured = renderTable({ rows: crashRows(results), color: true });
+    const coloured = terminal(results, { color: true });
     for (const l of coloured.split('\n')) expect(l.replace(ANSI, '').length).toBeLessThanOrEqual(TABLE_WIDTH);
   });
 
   it('has colour only when asked', () => {
     expect(plain).not.toMatch(ANSI);
-    expect(renderTable({ rows: crashRows(results), color: true })).toMatch(ANSI);
+    expect(terminal(results, { color: true })).toMatch(ANSI);
   });
 
   it('puts a lesson and an observed line under each crash point', () => {
-    const i = lines.findIndex((l) => l.startsWith('after-deliver'));
+    const i = lines.findIndex((l) => l.startsWith('after-deliver —'));
     expect(i).toBeGreaterThan(0);
     const block = lines.slice(i, i + 10).join('\n');
     expect(block).toMatch(/▸ .*mail twice/);
@@ -34,12 +41,12 @@ describe('terminal table', () => {
   });
 
   it('shows the evidence in the right columns', () => {
-    const i = lines.findIndex((l) => l.startsWith('after-deliver'));
+    const i = lines.findIndex((l) => l.startsWith('after-deliver —'));
     const row = (label: string) => lines.slice(i).find((l) => l.startsWith(label))!;
     expect(columnSlice(row('LG naive/async'), 'effect')).toBe('yes');
     expect(columnSlice(row('LG hardened'), 'effect')).toBe('no');
     expect(columnSlice(row('TM naive'), 'repeated')).toBe('mail+1');
-    const j = lines.findIndex((l) => l.startsWith('after-model'));
+    const j = lines.findIndex((l) => l.startsWith('after-model —'));
     const modelRow = lines.slice(j).find((l) => l.startsWith('TM hardened'))!;
     expect(columnSlice(modelRow, 'extra model')).toBe('+1 $0.00210');
     expect(columnSlice(modelRow, 'recovery')).toBe('0.05 s');
@@ -50,10 +57,10 @@ describe('terminal table', () => {
     const rows = crashRows(results).map((r, i) =>
       i === 5 ? { ...r, lastDurableShort: 'cp 12 FETCH +2w (acme legal, acme trust)' } : r,
     );
-    const narrow = renderTable({ rows, color: false, width: 80 });
-    expect(narrow).toBe(renderTable({ rows, color: false }));
+    const narrow = terminal(results, { rows, width: 80 });
+    expect(narrow).toBe(terminal(results, { rows }));
     expect(narrow).toContain('cp 12 FETCH +2w (ac…');
-    const wide = renderTable({ rows, color: false, width: 200 }).split('\n');
+    const wide = terminal(results, { rows, width: 200 }).split('\n');
     expect(wide.some((l) => l.includes('cp 12 FETCH +2w (acme legal, acme trust)'))).toBe(true);
     for (const l of wide) expect(l.length).toBeLessThanOrEqual(200);
     expect(Math.max(...wide.map((l) => l.length))).toBeGreaterThan(TABLE_WIDTH);
@@ -61,7 +68,7 @@ describe('terminal table', () => {
 
   it("scopes each crash point's lesson to the rows it holds for, and says why the others depart", () => {
     // LangGraph async before the approval gate: what survives a kill depends on timing (CRASH_DEVIATIONS).
-    const i = lines.findIndex((l) => l.startsWith('boundary'));
+    const i = lines.findIndex((l) => l.startsWith('boundary —'));
     const block = lines.slice(i, lines.indexOf('', i)).join('\n');
     const lessons = block.split('\n').filter((l) => l.startsWith('  ▸ '));
     const rule = lessons.find((l) => /repeats nothing/.test(l))!;
@@ -112,15 +119,15 @@ describe('results', () => {
 
   it('renders markdown with one section per crash point', () => {
     const md = toMarkdown(resultsDocument(fixtureResults()));
-    expect(md).toMatch(/^# Crash comparison/);
+    expect(md).toMatch(/^# What re-executes when a worker dies: LangGraph and Temporal/);
     for (const p of ['boundary', 'after-model', 'after-deliver']) expect(md).toContain(`## ${p}`);
     expect(md).toContain('| LG naive/async | cp 6 VALIDATE | DELIVER mail | mail+1 | 0 | 0 | $0 | no | **yes** |');
     // The conditions of the measurement: outside settings in force (masked) and those kept from the workers.
     expect(md).toContain('Outside settings in force: `DATABASE_URL=postgres://u:***@db:5432/x`.');
     expect(md).toContain('deliberately not passed to the workers: `OPENAI_BASE_URL`.');
     expect(md).toMatch(/model simulated sim-4o-mini/);
-    const html = renderHtml(fixtureResults(), []);
-    expect(html).toContain('<span class="env-in-force">DATABASE_URL=postgres://u:***@db:5432/x</span>');
-    expect(html).toContain('<span class="env-withheld">OPENAI_BASE_URL</span>');
+    const html = toHtml(resultsDocument(fixtureResults()));
+    expect(html).toContain('Outside settings in force: <code>DATABASE_URL=postgres://u:***@db:5432/x</code>.');
+    expect(html).toContain('deliberately not passed to the workers: <code>OPENAI_BASE_URL</code>.');
   });
 });

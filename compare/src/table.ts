@@ -1,10 +1,10 @@
-import { CRASH_POINTS, CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/pipeline/pure';
+import { CRASH_POINTS, type CrashPointName } from '@vendor-review/pipeline/pure';
 import type { Outcome, ResultRow } from './report/results.ts';
 
 /**
- * The terminal table: one block per crash point, one line per runtime/variant, and the lesson of
- * that crash point underneath. At most 120 columns; colour only when asked (the caller decides
- * from isTTY and NO_COLOR).
+ * The words of the crash table, in every medium (report/crash-sections.ts lays them out): a row's
+ * label, what repeated, money and seconds, a varying cell's distribution, the lesson and what was
+ * seen; and the terminal's column widths (at least 120 columns in all).
  */
 export const TABLE_WIDTH = 120;
 
@@ -35,12 +35,6 @@ export function columnSlice(line: string, title: string): string {
     start += c.width + 1;
   }
   throw new Error(`no column "${title}"`);
-}
-
-type Paint = (code: string, text: string) => string;
-
-function painter(color: boolean): Paint {
-  return color ? (code, text) => `\x1b[${code}m${text}\x1b[0m` : (_code, text) => text;
 }
 
 export function fit(text: string, width: number, align?: 'right'): string {
@@ -92,24 +86,11 @@ export function seconds(ms: number | null): string {
   return ms < 10_000 ? `${(ms / 1000).toFixed(2)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-function extraModel(r: ResultRow): string {
+export function extraModelText(r: ResultRow): string {
   // A lost or unfinished run did less than the baseline: a negative "extra" would only confuse.
   if (r.variant === 'baseline' || r.extraModelCalls < 0) return '—';
   const calls = r.extraModelCalls > 0 ? `+${r.extraModelCalls}` : String(r.extraModelCalls);
   return `${calls} ${money(r.extraCostUsd)}`;
-}
-
-function yesNo(v: boolean, paint: Paint, badWhenYes: boolean): string {
-  return v ? paint(badWhenYes ? '31;1' : '32', 'yes') : paint(badWhenYes ? '32' : '31;1', 'no ');
-}
-
-function statusPaint(s: ResultRow['status'], paint: Paint, width: number): string {
-  const code = s === 'completed' ? '32' : s === 'error' ? '31;1' : '33;1';
-  return paint(code, fit(s, width));
-}
-
-function line(cells: string[]): string {
-  return cells.join(' ').replace(/\s+$/, '');
 }
 
 /** Words to lines of at most `width`: the first line starts with `indent`, the rest line up under its text. */
@@ -137,7 +118,7 @@ function cellTexts(r: ResultRow): string[] {
     r.lastDurableShort,
     r.firstAfterResumeShort,
     repeatedSummary(r),
-    extraModel(r),
+    extraModelText(r),
     isBase ? '—' : r.stateDuplicated ? 'yes' : 'no',
     isBase ? '—' : r.sideEffectDuplicated ? 'yes' : 'no',
     seconds(r.recoveryMs),
@@ -161,35 +142,6 @@ export function columnWidths(rows: ResultRow[], width: number = TABLE_WIDTH): nu
     room -= grow;
   }
   return widths;
-}
-
-function renderRow(r: ResultRow, paint: Paint, widths: number[]): string {
-  const t = cellTexts(r);
-  const w = (i: number) => widths[i]!;
-  const isBase = r.variant === 'baseline';
-  const yes = (v: boolean, i: number) => yesNo(v, paint, true) + ' '.repeat(w(i) - 3);
-  return line([
-    paint('1', fit(t[0]!, w(0))),
-    fit(t[1]!, w(1)),
-    fit(t[2]!, w(2)),
-    paint(t[3] === 'none' ? '32' : '33', fit(t[3]!, w(3))),
-    r.extraModelCalls > 0 ? paint('33', fit(t[4]!, w(4))) : fit(t[4]!, w(4)),
-    isBase ? fit('—', w(5)) : yes(r.stateDuplicated, 5),
-    isBase ? fit('—', w(6)) : yes(r.sideEffectDuplicated, 6),
-    fit(t[7]!, w(7), 'right'),
-    (r.finalMatchesBaseline ? paint('32', 'yes') : paint('31;1', 'no ')) + ' '.repeat(w(8) - 3),
-    statusPaint(r.status, paint, w(9)),
-  ]);
-}
-
-export interface TableInput {
-  rows: ResultRow[];
-  wallTimeMs?: number;
-  color: boolean;
-  /** Terminal columns; the table never goes below TABLE_WIDTH. */
-  width?: number;
-  /** What the runtime labels stand for ("LG = LangGraph, TM = Temporal"), from the runtimes that ran. */
-  labels?: string;
 }
 
 /** "web+1 model+1" for one outcome of a cell. */
@@ -259,52 +211,4 @@ export function lessonLines(point: CrashPointName, rows: ResultRow[]): string[] 
   else if (ruled.length) out.push(`${names(ruled)}: ${lesson}`);
   for (const [why, rs] of byWhy) out.push(`${names(rs)}: ${why}`);
   return out;
-}
-
-export function renderTable({ rows, wallTimeMs, color, width = TABLE_WIDTH, labels }: TableInput): string {
-  const paint = painter(color);
-  const total = Math.max(TABLE_WIDTH, width);
-  const widths = columnWidths(rows, total);
-  const out: string[] = [];
-  const header = line(COLUMNS.map((c, i) => fit(c.title, widths[i]!, c.align)));
-  const rule = '─'.repeat(Math.min(total, header.length));
-  out.push(paint('1', header), rule);
-  const indent = ' '.repeat(widths[0]! + 1);
-  const rowWithNotes = (r: ResultRow) => {
-    out.push(renderRow(r, paint, widths));
-    if (r.variesAcrossRepeats)
-      for (const l of wrap(`over ${r.repetitions} runs: ${distributionText(r)}`, total, `${indent}↳ `))
-        out.push(paint('33', l));
-    if (r.violations.length)
-      for (const l of wrap(`not what this crash point must show: ${r.violations.join('; ')}`, total, `${indent}✗ `))
-        out.push(paint('31;1', l));
-  };
-
-  const baselines = rows.filter((r) => r.crashPoint === null);
-  if (baselines.length) {
-    out.push(paint('1;36', 'no crash — the baselines every row below is compared with'));
-    for (const r of baselines) rowWithNotes(r);
-    out.push('');
-  }
-  const points = CRASH_POINT_NAMES.filter((p) => rows.some((r) => r.crashPoint === p));
-  for (const p of points as CrashPointName[]) {
-    const info = CRASH_POINTS[p];
-    out.push(paint('1;36', fit(`${p} — ${info.where}`, total).trimEnd()));
-    const block = rows.filter((r) => r.crashPoint === p);
-    for (const r of block) rowWithNotes(r);
-    for (const lesson of lessonLines(p, block)) for (const l of wrap(lesson, total, '  ▸ ')) out.push(paint('2', l));
-    const seen = observedLine(block);
-    if (seen) for (const l of wrap(seen, total, '    ')) out.push(paint('2', l));
-    out.push('');
-  }
-  const counts = new Map<string, number>();
-  for (const r of rows) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
-  const summary = [...counts].map(([s, n]) => `${n} ${s}`).join(', ');
-  out.push(rule);
-  out.push(`${rows.length} cells: ${summary}${wallTimeMs !== undefined ? ` · wall time ${seconds(wallTimeMs)}` : ''}`);
-  const legend =
-    "state / effect: duplicated in the run's state / in the outside world · recovery: crash → first progress by worker B · =base: final review equals the uncrashed baseline · ↳ a cell whose runs disagreed, with its distribution · $? the model's price is unknown" +
-    (labels ? ` · ${labels}` : '');
-  for (const l of wrap(legend, total, '')) out.push(paint('2', l));
-  return out.join('\n');
 }

@@ -25,6 +25,8 @@ export interface Column {
   textTitle?: string;
   /** The media that show this column (all by default). */
   only?: readonly Medium[];
+  /** HTML: a class on the column's heading and on each of its cells. */
+  class?: string;
 }
 
 export interface Cell {
@@ -50,8 +52,11 @@ export interface Row {
   data?: Record<string, string>;
   /** HTML: a row of its own under this one (a picture, a note across the columns), already drawn. */
   htmlAfter?: string;
-  /** Terminal: dim lines under the row. */
-  textAfter?: readonly string[];
+  /**
+   * Terminal: lines under the row (dim, unless toned), wrapped under its second column in a table
+   * of fixed widths.
+   */
+  textAfter?: readonly (string | { text: string; tone: Tone })[];
 }
 
 export interface Table {

@@ -4,14 +4,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderReport } from '../../test/browser.ts';
 import { fixtureObservations, fixtureResults } from '../../test/fixture-results.ts';
-import { renderHtml } from './html.ts';
+import { toHtml } from './render-html.ts';
+import { resultsDocument } from './results-document.ts';
 import { crashRows } from './results.ts';
 import { buildScorecard } from './scorecard.ts';
 
 describe('report.html', () => {
   const observations = fixtureObservations();
   const results = fixtureResults(observations);
-  const html = renderHtml(results, observations);
+  const html = toHtml(resultsDocument(results, { observations }));
 
   it('is self-contained: no script, no external reference', () => {
     expect(html).not.toMatch(/<script/i);

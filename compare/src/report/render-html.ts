@@ -4,6 +4,7 @@ import {
   shows,
   type Block,
   type Cell,
+  type Column,
   type ReportDocument,
   type Section,
   type Table,
@@ -26,24 +27,24 @@ const classAttr = (...names: (string | undefined | false)[]) => {
   return list ? ` class="${esc(list)}"` : '';
 };
 
-function td(c: Cell, numeric: boolean | undefined): string {
+function td(c: Cell, column: Column): string {
   const shown = c.strong ? `<b>${esc(c.text)}</b>` : esc(c.text);
   const text = c.href ? `<a href="${esc(c.href)}">${shown}</a>` : shown;
   const aside = c.aside ? ` <small>${esc(c.aside)}</small>` : '';
   const hover = c.hover !== undefined ? ` title="${esc(c.hover)}"` : '';
-  return `<td${classAttr(numeric && 'num', c.class, c.tone)}${hover}>${text}${aside}</td>`;
+  return `<td${classAttr(column.numeric && 'num', column.class, c.class, c.tone)}${hover}>${text}${aside}</td>`;
 }
 
 function table(t: Table): string {
   const columns = columnsFor(t, 'html');
   const caption = t.caption ? `<caption>${esc(t.caption)}</caption>` : '';
-  const head = `<tr>${columns.map(({ column }) => `<th>${esc(column.title)}</th>`).join('')}</tr>`;
+  const head = `<tr>${columns.map(({ column }) => `<th${classAttr(column.class)}>${esc(column.title)}</th>`).join('')}</tr>`;
   const rows = t.rows.map((r) => {
     const id = r.id ? ` id="${esc(r.id)}"` : '';
     const data = Object.entries(r.data ?? {})
       .map(([k, v]) => ` data-${k}="${esc(v)}"`)
       .join('');
-    const cells = columns.map(({ column, index }) => td(cellOf(r.cells[index] ?? ''), column.numeric)).join('');
+    const cells = columns.map(({ column, index }) => td(cellOf(r.cells[index] ?? ''), column)).join('');
     return `<tr${id}${data}>${cells}</tr>${r.htmlAfter ?? ''}`;
   });
   return `<table${classAttr(t.class)}>${caption}${head}${rows.join('')}</table>`;

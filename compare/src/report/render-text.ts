@@ -122,7 +122,13 @@ function table(t: Table, o: TextOptions): string[] {
         ...tail.slice(1).map((l) => l.slice(0, offset) + paint(code, l.slice(offset))),
       );
     } else out.push(`${pad}${painted.join(gap)}`.trimEnd());
-    for (const l of t.rows[ri]!.textAfter ?? []) out.push(paint('2', `${pad}  ${plain(l)}`));
+    // Under the second column where the widths are fixed (a distribution under its row's label).
+    const under = fixed ? ' '.repeat(pad.length + widths[0]! + gap.length) : `${pad}  `;
+    for (const after of t.rows[ri]!.textAfter ?? []) {
+      const { text, tone } = typeof after === 'string' ? { text: after, tone: 'muted' as const } : after;
+      const lines = fixed ? wrap(plain(text), o.width ?? TABLE_WIDTH, under) : [`${under}${plain(text)}`];
+      out.push(...lines.map((l) => paint(TONE_CODES[tone], l)));
+    }
   }
   return out;
 }

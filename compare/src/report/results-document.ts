@@ -1,112 +1,107 @@
-import { CRASH_POINTS, CRASH_POINT_NAMES } from '@vendor-review/pipeline/pure';
-import { distributionText, lessonLines, money, observedLine, repeatedSummary, rowLabel, seconds } from '../table.ts';
-import type { Block, Cell, Column, ReportDocument, Row, Section } from './document.ts';
+import type { CellObservation, HazardObservation } from '@vendor-review/conformance';
+import { seconds, TABLE_WIDTH } from '../table.ts';
+import { CELL_CARD_CSS, TIMELINE_LEGEND } from './cell-card.ts';
+import { renderCostChart } from './chart.ts';
+import { CRASH_CSS, crashSections, crashSummarySection } from './crash-sections.ts';
+import type { ReportDocument, Section } from './document.ts';
 import { granularitySection } from './granularity-table.ts';
 import { labelsLine, runtimesTitle, versionsLine } from './meta-lines.ts';
 import { productionSections } from './production-table.ts';
-import { crashRows, granularityRows, productionRows, type ResultRow, type Results } from './results.ts';
+import { crashRows, granularityRows, productionRows, type Results } from './results.ts';
+import { buildScorecard, SCORECARD_CSS, scorecardSection } from './scorecard.ts';
+import { GRANULARITY_CSS, PRODUCTION_CSS } from './style.ts';
 
 /**
- * results.md as a report document: the crash cells by crash point (the same table as the
- * terminal), the production hazards and the granularity suite, for a pull request or a wiki page.
+ * The comparison as one report document, drawn three ways: in the terminal after a run, as
+ * results.md (for a pull request or a wiki page) and as report.html. The scorecard at a glance,
+ * the crash cells by crash point (with each cell's card and timeline in HTML), the cost chart, the
+ * production hazards and the granularity suite.
  */
-const COLUMNS: Column[] = [
-  { title: 'runtime / variant' },
-  { title: 'last durable' },
-  { title: 'first after resume' },
-  { title: 'repeated' },
-  { title: 'extra model calls', numeric: true },
-  { title: 'extra tokens', numeric: true },
-  { title: 'extra cost', numeric: true },
-  { title: 'state dup.' },
-  { title: 'effect dup.' },
-  { title: 'recovery', numeric: true },
-  { title: '= baseline' },
-  { title: 'status' },
-];
+const HTML = ['html'] as const;
 
-const yes = (v: boolean): Cell => (v ? { text: 'yes', strong: true } : { text: 'no' });
-
-function crashRow(r: ResultRow): Row {
-  // A lost run did less than the baseline: no "extra" to show.
-  const base = r.variant === 'baseline' || r.extraModelCalls < 0;
-  return {
-    cells: [
-      rowLabel(r),
-      r.lastDurableShort,
-      r.firstAfterResumeShort,
-      repeatedSummary(r),
-      base ? '—' : String(r.extraModelCalls),
-      base ? '—' : String(r.extraTokens),
-      base ? '—' : money(r.extraCostUsd),
-      base ? '—' : yes(r.stateDuplicated),
-      base ? '—' : yes(r.sideEffectDuplicated),
-      seconds(r.recoveryMs),
-      r.finalMatchesBaseline ? 'yes' : { text: 'no', strong: true },
-      r.status === 'completed' ? 'completed' : { text: r.status, strong: true },
-    ],
-  };
+export interface ResultsDocumentOptions {
+  /** The cells' timelines and the hazards' pictures (HTML). */
+  observations?: readonly CellObservation[];
+  hazards?: readonly HazardObservation[];
+  /** Terminal columns (at least 120). */
+  width?: number;
 }
 
-const table = (rows: ResultRow[]): Block => ({ kind: 'table', table: { columns: COLUMNS, rows: rows.map(crashRow) } });
-
-function crashPointSection(p: (typeof CRASH_POINT_NAMES)[number], block: ResultRow[]): Section {
-  const seen = observedLine(block);
-  const notes = block
-    .filter((r) => r.note || r.link || r.variesAcrossRepeats || r.violations.length)
-    .map(
-      (r) =>
-        `${rowLabel(r)}: ${[
-          r.variesAcrossRepeats && `varied over ${r.repetitions} runs: ${distributionText(r)}`,
-          r.violations.length && `**not what this crash point must show**: ${r.violations.join('; ')}`,
-          r.note,
-          r.link,
-        ]
-          .filter(Boolean)
-          .join(' — ')}`,
-    );
-  return {
-    heading: p,
-    blocks: [
-      { kind: 'paragraph', text: `*${CRASH_POINTS[p].where}.*` },
-      { kind: 'list', items: lessonLines(p, block) },
-      table(block),
-      ...(seen ? [{ kind: 'paragraph' as const, text: seen }] : []),
-      ...(notes.length ? [{ kind: 'list' as const, items: notes }] : []),
-    ],
-  };
-}
-
-export function resultsDocument(results: Results): ReportDocument {
+export function resultsDocument(results: Results, o: ResultsDocumentOptions = {}): ReportDocument {
   const { meta } = results;
   const rows = crashRows(results);
   const production = productionRows(results);
   const granular = granularityRows(results);
-  const baselines = rows.filter((r) => r.crashPoint === null);
   const listed = (names: string[]) => (names.length ? names.map((s) => `\`${s}\``).join(', ') : 'none');
+  // The terminal is never drawn narrower than the crash table's 120 columns.
+  const width = Math.max(TABLE_WIDTH, o.width ?? TABLE_WIDTH);
+  const scorecard = scorecardSection(buildScorecard(results), { width });
+  const crashed = rows.filter((r) => r.crashPoint !== null);
+  const sections: Section[] = [
+    ...(scorecard ? [scorecard] : []),
+    ...(rows.length
+      ? [
+          {
+            only: HTML,
+            blocks: [
+              {
+                kind: 'paragraph' as const,
+                text: 'Each cell ran one review on a fresh business run. Worker A (a real process) was killed with SIGKILL at the named crash point, worker B (a new process) resumed the run. Every number comes from outside the workers: the simulated world\'s ledger (what was called, how often, at what cost) and the runtime\'s durable record (its checkpoints, history or step journal). "Repeated" means executed more often than in the uncrashed baseline of the same runtime and variant.',
+              },
+            ],
+          },
+          ...(crashed.length
+            ? [
+                {
+                  heading: 'Extra model cost per crash point',
+                  id: 'cost',
+                  only: HTML,
+                  blocks: [{ kind: 'chart' as const, html: renderCostChart(rows, meta.runtimes) }],
+                },
+              ]
+            : []),
+          {
+            heading: "Crash points, and each cell's timeline",
+            id: 'timelines',
+            only: HTML,
+            blocks: [{ kind: 'html' as const, html: TIMELINE_LEGEND }],
+          },
+          ...crashSections(rows, { observations: o.observations ?? [], width }),
+          crashSummarySection(rows, { wallTimeMs: meta.wallTimeMs, labels: labelsLine(meta) }),
+        ]
+      : []),
+    ...(production.length
+      ? [
+          {
+            heading: 'Production hazards: resumable is not correct',
+            id: 'production',
+            only: ['markdown' as const, 'html' as const],
+            blocks: [
+              {
+                kind: 'paragraph' as const,
+                text: "Each row put one runtime, in one variant, through one hazard, with real worker processes and the simulated world; the verdict is judged from the world's ledger and the durable records.",
+              },
+            ],
+          },
+          ...productionSections(production, { observations: o.hazards ?? [], level: 3 }),
+        ]
+      : []),
+    ...(granular.length ? [granularitySection(granular, meta.runtimes, { level: 2 })] : []),
+  ];
   return {
     title: `Crash comparison: ${runtimesTitle(meta)}`,
+    heading: `What re-executes when a worker dies: ${runtimesTitle(meta)}`,
+    metaOnly: ['markdown', 'html'],
     meta: [
-      `Wall time ${seconds(meta.wallTimeMs)} · ${rows.length} cells · started ${meta.startedAt}`,
+      `${rows.length} crash cells · ${production.length} production hazard rows · wall time ${seconds(meta.wallTimeMs)} · started ${meta.startedAt}`,
       `Versions: ${versionsLine(meta)}.`,
       `Infrastructure: world ${meta.infrastructure.world}; model ${meta.infrastructure.model}; PostgreSQL ${meta.infrastructure.postgres}; Temporal ${meta.infrastructure.temporal}.`,
       `Outside settings in force: ${listed(meta.environment.inForce)}. ` +
         `Set in the harness's environment but deliberately not passed to the workers: ${listed(meta.environment.notPassedToWorkers)}.`,
       `${labelsLine(meta)}. "repeated" counts executions beyond the uncrashed baseline of the same runtime and variant, per kind of operation, as the world's ledger recorded them.`,
     ],
-    sections: [
-      ...(baselines.length ? [{ heading: 'No crash (baselines)', blocks: [table(baselines)] }] : []),
-      ...CRASH_POINT_NAMES.flatMap((p) => {
-        const block = rows.filter((r) => r.crashPoint === p);
-        return block.length ? [crashPointSection(p, block)] : [];
-      }),
-      ...(production.length
-        ? [
-            { heading: 'Production hazards', level: 1 as const, blocks: [] },
-            ...productionSections(production, { level: 2 }),
-          ]
-        : []),
-      ...(granular.length ? [granularitySection(granular, meta.runtimes, { level: 1 })] : []),
-    ],
+    sections,
+    css: `${CRASH_CSS}${CELL_CARD_CSS}${PRODUCTION_CSS}${GRANULARITY_CSS}${SCORECARD_CSS}`,
+    width,
   };
 }

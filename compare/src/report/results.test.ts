@@ -2,8 +2,9 @@ import { baselineObservation, crashedObservation, FIXTURE_RUNTIMES } from '@vend
 import type { CellObservation } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
 import { fixtureResults } from '../../test/fixture-results.ts';
-import { distributionText, observedLine, renderTable } from '../table.ts';
-import { renderHtml } from './html.ts';
+import { distributionText, observedLine } from '../table.ts';
+import { toHtml } from './render-html.ts';
+import { toText } from './render-text.ts';
 import { toMarkdown } from './render-markdown.ts';
 import { resultsDocument } from './results-document.ts';
 import { buildRows } from './results.ts';
@@ -69,12 +70,12 @@ describe('the same outcome across repeats', () => {
     expect(observedLine([row])).toContain('nothing repeated in LG naive/async (1/3)');
     // …in the table, results.md and the report alike.
     const results = { ...fixtureResults(), rows };
-    expect(renderTable({ rows, color: false })).toContain(
+    expect(toText(resultsDocument(results))).toContain(
       '↳ over 3 runs: cp 6 VALIDATE → web+3 2/3 · cp 6 VALIDATE → none 1/3',
     );
     expect(toMarkdown(resultsDocument(results))).toContain(
       '- LG naive/async: varied over 3 runs: cp 6 VALIDATE → web+3 2/3',
     );
-    expect(renderHtml(results, [])).toContain('↳ over 3 runs: cp 6 VALIDATE → web+3 2/3');
+    expect(toHtml(resultsDocument(results))).toContain('↳ over 3 runs: cp 6 VALIDATE → web+3 2/3');
   });
 });

@@ -18,12 +18,13 @@ import {
   type ResultRow,
   type Results,
 } from './results.ts';
+import type { Cell, Column, Row, Section, Tone } from './document.ts';
 import { esc } from './svg.ts';
 
 /**
  * The whole comparison on one screen: every runtime × variant against every crash point and every
  * hazard, one cell each, coloured by the worst thing that happened there (severity.ts) and linked
- * to the row that says why. Built once from results.json, drawn to HTML and to the terminal.
+ * to the row that says why. Built once from results.json, drawn by the report's renderers.
  */
 export interface ScoreCell {
   /** null: nothing was judged (the hazard was skipped or could not run). */
@@ -146,47 +147,56 @@ table.scorecard td a { display: block; color: inherit; text-decoration: none; fo
 .scale span { display: inline-block; padding: 1px 8px; margin: 0 6px 4px 0; border-radius: 3px; font-size: 12px; }
 `;
 
-export function renderScorecardHtml(card: Scorecard): string {
-  if (!card.lines.length) return '';
-  const head = `<tr><th class="line">crash point or hazard</th>${card.columns.map((c) => `<th>${esc(c.label)}</th>`).join('')}</tr>`;
-  const body = card.lines
-    .map((l) => {
-      const cells = l.cells
-        .map((c) =>
-          c
-            ? `<td class="sev-${c.severity ?? 'none'}" title="${esc(c.detail)}"><a href="#${esc(c.anchor)}">${esc(c.word)}</a></td>`
-            : '<td class="sev-none">—</td>',
-        )
-        .join('');
-      return `<tr data-line="${esc(l.id)}"><td class="line">${esc(lineTitle(l))}</td>${cells}</tr>`;
-    })
-    .join('');
-  const scale = SEVERITIES.map((s) => `<span class="sev-${s}">${esc(SEVERITY_TEXT[s])}</span>`).join('');
-  return `<h2 id="scorecard">At a glance</h2><p class="scale">${scale}</p><table class="scorecard">${head}${body}</table>`;
-}
+/** The terminal has no background colours: the worst outcomes in red, a paid repeat in amber. */
+const TONE: Record<Severity, Tone> = { nothing: 'ok', read: 'ok', paid: 'warn', effect: 'bad', lost: 'bad' };
 
-const TERMINAL_PAINT: Record<Severity, string> = { nothing: '32', read: '32', paid: '33', effect: '31', lost: '1;31' };
-
-/** The compact form for the terminal: one short word per cell, coloured when asked. */
-export function renderScorecardText(card: Scorecard, o: { color: boolean; width: number }): string {
-  if (!card.lines.length) return '';
-  // Ten columns must fit a laptop's terminal: "hard" for hardened, long verdicts cut.
-  const labels = card.columns.map((c) => c.label.replace(/ hardened$/, ' hard'));
+/**
+ * The scorecard as a section: in HTML a coloured grid whose cells link to their rows; in the
+ * terminal and in Markdown one short word per cell (the terminal's columns narrow enough for ten
+ * of them on a laptop's screen).
+ */
+export function scorecardSection(card: Scorecard, o: { width?: number } = {}): Section | null {
+  if (!card.lines.length) return null;
+  const width = o.width ?? 120;
   const words = card.lines.flatMap((l) => l.cells.map((c) => c?.word.length ?? 0));
-  const cellW = Math.max(8, ...labels.map((l) => l.length + 1), Math.min(12, Math.max(...words) + 1));
-  const lineW = Math.max(24, o.width - cellW * card.columns.length - 1);
-  const fit = (t: string, w: number) => (t.length > w ? `${t.slice(0, w - 1)}…` : t.padEnd(w));
-  const paint = (s: Severity | null, t: string) => (o.color && s ? `\x1b[${TERMINAL_PAINT[s]}m${t}\x1b[0m` : t);
-  const out = [`${fit('at a glance', lineW)} ${labels.map((l) => `${fit(l, cellW - 1)} `).join('')}`];
-  for (const l of card.lines) {
-    const cells = l.cells
-      .map((c) => (c ? paint(c.severity, `${fit(c.word, cellW - 1)} `) : `${fit('—', cellW - 1)} `))
-      .join('');
-    out.push(`${fit(l.kind === 'crash' ? l.id : lineTitle(l), lineW)} ${cells}`);
-  }
-  out.push(
-    '',
-    `a crash point's cell says what repeated (${SEVERITIES.map((s) => CRASH_WORD[s]).join(' · ')}), a hazard's its verdict; the colour is the worst outcome: ${SEVERITIES.map((s) => SEVERITY_TEXT[s]).join(' < ')}`,
-  );
-  return out.join('\n');
+  const short = card.columns.map((c) => c.label.replace(/ hardened$/, ' hard'));
+  const cellW = Math.max(7, ...short.map((l) => l.length), Math.min(11, Math.max(...words)));
+  const lineW = Math.max(24, width - (cellW + 1) * card.columns.length - 1);
+  const columns: Column[] = [
+    { title: 'crash point or hazard', textTitle: 'at a glance', class: 'line', width: lineW },
+    ...card.columns.map((c, i) => ({ title: c.label, textTitle: short[i]!, width: cellW })),
+  ];
+  const rows: Row[] = card.lines.map((l) => ({
+    data: { line: l.id },
+    cells: [
+      l.kind === 'crash' ? l.id : lineTitle(l),
+      ...l.cells.map((c): Cell =>
+        c
+          ? {
+              text: c.word,
+              class: `sev-${c.severity ?? 'none'}`,
+              href: `#${c.anchor}`,
+              hover: c.detail,
+              ...(c.severity ? { tone: TONE[c.severity] } : {}),
+            }
+          : { text: '—', class: 'sev-none' },
+      ),
+    ],
+  }));
+  const scale = SEVERITIES.map((s) => `<span class="sev-${s}">${esc(SEVERITY_TEXT[s])}</span>`).join('');
+  return {
+    heading: 'At a glance',
+    id: 'scorecard',
+    blocks: [
+      { kind: 'html', html: `<p class="scale">${scale}</p>` },
+      { kind: 'table', table: { class: 'scorecard', columns, rows } },
+      {
+        kind: 'paragraph',
+        style: 'note',
+        tone: 'muted',
+        only: ['text', 'markdown'],
+        text: `A crash point's cell says what repeated (${SEVERITIES.map((s) => CRASH_WORD[s]).join(' · ')}), a hazard's its verdict; the colour is the worst outcome: ${SEVERITIES.map((s) => SEVERITY_TEXT[s]).join(' < ')}.`,
+      },
+    ],
+  };
 }

@@ -78,8 +78,9 @@ export async function followRun(o: FollowOptions): Promise<Followed> {
     }
   };
   const world = o.worldUrl ? worldClient(o.worldUrl) : null;
+  // A ledger that cannot be read right now is a mail not seen yet: the grace bounds the wait.
   const mailOut = async (view: RunView): Promise<boolean> =>
-    !world || (await mailDelivered(world, o.handle.runId, view));
+    !world || (await mailDelivered(world, o.handle.runId, view).catch(() => false));
   for (;;) {
     const view = await read();
     if (view) {
