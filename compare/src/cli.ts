@@ -50,7 +50,7 @@ export interface CompareOptions {
   granularities?: Granularity[];
   /**
    * Times every cell runs. Unset: once, except cells whose outcome depends on timing (the
-   * `varies` deviations a runtime names), which run VARYING_REPEATS times.
+   * `varies` deviations a runtime names, and the racing crash points), which run VARYING_REPEATS times.
    */
   repeat?: number;
   /** Model calls forwarded by the world to a real OpenAI-compatible provider (key: OPENAI_API_KEY, never stored here). */

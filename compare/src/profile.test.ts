@@ -5,7 +5,7 @@ import { workerLife } from '@vendor-review/testbed';
 import type { LedgerEntry } from '@vendor-review/world';
 import { describe, expect, it } from 'vitest';
 import { toText } from './report/render-text.ts';
-import { profileDocument, recoverySlices } from './profile.ts';
+import { otherProcessesCpu, processCpu, profileDocument, recoverySlices } from './profile.ts';
 
 const scenario = crashCatalogue(Object.values(FIXTURE_RUNTIMES)).find((s) => s.crashPoint === 'after-model')!;
 
@@ -70,6 +70,10 @@ describe('where the time went', () => {
         wallMs: 5000,
         harnessCpuMs: 100,
         machine: { busyMs: 3000, idleMs: 1000 },
+        others: [
+          { name: 'postgres', cpuMs: 1500 },
+          { name: 'sshd', cpuMs: 20 },
+        ],
         cells: [obs],
         hazards: [],
         workers: obs.workers.map((life) => ({ entry: '/x/.cache/worker-bundle-0a1b.mjs', life })),
@@ -78,9 +82,35 @@ describe('where the time went', () => {
     );
     expect(text).toMatch(/workers 1\.20 s \(3 processes\)/);
     expect(text).toMatch(/75 % of all cores/);
+    // The servers by name; what spent under a second is not worth a word.
+    expect(text).toMatch(/the rest 1\.70 s \(postgres 1\.50 s\)/);
     const row = text.split('\n').find((l) => l.startsWith(scenario.runtime.toUpperCase()))!;
     // cells, cell wall, workers, median start wall 500 ms, median start CPU 250 ms, the slices, the polls.
     expect(row).toMatch(/\b1\s+5\.00 s \[5\.00 s\]\s+3\s+500 ms\s+250 ms/);
     expect(row).toMatch(/300 ms\s+1\.00 s\s+1\.70 s \(34 %\)\s+10 × 5 ms/);
+  });
+
+  it("splits the other processes' CPU by name, without this process or the workers", () => {
+    const snap = (entries: [number, string, number, number][]) =>
+      new Map(entries.map(([pid, comm, ticks, started]) => [pid, { comm, ticks, started }]));
+    const before = snap([
+      [10, 'postgres', 100, 1],
+      [11, 'temporal', 50, 2],
+      [12, 'node', 10, 3],
+    ]);
+    const after = snap([
+      [10, 'postgres', 400, 1], // +300 ticks, its exited backends included
+      [11, 'temporal', 50, 2], // idle
+      [12, 'node', 900, 3], // this process
+      [13, 'node', 70, 4], // a worker
+      [14, 'postgres', 20, 5], // a backend started meanwhile
+      [15, 'temporal', 5, 9], // started meanwhile: all of its time counts
+    ]);
+    expect(otherProcessesCpu(before, after, new Set([12, 13]))).toEqual([
+      { name: 'postgres', cpuMs: 3200 },
+      { name: 'temporal', cpuMs: 50 },
+    ]);
+    // And on this machine: this very process is in the snapshot, under its own name.
+    expect(processCpu().get(process.pid)?.comm).toBeTruthy();
   });
 });

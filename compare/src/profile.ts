@@ -4,7 +4,7 @@
  * when a resumed run made its first call, the harness's own polls and reads (cell.ts counts
  * them), and the machine's CPU from /proc/stat.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { computeEvidence, type CellObservation, type HazardObservation } from '@vendor-review/conformance';
@@ -23,11 +23,64 @@ export function machineCpu(): { busyMs: number; idleMs: number } | null {
   }
 }
 
+interface ProcessCpu {
+  comm: string;
+  /** Clock ticks since it started: its own, and its children's that it has waited for (a server's exited backends). */
+  ticks: number;
+  started: number;
+}
+
+/** Every process's CPU so far, from /proc/<pid>/stat (empty where /proc is not there). */
+export function processCpu(): Map<number, ProcessCpu> {
+  const out = new Map<number, ProcessCpu>();
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return out;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // The name sits in parentheses and may hold spaces: the fields are counted after its end.
+      const close = stat.lastIndexOf(')');
+      const f = stat.slice(close + 2).split(' ');
+      const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+      out.set(Number(pid), { comm: stat.slice(stat.indexOf('(') + 1, close), ticks, started: Number(f[19]) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/**
+ * The CPU the machine's other processes (the servers: PostgreSQL, a Temporal dev server, …) spent
+ * between two snapshots, by process name, leaving out this process and the workers (counted on
+ * their own). A server's backends that exited meanwhile are in its count.
+ */
+export function otherProcessesCpu(
+  before: Map<number, ProcessCpu>,
+  after: Map<number, ProcessCpu>,
+  exclude: ReadonlySet<number>,
+): { name: string; cpuMs: number }[] {
+  const byName = new Map<string, number>();
+  for (const [pid, a] of after) {
+    if (exclude.has(pid)) continue;
+    const b = before.get(pid);
+    const spent = b && b.started === a.started ? a.ticks - b.ticks : a.ticks;
+    if (spent > 0) byName.set(a.comm, (byName.get(a.comm) ?? 0) + spent * 10);
+  }
+  return [...byName].map(([name, cpuMs]) => ({ name, cpuMs })).sort((x, y) => y.cpuMs - x.cpuMs);
+}
+
 export interface ProfileInput {
   wallMs: number;
   /** This process's CPU over the run (the harness, the world, the report): process.cpuUsage's delta. */
   harnessCpuMs: number;
   machine: { busyMs: number; idleMs: number } | null;
+  /** The other processes' CPU over the run, by name (otherProcessesCpu). */
+  others: readonly { name: string; cpuMs: number }[];
   cells: CellObservation[];
   hazards: HazardObservation[];
   workers: readonly StartedWorker[];
@@ -86,6 +139,12 @@ function tableSection(heading: string, titles: string[], rows: string[][], notes
   };
 }
 
+/** " (postgres 61.2 s, temporal 38.0 s, …)": the other processes that spent at least a second. */
+function othersText(others: ProfileInput['others']): string {
+  const shown = others.filter((o) => o.cpuMs >= 1000).slice(0, 4);
+  return shown.length ? ` (${shown.map((o) => `${o.name} ${ms(o.cpuMs)}`).join(', ')})` : '';
+}
+
 /** Where the time went, as a document: `pnpm compare --profile` prints it and writes profile.md. */
 export function profileDocument(p: ProfileInput): ReportDocument {
   const runtimes = [...new Set(p.cells.map((c) => c.scenario.runtime))];
@@ -95,7 +154,7 @@ export function profileDocument(p: ProfileInput): ReportDocument {
     ? ` (${Math.round((100 * p.machine.busyMs) / (p.machine.busyMs + p.machine.idleMs))} % of all cores)`
     : '';
   const meta = [
-    `wall ${ms(p.wallMs)}; machine CPU ${busy === null ? '—' : ms(busy)} busy${share}: workers ${ms(workerCpu)} (${p.workers.length} processes), this process (harness, world, report) ${ms(p.harnessCpuMs)}, the rest (PostgreSQL, Temporal, anything else on the machine) ${busy === null ? '—' : ms(Math.max(0, busy - workerCpu - p.harnessCpuMs))}`,
+    `wall ${ms(p.wallMs)}; machine CPU ${busy === null ? '—' : ms(busy)} busy${share}: workers ${ms(workerCpu)} (${p.workers.length} processes), this process (harness, world, report) ${ms(p.harnessCpuMs)}, the rest ${busy === null ? '—' : ms(Math.max(0, busy - workerCpu - p.harnessCpuMs))}${othersText(p.others)}`,
   ];
 
   const cellRows = runtimes.map((rt) => {

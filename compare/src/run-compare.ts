@@ -28,7 +28,7 @@ import { environmentReport } from './environment.ts';
 import { granularityScenarios, runGranularitySuite } from './granularity-suite.ts';
 import { startInfra, type Infra } from './infra.ts';
 import { expectedTimes, type ExpectedTimes } from './expected-times.ts';
-import { machineCpu, profileDocument } from './profile.ts';
+import { machineCpu, otherProcessesCpu, processCpu, profileDocument } from './profile.ts';
 import { toText } from './report/render-text.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { writeReport } from './report-files.ts';
@@ -172,7 +172,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
   const dir = path.resolve(cwd, opts.reportDir);
   const expected = expectedTimes(dir);
   const profiling = opts.profile
-    ? { workers: recordStartedWorkers(), cpu: process.cpuUsage(), machine: machineCpu() }
+    ? { workers: recordStartedWorkers(), cpu: process.cpuUsage(), machine: machineCpu(), processes: processCpu() }
     : null;
   const names = opts.runtimes ?? RUNTIME_NAMES;
   const infos = await runtimeInfos(names);
@@ -337,6 +337,11 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
               : null,
           cells: [...results, ...granularity],
           hazards: hazardObservations,
+          others: otherProcessesCpu(
+            profiling.processes,
+            processCpu(),
+            new Set([process.pid, ...profiling.workers().flatMap((w) => (w.life.pid ? [w.life.pid] : []))]),
+          ),
           workers: profiling.workers(),
           labelOf,
         })

@@ -15,6 +15,11 @@ describe('how often a cell runs by default', () => {
     expect(runs('langgraph/naive/async/boundary')).toBe(VARYING_REPEATS);
   });
 
+  it('so does a crash point a sibling races in every runtime (after-fetch)', () => {
+    expect(runs('temporal/hardened/-/after-fetch')).toBe(VARYING_REPEATS);
+    expect(runs('langgraph/naive/sync/after-fetch')).toBe(VARYING_REPEATS);
+  });
+
   it('every other cell, and every baseline, runs once', () => {
     expect(runs('langgraph/naive/sync/after-model')).toBe(1);
     expect(runs('langgraph/naive/async/awaiting-approval')).toBe(1);

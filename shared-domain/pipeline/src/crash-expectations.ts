@@ -121,9 +121,20 @@ export const BEFORE_THE_GATE: readonly CrashPointName[] = [
 /** How often a cell whose outcome `varies` runs by default: enough to show a distribution, not an anecdote. */
 export const VARYING_REPEATS = 3;
 
-/** Default runs of a cell: VARYING_REPEATS where the outcome depends on timing, else once. */
+/**
+ * Crash points whose rule admits a range because a sibling races the kill in every runtime: at
+ * `after-fetch` the other page of FETCH may or may not have arrived (and become durable) when the
+ * first one's arrival kills the worker, so a resume fetches one page again or two.
+ */
+export const RACING_POINTS: readonly CrashPointName[] = ['after-fetch'];
+
+/**
+ * Default runs of a cell: VARYING_REPEATS where the outcome depends on timing (a `varies`
+ * departure, or a racing point), else once.
+ */
 export function defaultRepeats(cell: CrashCell & { crashPoint: CrashPointName | null }): number {
   if (cell.crashPoint === null) return 1;
+  if (RACING_POINTS.includes(cell.crashPoint)) return VARYING_REPEATS;
   return expectationFor(cell.crashPoint, cell).expected.kind === 'varies' ? VARYING_REPEATS : 1;
 }
 
