@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { isTerminal, type RunStatus, type Variant } from '@vendor-review/pipeline';
-import { POLICIES, safeDigest } from '@vendor-review/conformance';
+import type { RunStatus, Variant } from '@vendor-review/pipeline';
+import { POLICIES, followRun, safeDigest } from '@vendor-review/conformance';
 import { vendorRequest, worldClient, type WorldClient } from '@vendor-review/world';
 import { flatVersions, machine, versions } from '../bench/machine.ts';
 import { startInfra, type Infra } from '../infra.ts';
@@ -25,7 +25,9 @@ import {
  * The campaign runner: brings everything up, runs one uncrashed baseline per runtime, variant and
  * vendor, then N reviews per runtime × variant through their pools while the injector strikes on
  * the seed's schedule, lets everything quiesce (no strike, every run ended or past the bound, no
- * outbox row waiting), stops every worker, reads the records and hands them to the checker.
+ * outbox row waiting), stops every worker, reads the records and hands them to the checker. Each
+ * run is followed (followRun) from its start until it ends or the campaign is over, and approved
+ * once the schedule lets it.
  */
 export interface CampaignOptions {
   seed: string;
@@ -177,7 +179,13 @@ async function campaign(
   const runs: TrackedRun[] = [];
   const indexes = o.only ? [...o.only.indexes] : Array.from({ length: o.runs }, (_, i) => i);
   let injecting = false;
+  /** Set once the last approve-while-down is over: from then on a run held by its plan is approved too. */
   let quiescing = false;
+  /** Cleared once the campaign is over: a run not ended by then is followed no longer. */
+  let following = true;
+  const followers: Promise<void>[] = [];
+  /** The last time a run was admitted or ended (the campaign gives up once nothing moved for the bound). */
+  let lastProgress = Date.now();
 
   const entryOf = (run: TrackedRun) => entries.find((e) => e.pool.id === run.pool)!;
   const open = (e: PoolEntry) => runs.filter((r) => r.pool === e.pool.id && !r.ended);
@@ -200,22 +208,49 @@ async function campaign(
     return true;
   };
 
-  /** One look at a run: has it ended, does it wait for an approval the schedule lets us send now? */
-  const poll = async (run: TrackedRun): Promise<void> => {
-    const view = await entryOf(run)
-      .rt.adapter.status(run.handle)
-      .catch(() => null);
-    if (!view || run.ended) return;
-    run.status = view.status;
-    if (isTerminal(view.status) || view.status === 'not-found') {
-      run.ended = true;
-      run.endedAt = Date.now();
-      progress.finished(run.handle.runId);
-      return;
-    }
-    if (view.status === 'awaiting-approval') run.gateSince ??= Date.now();
-    const held = run.plan.holdApproval && !run.baseline && !quiescing;
-    if (view.status === 'awaiting-approval' && run.approvals.length === 0 && !held) await approve(run, false);
+  /**
+   * Drives one run to its end: its status on every view, its approval once its plan lets it (a
+   * failed call is tried at the next poll), its end. Servers restart under it: no read error ends it.
+   */
+  const follow = (e: PoolEntry, run: TrackedRun): Promise<void> =>
+    followRun({
+      adapter: e.rt.adapter,
+      handle: run.handle,
+      // Past the bound a run is still followed: the campaign says when it is over.
+      boundMs: Infinity,
+      pollMs: TICK_MS,
+      statusErrorsTolerated: Infinity,
+      approve: async () => {
+        if (run.approvals.length) return true; // an approve-while-down strike sent it
+        if (run.plan.holdApproval && !run.baseline && !quiescing) return false;
+        return approve(run, false);
+      },
+      stopWhen: () => !following,
+      onView: (view) => {
+        if (!view) return;
+        run.status = view.status;
+        if (view.status === 'awaiting-approval') run.gateSince ??= Date.now();
+      },
+    })
+      .then((end) => {
+        if (end.end !== 'terminal') return;
+        run.ended = true;
+        run.endedAt = lastProgress = Date.now();
+        progress.finished(run.handle.runId);
+      })
+      .catch((err: unknown) => {
+        journal.add({
+          kind: 'note',
+          pool: run.pool,
+          runId: run.handle.runId,
+          detail: `no longer followed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300),
+        });
+      });
+
+  /** The campaign is over: every follower still waiting ends at its next status read. */
+  const stopFollowing = async (): Promise<void> => {
+    following = false;
+    await Promise.all(followers);
   };
 
   /** The approve-while-down strike's middle: every pool is down; approve every run waiting for a decision. */
@@ -281,12 +316,12 @@ async function campaign(
     };
     runs.push(run);
     e.pool.admit(run);
+    followers.push(follow(e, run));
     progress.started(runId, `${e.pool.id} ${baseline ? `baseline ${plan.vendor}` : `#${plan.index}`}`);
     return true;
   };
 
   const tick = async (): Promise<void> => {
-    await Promise.all(runs.filter((r) => !r.ended).map(poll));
     for (const e of entries) await e.pool.tick();
     if (injecting) injector.tick();
   };
@@ -306,196 +341,200 @@ async function campaign(
     approveWaiting,
   });
 
-  // 1. Baselines: one uncrashed run per pool and vendor, before any strike.
-  const vendors = [...new Set(indexes.map((i) => runPlan(o.schedule, i).vendor))];
-  progress.log(`chaos: ${vendors.length} baseline(s) per pool (uncrashed, no faults)`);
-  const baselineQueue = entries.flatMap((e) =>
-    vendors.map((vendor, v) => ({
-      e,
-      vendor,
-      runId: chaosRunId(o.seed, e.rt.info.label, e.variant, `b${v}`),
-      label: `b${v}`,
-    })),
-  );
-  const baselineDeadline = Date.now() + o.boundMs * 2;
-  while (Date.now() < baselineDeadline) {
-    for (const e of entries)
-      while (open(e).length < o.workers && baselineQueue.some((b) => b.e === e)) {
-        const b = baselineQueue.find((x) => x.e === e)!;
-        const plan: RunPlan = {
-          index: -1,
-          vendor: b.vendor,
-          crash: null,
-          stopMs: null,
-          faults: [],
-          holdApproval: false,
-        };
-        const admitted = await admit(e, plan, b.runId, true, b.label);
-        if (admitted === false) break;
-        baselineQueue.splice(baselineQueue.indexOf(b), 1);
-      }
-    await tick();
-    if (!baselineQueue.length && runs.every((r) => r.ended)) break;
-    await sleep(TICK_MS);
-  }
-  for (const r of runs.filter((x) => !x.ended))
-    notes.push(`baseline ${r.handle.runId} did not end: its reviews are compared with nothing`);
-
-  // 2. The campaign: runs admitted as slots free up, strikes on the schedule, on workers the schedule arms.
-  await Promise.all(entries.map((e) => e.pool.recycle()));
-  progress.log(`chaos: ${indexes.length} review(s) per pool under the schedule of seed ${o.seed}`);
-  injecting = true;
-  const strikesFrom = Date.now();
-  injector.start(strikesFrom);
-  let lastProgress = Date.now();
-  const pending = (e: PoolEntry) => e.next < indexes.length;
-  for (;;) {
-    // Admitted before the strikes due now are fired: a replay's strikes count from its run's start.
-    for (const e of entries) {
-      // A run past the bound keeps being supervised, but no longer holds a slot; nor does one its pool gave up.
-      const busy = () =>
-        open(e).filter((r) => !r.baseline && Date.now() - r.startedAt < o.boundMs && !e.pool.gaveUp(r.handle.runId))
-          .length;
-      while (busy() < o.workers && pending(e)) {
-        const index = indexes[e.next]!;
-        const plan = runPlan(o.schedule, index);
-        const admitted = await admit(
-          e,
-          plan,
-          chaosRunId(o.seed, e.rt.info.label, e.variant, index),
-          false,
-          String(index).padStart(3, '0'),
-        );
-        if (admitted === false) break;
-        e.next++;
-        lastProgress = Date.now();
-      }
-    }
-    const openBefore = runs.filter((r) => !r.ended).length;
-    await tick();
-    if (runs.filter((r) => !r.ended).length < openBefore) lastProgress = Date.now();
-    const allAdmitted = entries.every((e) => !pending(e));
-    const stillOpen = runs.filter((r) => !r.ended && !r.baseline && !entryOf(r).pool.gaveUp(r.handle.runId));
-    if (allAdmitted && stillOpen.length === 0) break;
-    if (Date.now() - lastProgress > o.boundMs && allAdmitted) break;
-    await sleep(TICK_MS);
-  }
-  const injectedFor = injector.elapsed();
-  await injector.stop();
-  injecting = false;
-  quiescing = true;
-  progress.log(`chaos: strikes over after ${(injectedFor / 1000).toFixed(0)} s; quiescing`);
-
-  // 3. Quiesce: the runs held at the gate get their approval while no worker is alive, as scheduled;
-  // every run gets the bound to end; the outbox gets its last rows sent.
-  const held = runs.filter((r) => !r.ended && !r.baseline && r.plan.holdApproval && r.approvals.length === 0);
-  if (held.length) {
-    const lastStrike: Strike = { seq: 0, kind: 'approve-while-down', at: injectedFor, pick: 0 };
-    journal.add({
-      kind: 'strike',
-      strike: 0,
-      detail: `approve-while-down: the last one, for ${held.length} held run(s)`,
-    });
-    await injector.fireNow(lastStrike);
-  }
-  const quiesceDeadline = Date.now() + o.boundMs;
-  // Nothing moves a run its pool gave up: waiting out the bound for it would only add time.
-  const movable = () => runs.some((r) => !r.ended && !entryOf(r).pool.gaveUp(r.handle.runId));
-  while (movable() && Date.now() < quiesceDeadline) {
-    await tick();
-    await sleep(TICK_MS);
-  }
-  const targets = runs.map((r) => {
-    const { rt } = entryOf(r);
-    return { runtime: r.runtime, adapter: rt.adapter, records: rt.records, handle: r.handle };
-  });
-  const settleDeadline = Date.now() + OUTBOX_SETTLE_MS;
-  while (Date.now() < settleDeadline && (await unsentOutboxRows(targets).catch(() => 1)) > 0) {
-    await tick();
-    await sleep(TICK_MS * 2);
-  }
-  await Promise.all(entries.map((e) => e.pool.stop()));
-
-  // 4. The records, read from outside once nothing runs any more, and the judgement.
-  progress.log(`chaos: reading the records of ${runs.length} run(s)`);
-  let read = 0;
-  const records = await collectRecords({
-    world,
-    targets,
-    onRead: () => {
-      if (++read % 100 === 0) progress.log(`chaos: ${read}/${targets.length} records read`);
-    },
-  });
-  // A run left unfinished is ended as an operator would, after its records were read.
-  for (const r of runs.filter((x) => !x.ended))
-    await entryOf(r)
-      .rt.adapter.abandon?.(r.handle, 'the chaos campaign is over')
-      .catch(() => undefined);
-
-  const baselineOf = new Map<string, Baseline & { runId: string }>();
-  for (const r of runs.filter((x) => x.baseline)) {
-    const rec = records.get(r.handle.runId);
-    const digest = rec?.final?.status === 'completed' ? safeDigest(rec.final.state) : null;
-    baselineOf.set(`${r.pool}/${r.plan.vendor}`, { digest, ledger: rec?.ledger ?? [], runId: r.handle.runId });
-  }
-  const verdicts = new Map<string, RunVerdict>();
-  for (const r of runs.filter((x) => !x.baseline)) {
-    const base = baselineOf.get(`${r.pool}/${r.plan.vendor}`) ?? null;
-    verdicts.set(
-      r.handle.runId,
-      checkRun(
-        {
-          runId: r.handle.runId,
-          pool: r.pool,
-          runtime: r.runtime,
-          variant: r.variant,
-          startedAt: r.startedAt,
-          endedAt: r.endedAt,
-          // The time a person took to answer is not the runtime's: held approvals wait on purpose.
-          waitedMs: r.gateSince !== null && r.approvals[0] ? Math.max(0, r.approvals[0].at - r.gateSince) : 0,
-          records: records.get(r.handle.runId)!,
-        },
-        base,
-      ),
+  try {
+    // 1. Baselines: one uncrashed run per pool and vendor, before any strike.
+    const vendors = [...new Set(indexes.map((i) => runPlan(o.schedule, i).vendor))];
+    progress.log(`chaos: ${vendors.length} baseline(s) per pool (uncrashed, no faults)`);
+    const baselineQueue = entries.flatMap((e) =>
+      vendors.map((vendor, v) => ({
+        e,
+        vendor,
+        runId: chaosRunId(o.seed, e.rt.info.label, e.variant, `b${v}`),
+        label: `b${v}`,
+      })),
     );
-  }
-  const afterBaselines = (kind: string, pool: string) =>
-    journal.entries.filter((e) => e.kind === kind && e.pool === pool && e.strike === undefined && e.at >= strikesFrom)
-      .length;
-  const rows = entries.map((e) => {
-    const strikes = injector.counts.get(e.pool.id)!;
-    const row = poolRow({
-      pool: e.pool.id,
-      runtime: e.rt.name,
-      variant: e.variant,
-      verdicts: runs.filter((r) => r.pool === e.pool.id && !r.baseline).map((r) => verdicts.get(r.handle.runId)!),
-      faults: {
-        kill: strikes.kill,
-        'crash-point': afterBaselines('crash-point', e.pool.id),
-        // Strikes froze workers at random moments; armed plans at their points.
-        pause: strikes.pause + afterBaselines('pause', e.pool.id),
-        'postgres-restart': strikes['postgres-restart'],
-        'temporal-restart': strikes['temporal-restart'],
-        'approve-while-down': strikes['approve-while-down'],
+    const baselineDeadline = Date.now() + o.boundMs * 2;
+    while (Date.now() < baselineDeadline) {
+      for (const e of entries)
+        while (open(e).length < o.workers && baselineQueue.some((b) => b.e === e)) {
+          const b = baselineQueue.find((x) => x.e === e)!;
+          const plan: RunPlan = {
+            index: -1,
+            vendor: b.vendor,
+            crash: null,
+            stopMs: null,
+            faults: [],
+            holdApproval: false,
+          };
+          const admitted = await admit(e, plan, b.runId, true, b.label);
+          if (admitted === false) break;
+          baselineQueue.splice(baselineQueue.indexOf(b), 1);
+        }
+      await tick();
+      if (!baselineQueue.length && runs.every((r) => r.ended)) break;
+      await sleep(TICK_MS);
+    }
+    for (const r of runs.filter((x) => !x.ended))
+      notes.push(`baseline ${r.handle.runId} did not end: its reviews are compared with nothing`);
+
+    // 2. The campaign: runs admitted as slots free up, strikes on the schedule, on workers the schedule arms.
+    await Promise.all(entries.map((e) => e.pool.recycle()));
+    progress.log(`chaos: ${indexes.length} review(s) per pool under the schedule of seed ${o.seed}`);
+    injecting = true;
+    const strikesFrom = Date.now();
+    injector.start(strikesFrom);
+    lastProgress = Date.now();
+    const pending = (e: PoolEntry) => e.next < indexes.length;
+    for (;;) {
+      // Admitted before the strikes due now are fired: a replay's strikes count from its run's start.
+      for (const e of entries) {
+        // A run past the bound keeps being supervised, but no longer holds a slot; nor does one its pool gave up.
+        const busy = () =>
+          open(e).filter((r) => !r.baseline && Date.now() - r.startedAt < o.boundMs && !e.pool.gaveUp(r.handle.runId))
+            .length;
+        while (busy() < o.workers && pending(e)) {
+          const index = indexes[e.next]!;
+          const plan = runPlan(o.schedule, index);
+          const admitted = await admit(
+            e,
+            plan,
+            chaosRunId(o.seed, e.rt.info.label, e.variant, index),
+            false,
+            String(index).padStart(3, '0'),
+          );
+          if (admitted === false) break;
+          e.next++;
+          lastProgress = Date.now();
+        }
+      }
+      await tick();
+      const allAdmitted = entries.every((e) => !pending(e));
+      const stillOpen = runs.filter((r) => !r.ended && !r.baseline && !entryOf(r).pool.gaveUp(r.handle.runId));
+      if (allAdmitted && stillOpen.length === 0) break;
+      if (Date.now() - lastProgress > o.boundMs && allAdmitted) break;
+      await sleep(TICK_MS);
+    }
+    const injectedFor = injector.elapsed();
+    await injector.stop();
+    injecting = false;
+    progress.log(`chaos: strikes over after ${(injectedFor / 1000).toFixed(0)} s; quiescing`);
+
+    // 3. Quiesce: the runs held at the gate get their approval while no worker is alive, as scheduled;
+    // every run gets the bound to end; the outbox gets its last rows sent.
+    const held = runs.filter((r) => !r.ended && !r.baseline && r.plan.holdApproval && r.approvals.length === 0);
+    if (held.length) {
+      const lastStrike: Strike = { seq: 0, kind: 'approve-while-down', at: injectedFor, pick: 0 };
+      journal.add({
+        kind: 'strike',
+        strike: 0,
+        detail: `approve-while-down: the last one, for ${held.length} held run(s)`,
+      });
+      await injector.fireNow(lastStrike);
+    }
+    quiescing = true;
+    const quiesceDeadline = Date.now() + o.boundMs;
+    // Nothing moves a run its pool gave up: waiting out the bound for it would only add time.
+    const movable = () => runs.some((r) => !r.ended && !entryOf(r).pool.gaveUp(r.handle.runId));
+    while (movable() && Date.now() < quiesceDeadline) {
+      await tick();
+      await sleep(TICK_MS);
+    }
+    const targets = runs.map((r) => {
+      const { rt } = entryOf(r);
+      return { runtime: r.runtime, adapter: rt.adapter, records: rt.records, handle: r.handle };
+    });
+    const settleDeadline = Date.now() + OUTBOX_SETTLE_MS;
+    while (Date.now() < settleDeadline && (await unsentOutboxRows(targets).catch(() => 1)) > 0) {
+      await tick();
+      await sleep(TICK_MS * 2);
+    }
+    await Promise.all(entries.map((e) => e.pool.stop()));
+    await stopFollowing();
+
+    // 4. The records, read from outside once nothing runs any more, and the judgement.
+    progress.log(`chaos: reading the records of ${runs.length} run(s)`);
+    let read = 0;
+    const records = await collectRecords({
+      world,
+      targets,
+      onRead: () => {
+        if (++read % 100 === 0) progress.log(`chaos: ${read}/${targets.length} records read`);
       },
     });
-    return { ...row, title: e.rt.info.title };
-  });
-  const fired = new Set(journal.entries.filter((e) => e.kind === 'strike').map((e) => e.strike));
-  return {
-    strikesFrom,
-    rows,
-    runs,
-    verdicts,
-    records,
-    baselines: [...baselineOf].map(([key, b]) => ({
-      pool: key.slice(0, key.lastIndexOf('/')),
-      vendor: key.slice(key.lastIndexOf('/') + 1),
-      runId: b.runId,
-      digest: b.digest,
-    })),
-    strikes: schedule.filter((s) => s.at <= injectedFor).map((s) => ({ ...s, fired: fired.has(s.seq) })),
-  };
+    // A run left unfinished is ended as an operator would, after its records were read.
+    for (const r of runs.filter((x) => !x.ended))
+      await entryOf(r)
+        .rt.adapter.abandon?.(r.handle, 'the chaos campaign is over')
+        .catch(() => undefined);
+
+    const baselineOf = new Map<string, Baseline & { runId: string }>();
+    for (const r of runs.filter((x) => x.baseline)) {
+      const rec = records.get(r.handle.runId);
+      const digest = rec?.final?.status === 'completed' ? safeDigest(rec.final.state) : null;
+      baselineOf.set(`${r.pool}/${r.plan.vendor}`, { digest, ledger: rec?.ledger ?? [], runId: r.handle.runId });
+    }
+    const verdicts = new Map<string, RunVerdict>();
+    for (const r of runs.filter((x) => !x.baseline)) {
+      const base = baselineOf.get(`${r.pool}/${r.plan.vendor}`) ?? null;
+      verdicts.set(
+        r.handle.runId,
+        checkRun(
+          {
+            runId: r.handle.runId,
+            pool: r.pool,
+            runtime: r.runtime,
+            variant: r.variant,
+            startedAt: r.startedAt,
+            endedAt: r.endedAt,
+            // The time a person took to answer is not the runtime's: held approvals wait on purpose.
+            waitedMs: r.gateSince !== null && r.approvals[0] ? Math.max(0, r.approvals[0].at - r.gateSince) : 0,
+            records: records.get(r.handle.runId)!,
+          },
+          base,
+        ),
+      );
+    }
+    const afterBaselines = (kind: string, pool: string) =>
+      journal.entries.filter((e) => e.kind === kind && e.pool === pool && e.strike === undefined && e.at >= strikesFrom)
+        .length;
+    const rows = entries.map((e) => {
+      const strikes = injector.counts.get(e.pool.id)!;
+      const row = poolRow({
+        pool: e.pool.id,
+        runtime: e.rt.name,
+        variant: e.variant,
+        verdicts: runs.filter((r) => r.pool === e.pool.id && !r.baseline).map((r) => verdicts.get(r.handle.runId)!),
+        faults: {
+          kill: strikes.kill,
+          'crash-point': afterBaselines('crash-point', e.pool.id),
+          // Strikes froze workers at random moments; armed plans at their points.
+          pause: strikes.pause + afterBaselines('pause', e.pool.id),
+          'postgres-restart': strikes['postgres-restart'],
+          'temporal-restart': strikes['temporal-restart'],
+          'approve-while-down': strikes['approve-while-down'],
+        },
+      });
+      return { ...row, title: e.rt.info.title };
+    });
+    const fired = new Set(journal.entries.filter((e) => e.kind === 'strike').map((e) => e.strike));
+    return {
+      strikesFrom,
+      rows,
+      runs,
+      verdicts,
+      records,
+      baselines: [...baselineOf].map(([key, b]) => ({
+        pool: key.slice(0, key.lastIndexOf('/')),
+        vendor: key.slice(key.lastIndexOf('/') + 1),
+        runId: b.runId,
+        digest: b.digest,
+      })),
+      strikes: schedule.filter((s) => s.at <= injectedFor).map((s) => ({ ...s, fired: fired.has(s.seq) })),
+    };
+  } finally {
+    // A campaign that failed half-way leaves nothing polling behind it.
+    await stopFollowing();
+  }
 }
 
 /** The journal around one run: its own entries, and what struck its pool or its servers while it lived. */
