@@ -91,22 +91,24 @@ describe('where the time went', () => {
   });
 
   it("splits the other processes' CPU by name, without this process or the workers", () => {
-    const snap = (entries: [number, string, number, number][]) =>
-      new Map(entries.map(([pid, comm, ticks, started]) => [pid, { comm, ticks, started }]));
+    const snap = (entries: [number, string, number, number, number][]) =>
+      new Map(entries.map(([pid, comm, ppid, ticks, started]) => [pid, { comm, ppid, ticks, started }]));
     const before = snap([
-      [10, 'postgres', 100, 1],
-      [11, 'temporal', 50, 2],
-      [12, 'node', 10, 3],
+      [2, 'bash', 1, 5000, 0],
+      [10, 'postgres', 1, 100, 1],
+      [11, 'temporal', 12, 50, 2],
+      [12, 'node', 2, 10, 3],
     ]);
     const after = snap([
-      [10, 'postgres', 400, 1], // +300 ticks, its exited backends included
-      [11, 'temporal', 50, 2], // idle
-      [12, 'node', 900, 3], // this process
-      [13, 'node', 70, 4], // a worker
-      [14, 'postgres', 20, 5], // a backend started meanwhile
-      [15, 'temporal', 5, 9], // started meanwhile: all of its time counts
+      [2, 'bash', 1, 9000, 0], // the shell this process runs under: its children's time is not a server's
+      [10, 'postgres', 1, 400, 1], // +300 ticks, its exited backends included
+      [11, 'temporal', 12, 50, 2], // idle
+      [12, 'node', 2, 900, 3], // this process
+      [13, 'node', 12, 70, 4], // a worker
+      [14, 'postgres', 10, 20, 5], // a backend started meanwhile
+      [15, 'temporal', 12, 5, 9], // started meanwhile: all of its time counts
     ]);
-    expect(otherProcessesCpu(before, after, new Set([12, 13]))).toEqual([
+    expect(otherProcessesCpu(before, after, 12, new Set([13]))).toEqual([
       { name: 'postgres', cpuMs: 3200 },
       { name: 'temporal', cpuMs: 50 },
     ]);

@@ -25,6 +25,7 @@ export function machineCpu(): { busyMs: number; idleMs: number } | null {
 
 interface ProcessCpu {
   comm: string;
+  ppid: number;
   /** Clock ticks since it started: its own, and its children's that it has waited for (a server's exited backends). */
   ticks: number;
   started: number;
@@ -46,7 +47,12 @@ export function processCpu(): Map<number, ProcessCpu> {
       const close = stat.lastIndexOf(')');
       const f = stat.slice(close + 2).split(' ');
       const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
-      out.set(Number(pid), { comm: stat.slice(stat.indexOf('(') + 1, close), ticks, started: Number(f[19]) });
+      out.set(Number(pid), {
+        comm: stat.slice(stat.indexOf('(') + 1, close),
+        ppid: Number(f[1]),
+        ticks,
+        started: Number(f[19]),
+      });
     } catch {
       // gone meanwhile
     }
@@ -56,17 +62,21 @@ export function processCpu(): Map<number, ProcessCpu> {
 
 /**
  * The CPU the machine's other processes (the servers: PostgreSQL, a Temporal dev server, …) spent
- * between two snapshots, by process name, leaving out this process and the workers (counted on
- * their own). A server's backends that exited meanwhile are in its count.
+ * between two snapshots, by process name, leaving out this process, those it runs under, and the
+ * workers (counted on their own). A server's backends that exited meanwhile are in its count.
  */
 export function otherProcessesCpu(
   before: Map<number, ProcessCpu>,
   after: Map<number, ProcessCpu>,
-  exclude: ReadonlySet<number>,
+  self: number,
+  workers: ReadonlySet<number>,
 ): { name: string; cpuMs: number }[] {
+  // The processes this one runs under (a shell, pnpm): their children's time is everyone's.
+  const above = new Set<number>();
+  for (let p = after.get(self)?.ppid ?? 0; p > 1 && !above.has(p); p = after.get(p)?.ppid ?? 0) above.add(p);
   const byName = new Map<string, number>();
   for (const [pid, a] of after) {
-    if (exclude.has(pid)) continue;
+    if (pid === self || above.has(pid) || workers.has(pid)) continue;
     const b = before.get(pid);
     const spent = b && b.started === a.started ? a.ticks - b.ticks : a.ticks;
     if (spent > 0) byName.set(a.comm, (byName.get(a.comm) ?? 0) + spent * 10);

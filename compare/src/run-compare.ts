@@ -340,7 +340,8 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
           others: otherProcessesCpu(
             profiling.processes,
             processCpu(),
-            new Set([process.pid, ...profiling.workers().flatMap((w) => (w.life.pid ? [w.life.pid] : []))]),
+            process.pid,
+            new Set(profiling.workers().flatMap((w) => (w.life.pid ? [w.life.pid] : []))),
           ),
           workers: profiling.workers(),
           labelOf,
