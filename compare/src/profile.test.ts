@@ -69,6 +69,7 @@ describe('where the time went', () => {
       profileDocument({
         wallMs: 5000,
         harnessCpuMs: 100,
+        exitedChildrenCpuMs: 1300,
         machine: { busyMs: 3000, idleMs: 1000 },
         others: [
           { name: 'postgres', cpuMs: 1500 },
@@ -80,10 +81,12 @@ describe('where the time went', () => {
         labelOf: (r) => r.toUpperCase(),
       }),
     );
-    expect(text).toMatch(/workers 1\.20 s \(3 processes\)/);
+    expect(text).toMatch(/workers 1\.20 s \(3 processes;/);
     expect(text).toMatch(/75 % of all cores/);
     // The servers by name; what spent under a second is not worth a word.
-    expect(text).toMatch(/the rest 1\.70 s \(postgres 1\.50 s\)/);
+    expect(text).toMatch(/every child process that exited, by the kernel's count: 1\.30 s/);
+    // The rest is what neither the children (the larger count) nor this process spent.
+    expect(text).toMatch(/the rest 1\.60 s \(postgres 1\.50 s\)/);
     const row = text.split('\n').find((l) => l.startsWith(scenario.runtime.toUpperCase()))!;
     // cells, cell wall, workers, median start wall 500 ms, median start CPU 250 ms, the slices, the polls.
     expect(row).toMatch(/\b1\s+5\.00 s \[5\.00 s\]\s+3\s+500 ms\s+250 ms/);

@@ -31,6 +31,17 @@ interface ProcessCpu {
   started: number;
 }
 
+/** This process's exited children's CPU so far (cutime + cstime), ms; null without /proc. */
+export function exitedChildrenCpuMs(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[13]) + Number(f[14])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 /** Every process's CPU so far, from /proc/<pid>/stat (empty where /proc is not there). */
 export function processCpu(): Map<number, ProcessCpu> {
   const out = new Map<number, ProcessCpu>();
@@ -88,6 +99,11 @@ export interface ProfileInput {
   wallMs: number;
   /** This process's CPU over the run (the harness, the world, the report): process.cpuUsage's delta. */
   harnessCpuMs: number;
+  /**
+   * The CPU of this process's children that exited over the run, by the kernel's count (its
+   * cutime + cstime): the workers without sampling's shortfall, and any server stopped meanwhile.
+   */
+  exitedChildrenCpuMs: number | null;
   machine: { busyMs: number; idleMs: number } | null;
   /** The other processes' CPU over the run, by name (otherProcessesCpu). */
   others: readonly { name: string; cpuMs: number }[];
@@ -164,7 +180,7 @@ export function profileDocument(p: ProfileInput): ReportDocument {
     ? ` (${Math.round((100 * p.machine.busyMs) / (p.machine.busyMs + p.machine.idleMs))} % of all cores)`
     : '';
   const meta = [
-    `wall ${ms(p.wallMs)}; machine CPU ${busy === null ? '—' : ms(busy)} busy${share}: workers ${ms(workerCpu)} (${p.workers.length} processes), this process (harness, world, report) ${ms(p.harnessCpuMs)}, the rest ${busy === null ? '—' : ms(Math.max(0, busy - workerCpu - p.harnessCpuMs))}${othersText(p.others)}`,
+    `wall ${ms(p.wallMs)}; machine CPU ${busy === null ? '—' : ms(busy)} busy${share}: workers ${ms(workerCpu)} (${p.workers.length} processes${p.exitedChildrenCpuMs === null ? '' : `; every child process that exited, by the kernel's count: ${ms(p.exitedChildrenCpuMs)}`}), this process (harness, world, report) ${ms(p.harnessCpuMs)}, the rest ${busy === null ? '—' : ms(Math.max(0, busy - Math.max(workerCpu, p.exitedChildrenCpuMs ?? 0) - p.harnessCpuMs))}${othersText(p.others)}`,
   ];
 
   const cellRows = runtimes.map((rt) => {

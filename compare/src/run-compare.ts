@@ -28,7 +28,7 @@ import { environmentReport } from './environment.ts';
 import { granularityScenarios, runGranularitySuite } from './granularity-suite.ts';
 import { startInfra, type Infra } from './infra.ts';
 import { expectedTimes, type ExpectedTimes } from './expected-times.ts';
-import { machineCpu, otherProcessesCpu, processCpu, profileDocument } from './profile.ts';
+import { exitedChildrenCpuMs, machineCpu, otherProcessesCpu, processCpu, profileDocument } from './profile.ts';
 import { toText } from './report/render-text.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { writeReport } from './report-files.ts';
@@ -172,7 +172,13 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
   const dir = path.resolve(cwd, opts.reportDir);
   const expected = expectedTimes(dir);
   const profiling = opts.profile
-    ? { workers: recordStartedWorkers(), cpu: process.cpuUsage(), machine: machineCpu(), processes: processCpu() }
+    ? {
+        workers: recordStartedWorkers(),
+        cpu: process.cpuUsage(),
+        machine: machineCpu(),
+        processes: processCpu(),
+        children: exitedChildrenCpuMs(),
+      }
     : null;
   const names = opts.runtimes ?? RUNTIME_NAMES;
   const infos = await runtimeInfos(names);
@@ -324,6 +330,10 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
     const profileDoc = profiling
       ? profileDocument({
           wallMs: wallTimeMs,
+          exitedChildrenCpuMs: (() => {
+            const now = exitedChildrenCpuMs();
+            return now === null || profiling.children === null ? null : now - profiling.children;
+          })(),
           harnessCpuMs: (() => {
             const d = process.cpuUsage(profiling.cpu);
             return (d.user + d.system) / 1000;
