@@ -5,7 +5,7 @@ import { toMarkdown } from './report/render-markdown.ts';
 import { toText } from './report/render-text.ts';
 import { resultsDocument } from './report/results-document.ts';
 import { crashRows, exitCodeFor, type ResultRow, type Results } from './report/results.ts';
-import { columnSlice, rowLabel, TABLE_WIDTH } from './table.ts';
+import { columnSlice, distributionText, rowLabel, TABLE_WIDTH } from './table.ts';
 
 // eslint-disable-next-line no-control-regex -- the escape character is what an ANSI colour code starts with
 const ANSI = /\x1b\[[0-9;]*m/g;
@@ -75,6 +75,20 @@ describe('terminal table', () => {
     expect(rule).not.toMatch(/LG naive\/async/);
     expect(rule).toMatch(/^ {2}▸ LG hardened\/sync, TM naive, TM hardened: A crash on a durable boundary/);
     expect(block).toMatch(/▸ LG naive\/async: Durability "async" writes checkpoints in the background/);
+  });
+
+  it('counts outcomes that read alike once in a distribution (another page repeated, the same count)', () => {
+    const outcome = (web: number, count: number, page: string) => ({
+      outcome: `completed · repeated web GET ${page} +${web}`,
+      lastDurableShort: '#4 SELECT_PAGE',
+      repeatedByKind: { web },
+      status: 'completed',
+      count,
+    });
+    const outcomes = [outcome(1, 1, '/pricing'), outcome(2, 1, '/pricing'), outcome(1, 1, '/home')];
+    expect(distributionText({ outcomes: outcomes as unknown as ResultRow['outcomes'], repetitions: 3 })).toBe(
+      '#4 SELECT_PAGE → web+1 2/3 · #4 SELECT_PAGE → web+2 1/3',
+    );
   });
 
   it('labels rows by runtime, variant and durability', () => {

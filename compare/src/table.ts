@@ -155,12 +155,13 @@ function kindsText(o: Outcome): string {
  * started, what repeated, and in how many runs ("cp -1 input → web+3 model+3 2/3 · cp 5 FETCH → none 1/3").
  */
 export function distributionText(r: Pick<ResultRow, 'outcomes' | 'repetitions'>): string {
-  return r.outcomes
-    .map(
-      (o) =>
-        `${o.lastDurableShort} → ${kindsText(o)}${o.status !== 'completed' ? ` (${o.status})` : ''} ${o.count}/${r.repetitions}`,
-    )
-    .join(' · ');
+  // Outcomes that differ only in which operations repeated read alike here: counted as one.
+  const counts = new Map<string, number>();
+  for (const o of r.outcomes) {
+    const text = `${o.lastDurableShort} → ${kindsText(o)}${o.status !== 'completed' ? ` (${o.status})` : ''}`;
+    counts.set(text, (counts.get(text) ?? 0) + o.count);
+  }
+  return [...counts].map(([text, n]) => `${text} ${n}/${r.repetitions}`).join(' · ');
 }
 
 const KIND_WORDS: Record<string, string> = {

@@ -23,7 +23,7 @@ const env: NodeJS.ProcessEnv = {
   PATH: process.env.PATH,
   HOME: process.env.HOME,
   LAB_DIR: dir,
-  // If this test process dies, the lab's supervisor stops by itself.
+  // If this test process dies, the lab's daemon stops by itself.
   LAB_OWNER_PID: String(process.pid),
   ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
   ...(process.env.TEMPORAL_CLI_PATH ? { TEMPORAL_CLI_PATH: process.env.TEMPORAL_CLI_PATH } : {}),
@@ -239,14 +239,14 @@ describe('pnpm lab', () => {
     expect(first.stdout).toContain(`${s.worldUrl}/__ledger`);
     expect(first.stdout).toContain(s.temporal!.uiUrl!);
     expect(first.stdout).toMatch(/DATABASE_URL +postgres/);
-    expect(alive(s.supervisorPid)).toBe(true);
+    expect(alive(s.daemonPid)).toBe(true);
     // The Temporal UI answers, and the dev server keeps its history in the lab's database file.
     expect((await fetch(s.temporal!.uiUrl!)).ok).toBe(true);
     expect(s.temporal!.dbFile.startsWith(dir)).toBe(true);
     const second = await lab('up');
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/already up/);
-    expect(state().supervisorPid).toBe(s.supervisorPid);
+    expect(state().daemonPid).toBe(s.daemonPid);
     expectUsage(await lab('show', 'rev-nope'), /no run "rev-nope" in this lab/);
     expectUsage(await lab('approve', 'rev-nope'), /no run "rev-nope" in this lab/);
   }, 240_000);
@@ -319,7 +319,7 @@ describe('pnpm lab', () => {
 
   it('refuses a worker whose server is down, and lab down leaves no process behind', async () => {
     const s = state();
-    const before = [...tree(s.supervisorPid)];
+    const before = [...tree(s.daemonPid)];
     // The reader kills the Temporal dev server: the next Temporal worker says so and stops.
     process.kill(s.temporal!.pid!, 'SIGKILL');
     expectUsage(await lab('worker', 'temporal'), /the lab's Temporal server at \S+ does not answer/);

@@ -7,8 +7,8 @@ import { runtimesIn } from '../suite-runtimes.ts';
 
 /**
  * Where the lab keeps what outlives one command: `.lab/` at the repo root (LAB_DIR elsewhere, so a
- * test never touches a person's lab). The supervisor writes `state.json` once everything answers;
- * every other command reads it to find the servers, and trusts it only while the supervisor lives.
+ * test never touches a person's lab). The daemon writes `state.json` once everything answers;
+ * every other command reads it to find the servers, and trusts it only while the daemon lives.
  */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -27,7 +27,7 @@ export const LAB_RUNTIMES: readonly string[] = await runtimesIn('production');
 export type LabRuntime = string;
 
 export interface LabState {
-  supervisorPid: number;
+  daemonPid: number;
   startedAt: number;
   /** The runtimes this lab serves; their servers started (Temporal only when one of them needs it). */
   runtimes: LabRuntime[];
@@ -48,9 +48,9 @@ export interface LabState {
 
 export const files = (dir: string) => ({
   state: path.join(dir, 'state.json'),
-  /** The supervisor's one-line reason when it could not start, for `lab up` to repeat. */
+  /** The daemon's one-line reason when it could not start, for `lab up` to repeat. */
   upError: path.join(dir, 'up-error.txt'),
-  supervisorLog: path.join(dir, 'supervisor.log'),
+  daemonLog: path.join(dir, 'daemon.log'),
   data: path.join(dir, 'data'),
   runs: path.join(dir, 'runs'),
   baselines: path.join(dir, 'baselines'),
@@ -72,10 +72,10 @@ export function readState(dir: string = labDir()): LabState | null {
   return readJson<LabState>(files(dir).state);
 }
 
-/** The state of a lab whose supervisor still lives; a state left by a dead one is stale. */
+/** The state of a lab whose daemon still lives; a state left by a dead one is stale. */
 export function liveState(dir: string = labDir()): LabState | null {
   const state = readState(dir);
-  return state && isProcessAlive(state.supervisorPid) ? state : null;
+  return state && isProcessAlive(state.daemonPid) ? state : null;
 }
 
 /** For every command that needs the servers: one line and exit 2 when the lab is not up. */

@@ -9,12 +9,12 @@ import { files, liveState, readState, removeState, REPO_ROOT, type LabRuntime, t
 import { killAllSessions } from './worker-session.ts';
 
 /**
- * `pnpm lab up` starts the supervisor as a detached process (its own session: it outlives this
+ * `pnpm lab up` starts the daemon as a detached process (its own session: it outlives this
  * command and the terminal) and waits until the servers answer, then prepares each runtime (tables,
- * worker bundles) as `pnpm compare` does. `pnpm lab down` asks the supervisor to stop them and
+ * worker bundles) as `pnpm compare` does. `pnpm lab down` asks the daemon to stop them and
  * waits until every process of the lab is gone.
  */
-const SUPERVISOR = fileURLToPath(new URL('./supervisor.ts', import.meta.url));
+const DAEMON = fileURLToPath(new URL('./daemon.ts', import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface UpOptions {
@@ -37,12 +37,12 @@ function where(dir: string, s: LabState): string[] {
       `  Temporal       ${s.temporal.address}, namespace ${s.temporal.namespace}, history in ${s.temporal.dbFile}`,
     );
   }
-  lines.push(`  lab state      ${dir} (supervisor pid ${s.supervisorPid}; its log: ${files(dir).supervisorLog})`);
+  lines.push(`  lab state      ${dir} (daemon pid ${s.daemonPid}; its log: ${files(dir).daemonLog})`);
   return lines;
 }
 
 function lastLogLine(dir: string): string {
-  const log = files(dir).supervisorLog;
+  const log = files(dir).daemonLog;
   if (!existsSync(log)) return 'no output';
   return readFileSync(log, 'utf8').trim().split('\n').slice(-3).join(' | ') || 'no output';
 }
@@ -56,19 +56,19 @@ export async function labUp(dir: string, o: UpOptions): Promise<number> {
     return 0;
   }
   const stale = readState(dir);
-  if (stale) console.log(`the previous lab (supervisor pid ${stale.supervisorPid}) is gone; starting a new one`);
+  if (stale) console.log(`the previous lab (daemon pid ${stale.daemonPid}) is gone; starting a new one`);
   killAllSessions(dir);
   // A new lab starts empty: runs, baselines and Temporal's history all refer to the servers of the last one.
   for (const p of [f.state, f.upError, f.runs, f.baselines, f.data, f.workers])
     rmSync(p, { recursive: true, force: true });
   makeDirectory(f.data);
-  const log = openSync(f.supervisorLog, 'w');
+  const log = openSync(f.daemonLog, 'w');
   const child = spawn(
     process.execPath,
     [
       '--import',
       'tsx',
-      SUPERVISOR,
+      DAEMON,
       '--runtime',
       o.runtimes.join(','),
       '--model-latency',
@@ -86,18 +86,18 @@ export async function labUp(dir: string, o: UpOptions): Promise<number> {
   child.unref();
   const withTemporal = (await runtimeModules(o.runtimes)).some((m) => m.needs.temporal);
   process.stderr.write(
-    `lab: starting the world, PostgreSQL${withTemporal ? ' and a Temporal dev server' : ''} (supervisor pid ${child.pid})…\n`,
+    `lab: starting the world, PostgreSQL${withTemporal ? ' and a Temporal dev server' : ''} (daemon pid ${child.pid})…\n`,
   );
 
   const deadline = Date.now() + 120_000;
   let state: LabState | null = null;
   while (!state) {
     state = readState(dir);
-    if (state && state.supervisorPid !== child.pid) state = null;
+    if (state && state.daemonPid !== child.pid) state = null;
     if (state) break;
     if (existsSync(f.upError)) throw new Error(readFileSync(f.upError, 'utf8'));
     if (exited !== undefined)
-      throw new Error(`the lab's supervisor exited (${exited}) before it was ready: ${lastLogLine(dir)}`);
+      throw new Error(`the lab's daemon exited (${exited}) before it was ready: ${lastLogLine(dir)}`);
     if (Date.now() > deadline) {
       process.kill(child.pid!, 'SIGTERM');
       throw new Error(`the lab was not ready within 120 s: ${lastLogLine(dir)}`);
@@ -129,7 +129,7 @@ export async function labDown(dir: string, o: { quiet?: boolean } = {}): Promise
   const say = (l: string) => (o.quiet ? undefined : console.log(l));
   const workers = killAllSessions(dir);
   const state = readState(dir);
-  if (!state || !isProcessAlive(state.supervisorPid)) {
+  if (!state || !isProcessAlive(state.daemonPid)) {
     if (state) removeState(dir);
     say(workers ? 'the lab was not up; killed the worker processes it had left' : 'the lab is not up: nothing to stop');
     return 0;
@@ -138,17 +138,17 @@ export async function labDown(dir: string, o: { quiet?: boolean } = {}): Promise
     for (const end = Date.now() + ms; Date.now() < end; await sleep(100)) if (!isProcessAlive(pid)) return true;
     return !isProcessAlive(pid);
   };
-  // The orderly stop first; the supervisor's last-resort hooks (SIGTERM) and then SIGKILL if it hangs.
-  process.kill(state.supervisorPid, 'SIGUSR2');
-  if (!(await gone(state.supervisorPid, 30_000))) {
-    process.kill(state.supervisorPid, 'SIGTERM');
-    if (!(await gone(state.supervisorPid, 5_000))) process.kill(state.supervisorPid, 'SIGKILL');
+  // The orderly stop first; the daemon's last-resort hooks (SIGTERM) and then SIGKILL if it hangs.
+  process.kill(state.daemonPid, 'SIGUSR2');
+  if (!(await gone(state.daemonPid, 30_000))) {
+    process.kill(state.daemonPid, 'SIGTERM');
+    if (!(await gone(state.daemonPid, 5_000))) process.kill(state.daemonPid, 'SIGKILL');
   }
   const tpid = state.temporal?.pid;
   if (tpid && !(await gone(tpid, 10_000))) process.kill(tpid, 'SIGKILL');
   removeState(dir);
   say(
-    `the lab is down (supervisor pid ${state.supervisorPid} and its servers stopped; its files stay in ${dir} until the next lab up)`,
+    `the lab is down (daemon pid ${state.daemonPid} and its servers stopped; its files stay in ${dir} until the next lab up)`,
   );
   return 0;
 }

@@ -277,7 +277,7 @@ export async function runLabWorker(dir: string, state: LabState, o: LabWorkerOpt
       return;
     }
     if (adapter.isRetryableExit(exitCode)) {
-      // LangGraph hardened: the dead worker's lease has not expired yet. A supervisor retries; so do we.
+      // The dead worker's hold (a lease) has not lapsed yet: the lab's policy retries once it has.
       if (!retryAt.has(id)) lab(`run ${id}: the dead worker's lease still holds the run; retrying when it expires`);
       retryAt.set(id, { name, notBefore: Date.now() + (await notNowPauseMs(adapter, c.run.handle)) });
       return;

@@ -12,7 +12,8 @@ export const CRASH_POINTS = {
   },
   'after-fetch': {
     where: 'FETCH got the page, the step is not yet committed',
-    lesson: 'The page is fetched again: reads are cheap to repeat, so only time is lost.',
+    lesson:
+      "The page is fetched again, and FETCH's other page too when it had not arrived before the kill (a race, so the row shows how often): reads are cheap to repeat, so only time is lost.",
   },
   'after-model': {
     where: 'EXTRACT got the model answer, the step is not yet committed',

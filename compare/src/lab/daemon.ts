@@ -13,7 +13,7 @@ import { startServers } from '../infra.ts';
 import { runtimeModules } from '../runtimes.ts';
 import { files, LAB_RUNTIMES, labDir, removeState, writeJson, type LabState } from './state.ts';
 
-const USAGE = `usage: supervisor.ts --runtime ${LAB_RUNTIMES.join(',')} --model-latency MS --page-latency MS [--world-port N]
+const USAGE = `usage: daemon.ts --runtime ${LAB_RUNTIMES.join(',')} --model-latency MS --page-latency MS [--world-port N]
   started by \`pnpm lab up\`; LAB_OWNER_PID (tests): stop once that process is gone`;
 
 /** The dev server is always the lab's own: settings meant for a user's Temporal must not redirect it. */
@@ -23,7 +23,7 @@ function devServerEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-runCli('lab supervisor', async () => {
+runCli('lab daemon', async () => {
   const { values } = parseCli({
     usage: USAGE,
     options: {
@@ -50,7 +50,7 @@ runCli('lab supervisor', async () => {
       }
     })());
   // SIGUSR2 is `lab down`'s orderly stop. SIGTERM/SIGINT/SIGHUP are left to the infra's last-resort
-  // hooks, which kill the servers at once: a supervisor killed by someone else still leaves nothing.
+  // hooks, which kill the servers at once: a daemon killed by someone else still leaves nothing.
   process.on('SIGUSR2', () => void stopAll().then(() => process.exit(0)));
   const owner = Number(process.env.LAB_OWNER_PID);
   if (owner > 0) {
@@ -78,7 +78,7 @@ runCli('lab supervisor', async () => {
     const { world, postgres: pg, temporal } = servers;
     log(`world: ${world.url} (model latency ${modelLatencyMs} ms, page latency ${pageLatencyMs} ms)`);
     const state: LabState = {
-      supervisorPid: process.pid,
+      daemonPid: process.pid,
       startedAt: Date.now(),
       runtimes,
       worldUrl: world.url,
