@@ -25,7 +25,7 @@ import { esc } from './svg.ts';
  */
 export const CRASH_CSS = `
 tr.varies td { color: var(--warn); font-size: 12px; border-bottom: none; }
-table.crash td:first-child { white-space: nowrap; }
+td:first-child { white-space: nowrap; }
 .seen { color: var(--muted); font-size: 12.5px; margin: -4px 0 10px; }
 `;
 
