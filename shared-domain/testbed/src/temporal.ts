@@ -286,8 +286,9 @@ async function startDevServer(
   }
   const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--log-level', 'error'];
   let uiUrl: string | undefined;
+  let uiPort: number | undefined;
   if (opts.ui) {
-    const uiPort = opts.uiPort ?? (await freePort());
+    uiPort = opts.uiPort ?? (await freePort());
     args.push('--ui-port', String(uiPort));
     uiUrl = `http://127.0.0.1:${uiPort}`;
   } else {
@@ -367,9 +368,21 @@ async function startDevServer(
             () => true,
             () => false,
           ));
-      if (ready && !isGone()) break;
+      // A UI asked for is part of being ready: it listens a moment after the frontend does.
+      const uiListening =
+        uiPort === undefined ||
+        (ready &&
+          (await tcpConnect('127.0.0.1', uiPort, 500).then(
+            () => true,
+            () => false,
+          )));
+      if (ready && uiListening && !isGone()) break;
       if (Date.now() > deadline)
-        await fail(`did not serve namespace ${namespace} on ${address} within ${opts.readyTimeoutMs ?? 30_000}ms`);
+        await fail(
+          ready
+            ? `served namespace ${namespace} but its UI did not listen on ${uiUrl} within ${opts.readyTimeoutMs ?? 30_000}ms`
+            : `did not serve namespace ${namespace} on ${address} within ${opts.readyTimeoutMs ?? 30_000}ms`,
+        );
       await sleep(100);
     }
     serverVersion = await probe!.serverVersion();
