@@ -19,6 +19,13 @@ export async function freshTestDatabase(prefix: string): Promise<{ url: string; 
     async drop() {
       const c = new pg.Client({ connectionString: SERVER_URL });
       await c.connect();
+      // A pool's end() resolves before its sockets have closed: a session FORCE terminates then
+      // errors in a client nobody listens to any more. Wait (briefly) for the test's own to leave.
+      for (let i = 0; i < 40; i++) {
+        const { rows } = await c.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     },
