@@ -5,7 +5,7 @@ import { workerLife } from '@vendor-review/testbed';
 import type { LedgerEntry } from '@vendor-review/world';
 import { describe, expect, it } from 'vitest';
 import { toText } from './report/render-text.ts';
-import { otherProcessesCpu, processCpu, profileDocument, recoverySlices } from './profile.ts';
+import { exitedChildrenCpuMs, otherProcessesCpu, processCpu, profileDocument, recoverySlices } from './profile.ts';
 
 const scenario = crashCatalogue(Object.values(FIXTURE_RUNTIMES)).find((s) => s.crashPoint === 'after-model')!;
 
@@ -95,7 +95,7 @@ describe('where the time went', () => {
 
   it("splits the other processes' CPU by name, without this process or the workers", () => {
     const snap = (entries: [number, string, number, number, number][]) =>
-      new Map(entries.map(([pid, comm, ppid, ticks, started]) => [pid, { comm, ppid, ticks, started }]));
+      new Map(entries.map(([pid, comm, ppid, ticks, started]) => [pid, { comm, ppid, ticks, childTicks: 0, started }]));
     const before = snap([
       [2, 'bash', 1, 5000, 0],
       [10, 'postgres', 1, 100, 1],
@@ -117,5 +117,11 @@ describe('where the time went', () => {
     ]);
     // And on this machine: this very process is in the snapshot, under its own name.
     expect(processCpu().get(process.pid)?.comm).toBeTruthy();
+  });
+
+  it("counts this process's exited children from its own line of the snapshots", () => {
+    const me = (childTicks: number) => new Map([[12, { comm: 'node', ppid: 2, ticks: 0, childTicks, started: 3 }]]);
+    expect(exitedChildrenCpuMs(me(40), me(170), 12)).toBe(1300);
+    expect(exitedChildrenCpuMs(new Map(), me(170), 12)).toBe(null);
   });
 });

@@ -28,18 +28,9 @@ interface ProcessCpu {
   ppid: number;
   /** Clock ticks since it started: its own, and its children's that it has waited for (a server's exited backends). */
   ticks: number;
+  /** Of those, its exited children's (cutime + cstime). */
+  childTicks: number;
   started: number;
-}
-
-/** This process's exited children's CPU so far (cutime + cstime), ms; null without /proc. */
-export function exitedChildrenCpuMs(): number | null {
-  try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[13]) + Number(f[14])) * 10;
-  } catch {
-    return null;
-  }
 }
 
 /** Every process's CPU so far, from /proc/<pid>/stat (empty where /proc is not there). */
@@ -57,11 +48,12 @@ export function processCpu(): Map<number, ProcessCpu> {
       // The name sits in parentheses and may hold spaces: the fields are counted after its end.
       const close = stat.lastIndexOf(')');
       const f = stat.slice(close + 2).split(' ');
-      const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+      const childTicks = Number(f[13]) + Number(f[14]);
       out.set(Number(pid), {
         comm: stat.slice(stat.indexOf('(') + 1, close),
         ppid: Number(f[1]),
-        ticks,
+        ticks: Number(f[11]) + Number(f[12]) + childTicks,
+        childTicks,
         started: Number(f[19]),
       });
     } catch {
@@ -69,6 +61,13 @@ export function processCpu(): Map<number, ProcessCpu> {
     }
   }
   return out;
+}
+
+/** The CPU of `self`'s children that exited between two snapshots, ms; null when either lacks it. */
+export function exitedChildrenCpuMs(before: Map<number, ProcessCpu>, after: Map<number, ProcessCpu>, self: number) {
+  const b = before.get(self);
+  const a = after.get(self);
+  return a && b ? (a.childTicks - b.childTicks) * 10 : null;
 }
 
 /**

@@ -177,7 +177,6 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
         cpu: process.cpuUsage(),
         machine: machineCpu(),
         processes: processCpu(),
-        children: exitedChildrenCpuMs(),
       }
     : null;
   const names = opts.runtimes ?? RUNTIME_NAMES;
@@ -327,13 +326,11 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
       },
     };
     const machineNow = profiling && machineCpu();
+    const processesNow = profiling ? processCpu() : new Map();
     const profileDoc = profiling
       ? profileDocument({
           wallMs: wallTimeMs,
-          exitedChildrenCpuMs: (() => {
-            const now = exitedChildrenCpuMs();
-            return now === null || profiling.children === null ? null : now - profiling.children;
-          })(),
+          exitedChildrenCpuMs: exitedChildrenCpuMs(profiling.processes, processesNow, process.pid),
           harnessCpuMs: (() => {
             const d = process.cpuUsage(profiling.cpu);
             return (d.user + d.system) / 1000;
@@ -349,7 +346,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
           hazards: hazardObservations,
           others: otherProcessesCpu(
             profiling.processes,
-            processCpu(),
+            processesNow,
             process.pid,
             new Set(profiling.workers().flatMap((w) => (w.life.pid ? [w.life.pid] : []))),
           ),

@@ -43,10 +43,16 @@ export async function createDatabase(url: string, name: string): Promise<string>
   return databaseUrl(url, name);
 }
 
+const SESSIONS_LEAVE_MS = 2000;
+
 export interface FreshDatabase {
   url: string;
   name: string;
-  /** Drops the database, disconnecting whoever is still in it. */
+  /**
+   * Drops the database, disconnecting whoever is still in it: after at most SESSIONS_LEAVE_MS for
+   * sessions already closing (a pool's end() resolves before its sockets close, and a session
+   * terminated then errors in a client nobody listens to any more).
+   */
   drop(): Promise<void>;
 }
 
@@ -69,9 +75,17 @@ export async function freshDatabase(serverUrl: string, prefix = 'test'): Promise
     async drop() {
       if (dropped) return;
       dropped = true;
-      await withClient(serverUrl, (client) =>
-        client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`),
-      );
+      await withClient(serverUrl, async (client) => {
+        for (const until = Date.now() + SESSIONS_LEAVE_MS; Date.now() < until;) {
+          const { rows } = await client.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+            [name],
+          );
+          if (rows[0]!.n === 0) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`);
+      });
     },
   };
 }

@@ -47,7 +47,7 @@ describe('embedded PostgreSQL', () => {
     await expect(query(b.url, 'select * from only_in_a')).rejects.toThrow(/does not exist/);
     const holder = new pg.Client({ connectionString: a.url });
     holder.on('error', () => undefined);
-    await holder.connect(); // drop() must not wait for sessions still connected
+    await holder.connect(); // drop() does not wait for a session that stays: it disconnects it
     await a.drop();
     await b.drop();
     const left = await query<{ datname: string }>(

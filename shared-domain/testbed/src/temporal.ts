@@ -341,6 +341,11 @@ async function startDevServer(
     );
   };
 
+  const accepts = (p: number) =>
+    tcpConnect('127.0.0.1', p, 500).then(
+      () => true,
+      () => false,
+    );
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 30_000);
   // Asked only once the port accepts: a gRPC channel that failed to connect backs off for seconds.
   let probe: TemporalProbe | undefined;
@@ -354,10 +359,7 @@ async function startDevServer(
             : `exited with ${child.exitCode ?? child.signalCode} before it was ready`,
         );
       }
-      const listening = await tcpConnect('127.0.0.1', port, 500).then(
-        () => true,
-        () => false,
-      );
+      const listening = await accepts(port);
       if (listening) probe ??= await openTemporalProbe({ address }, 1_000);
       const ready =
         probe !== undefined &&
@@ -369,13 +371,7 @@ async function startDevServer(
             () => false,
           ));
       // A UI asked for is part of being ready: it listens a moment after the frontend does.
-      const uiListening =
-        uiPort === undefined ||
-        (ready &&
-          (await tcpConnect('127.0.0.1', uiPort, 500).then(
-            () => true,
-            () => false,
-          )));
+      const uiListening = uiPort === undefined || (ready && (await accepts(uiPort)));
       if (ready && uiListening && !isGone()) break;
       if (Date.now() > deadline)
         await fail(
