@@ -77,7 +77,7 @@ describe('where the time went', () => {
         ],
         cells: [obs],
         hazards: [],
-        workers: obs.workers.map((life) => ({ entry: '/x/.cache/worker-bundle-0a1b.mjs', life })),
+        workers: obs.workers.map((life) => ({ entry: '/x/.cache/worker-bundle-0a1b.cjs', life })),
         labelOf: (r) => r.toUpperCase(),
       }),
     );

@@ -145,10 +145,10 @@ const startWall = (l: WorkerLife) => (l.loadedAt === null ? null : l.loadedAt - 
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** "langgraph-impl/worker" for langgraph-impl/.cache/worker-bundle-<hash>.mjs; a source entry by its path. */
+/** "langgraph-impl/worker" for langgraph-impl/.cache/worker-bundle-<hash>.cjs; a source entry by its path. */
 function entryName(entry: string): string {
   const rel = path.relative(REPO_ROOT, path.resolve(REPO_ROOT, entry));
-  return rel.replace('/.cache/', '/').replace(/-bundle-[0-9a-f]+\.mjs$|\.[cm]?[tj]s$/, '');
+  return rel.replace('/.cache/', '/').replace(/-bundle-[0-9a-f]+\.cjs$|\.[cm]?[tj]s$/, '');
 }
 
 /** A table section: its heading, the columns (numeric from `numericFrom` on), the rows, notes after. */

@@ -2,7 +2,7 @@ import type { RuntimeAdapter } from '@vendor-review/pipeline';
 import { cellRequest, type HazardInfra } from '@vendor-review/conformance';
 import { freshDatabase, startPostgres, workerBundle, type PostgresHandle } from '@vendor-review/testbed';
 import { startWorld, type World } from '@vendor-review/world';
-import { createDbosAdapter, setupDatabase, WORKER_ENTRY } from '../src/index.ts';
+import { createDbosAdapter, OPTIONAL_TELEMETRY, setupDatabase, WORKER_ENTRY } from '../src/index.ts';
 
 /**
  * What a conformance suite needs to put DBOS through its scenarios: the world, a fresh database
@@ -37,7 +37,7 @@ export async function dbosUnderTest(name: string, o: { ownPostgres?: boolean } =
   const [world, db, worker] = await Promise.all([
     startWorld({}),
     freshDatabase(server.url, `dbos_${name}`),
-    workerBundle(WORKER_ENTRY, ['@dbos-inc/*']),
+    workerBundle(WORKER_ENTRY, OPTIONAL_TELEMETRY),
   ]);
   await setupDatabase(db.url);
   const adapter = await createDbosAdapter({ databaseUrl: db.url, worldUrl: world.url, workerEntry: worker.path });

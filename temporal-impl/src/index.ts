@@ -1,5 +1,5 @@
 /** @vendor-review/temporal: the vendor review on Temporal. What the compare harness calls. */
-export { WORKER_ENTRY } from './paths.ts';
+export { WORKER_ENTRY, WORKFLOW_BUNDLER } from './paths.ts';
 export { createTemporalAdapter, temporalUiLink, type TemporalAdapterOptions } from './harness/adapter.ts';
 export { TEMPORAL } from './harness/info.ts';
 export { toDurableRecord } from './harness/durable-record.ts';

@@ -16,14 +16,12 @@ export const runtime: RuntimeModule = {
   versions: () => installedVersions(import.meta.url, ['@dbos-inc/dbos-sdk']),
   bench: async () => (await import('../bench/profile.ts')).profile,
   async start(env) {
-    const [{ createDbosAdapter }, { dbosRecords }, { setupDatabase }, { WORKER_ENTRY }] = await Promise.all([
-      import('./adapter.ts'),
-      import('./records.ts'),
-      import('../store.ts'),
-      import('../paths.ts'),
+    const [{ createDbosAdapter }, { dbosRecords }, { setupDatabase }, { WORKER_ENTRY, OPTIONAL_TELEMETRY }] =
+      await Promise.all([import('./adapter.ts'), import('./records.ts'), import('../store.ts'), import('../paths.ts')]);
+    const [worker] = await Promise.all([
+      workerBundle(WORKER_ENTRY, OPTIONAL_TELEMETRY),
+      setupDatabase(env.databaseUrl),
     ]);
-    // The SDK reads its own package files at run time: left external, resolved from this package.
-    const [worker] = await Promise.all([workerBundle(WORKER_ENTRY, ['@dbos-inc/*']), setupDatabase(env.databaseUrl)]);
     const adapter = await createDbosAdapter({
       databaseUrl: env.databaseUrl,
       worldUrl: env.worldUrl,

