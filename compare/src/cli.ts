@@ -74,8 +74,8 @@ export interface CompareOptions {
 
 export const USAGE = `usage: pnpm compare [options]
   (default: for every registered runtime, its default configuration and its hardened one against every crash
-  point, killed with SIGKILL, and every production hazard: 298 s with five runtimes on a 2-core machine;
-  --full adds the rest: 459 s there)
+  point, killed with SIGKILL, and every production hazard: 5 to 8 minutes with five runtimes on the 2-core
+  machines measured; --full adds the rest, about half as long again)
   --full                                 every durability mode, --stop kill,term and every suite (granularity too)
   --suite    crash,production,granularity which suites (default: crash,production; --full: all three): crash points,
                                          production hazards, node size (what a crash repeats against what boundaries cost)
