@@ -26,7 +26,6 @@ export async function temporalUnderTest(
   workflowBundle: string,
   o: { restartable?: boolean } = {},
 ): Promise<TemporalUnderTest> {
-  // The SDK loads a native bridge and its own sandbox code from its package: left external.
   const [environment, worker] = await Promise.all([
     startTestEnvironment({ restartable: o.restartable ?? false }),
     workerBundle(WORKER_ENTRY, WORKFLOW_BUNDLER),
