@@ -301,17 +301,22 @@ async function startDevServer(
   // Only for the log line; settled here so a failing start never leaves it rejected and unobserved.
   const versionPromise = temporalCliVersion(cli).catch(() => 'unknown version');
   const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv() });
-  const output: string[] = [];
+  // The first lines (a Go panic names its reason there) and the last ones, for the error.
+  const first: string[] = [];
+  const last: string[] = [];
+  let dropped = 0;
   const keep = (chunk: Buffer) => {
-    output.push(
-      ...chunk
-        .toString('utf8')
-        .split('\n')
-        .map((l) => l.trim())
-        .filter(Boolean),
-    );
-    output.splice(0, Math.max(0, output.length - 8));
+    for (const line of chunk.toString('utf8').split('\n')) {
+      const l = line.trim();
+      if (!l) continue;
+      if (first.length < 4) first.push(l);
+      else if (last.push(l) > 8) {
+        last.shift();
+        dropped++;
+      }
+    }
   };
+  const output = () => [...first, ...(dropped ? [`… ${dropped} lines …`] : []), ...last];
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   let spawnError: Error | undefined;
@@ -337,7 +342,7 @@ async function startDevServer(
     forget();
     throw new InfraError(
       `temporal: dev server \`${cli} ${args.join(' ')}\` ${what}` +
-        `${output.length ? ` (${output.join(' | ')})` : ''}: fix the CLI or set TEMPORAL_ADDRESS to a running server`,
+        `${first.length ? ` (${output().join(' | ')})` : ''}: fix the CLI or set TEMPORAL_ADDRESS to a running server`,
     );
   };
 
