@@ -51,6 +51,9 @@ function versionBundle(version: keyof typeof VERSIONS): Promise<string> {
  */
 export const FOREIGN_ENCODING = 'binary/encrypted';
 
+/** temporal.api.enums.v1.PendingWorkflowTaskState.PENDING_WORKFLOW_TASK_STATE_SCHEDULED: not handed to a poller. */
+const TASK_SCHEDULED = 1;
+
 /** The last workflow task a worker failed, from the history: the server records the first failure of a task, with the worker's error. */
 async function failedWorkflowTask(client: Client, runId: string): Promise<Refusal | null> {
   let events: Record<string, unknown>[];
@@ -78,6 +81,50 @@ async function failedWorkflowTask(client: Client, runId: string): Promise<Refusa
     where: `history event ${String(failed.eventId)}: workflow task failed on worker ${attrs.identity ?? '?'} (cause ${cause}); the run waits, retried without end`,
     error: message,
   };
+}
+
+/**
+ * Waits until the workflow task a payload created (history events after the first `after`) can
+ * only go to a live worker. A worker killed a moment earlier may still have a long poll open at
+ * the server; a task handed to that poll is started by nobody and times out (start-to-close), and
+ * a retry after such a timeout is a transient attempt whose failure the history does not record
+ * until a new event arrives. Were the harness's approval to land while the dead poll holds the
+ * task, the run would wait with no reason written, however clearly the next worker refuses the
+ * payload (a CI run judged the row `broke` so). Done once the task waits on the run's normal task
+ * queue, not started: after the dead worker's sticky queue timed out, or after a dead poll's
+ * attempt did. Returns that second case in words, for the row.
+ */
+async function payloadTaskOnNormalQueue(client: Client, workflowId: string, after: number): Promise<string | null> {
+  const type = (e: Record<string, unknown> | undefined) =>
+    String(e?.eventType).replace(/^EVENT_TYPE_WORKFLOW_TASK_/, '');
+  let deadPoll: string | null = null;
+  await until(async () => {
+    const pending = (await client.workflow.getHandle(workflowId).describe()).raw.pendingWorkflowTask;
+    const tasks = (await fetchHistoryJson(client, workflowId)).events
+      .slice(after)
+      .filter((e) => String(e.eventType).startsWith('EVENT_TYPE_WORKFLOW_TASK_'));
+    const timedOut = tasks.filter(
+      (e) =>
+        (e.workflowTaskTimedOutEventAttributes as { timeoutType?: string } | undefined)?.timeoutType ===
+        'TIMEOUT_TYPE_START_TO_CLOSE',
+    );
+    if (timedOut.length > 0) {
+      const by = tasks
+        .filter((e) => type(e) === 'STARTED')
+        .map((e) => (e.workflowTaskStartedEventAttributes as { identity?: string }).identity ?? '?');
+      deadPoll = `its workflow task was handed to the killed worker's open poll (${[...new Set(by)].join(', ')}) and timed out ${timedOut.length}×; the next worker met it as a retry`;
+    }
+    if (!pending) return tasks.length > 0; // none pending any more: completed or failed
+    if (pending.state !== TASK_SCHEDULED) return false;
+    const last = tasks.at(-1);
+    const queue = (last?.workflowTaskScheduledEventAttributes as { taskQueue?: { kind?: string } } | undefined)
+      ?.taskQueue;
+    // A retry after a start-to-close timeout is a transient attempt: the history does not show it scheduled.
+    return (
+      (type(last) === 'SCHEDULED' && queue?.kind !== 'TASK_QUEUE_KIND_STICKY') || (!!last && timedOut.at(-1) === last)
+    );
+  }, 'the payload’s workflow task to wait on the run’s task queue');
+  return deadPoll;
 }
 
 export interface TemporalDrillDeps<H extends RunHandle> {
@@ -117,6 +164,7 @@ export function temporalDrills<H extends RunHandle>(d: TemporalDrillDeps<H>): Ru
       },
     },
     async foreignFormat(h) {
+      const before = (await fetchHistoryJson(client, workflowIdFor(h.runId))).events.length;
       await client.workflowService.signalWorkflowExecution({
         namespace: client.options.namespace,
         workflowExecution: { workflowId: workflowIdFor(h.runId) },
@@ -132,7 +180,8 @@ export function temporalDrills<H extends RunHandle>(d: TemporalDrillDeps<H>): Ru
         identity: 'deploy-drill',
         requestId: randomUUID(),
       });
-      return `an approval signal whose payload is encoded ${FOREIGN_ENCODING} (a client deployed with an encryption codec the workers do not have)`;
+      const deadPoll = await payloadTaskOnNormalQueue(client, workflowIdFor(h.runId), before);
+      return `an approval signal whose payload is encoded ${FOREIGN_ENCODING} (a client deployed with an encryption codec the workers do not have)${deadPoll ? `; ${deadPoll}` : ''}`;
     },
   };
 
