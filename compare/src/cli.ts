@@ -4,6 +4,7 @@ import {
   CRASH_POINT_NAMES,
   DURABILITIES,
   GRANULARITIES,
+  HAZARD_IDS,
   STOP_GRACE_MS,
   STOP_MODES,
   VARIANTS,
@@ -11,12 +12,14 @@ import {
   type CrashPointName,
   type Durability,
   type Granularity,
+  type HazardId,
   type StopMode,
   type Suite,
   type Variant,
 } from '@vendor-review/pipeline';
 import { commaList, parseCli, UsageError, wholeNumber } from '@vendor-review/worker-io';
 import { RUNTIME_NAMES } from './runtimes.ts';
+import { wrap } from './table.ts';
 
 export { UsageError };
 
@@ -43,6 +46,8 @@ export interface CompareOptions {
   runtimes?: string[];
   variants?: Variant[];
   crashPoints?: CrashPointName[];
+  /** The production hazards (default: all). */
+  hazards?: HazardId[];
   durabilities?: Durability[];
   /** How worker A leaves at the crash point: kill (SIGKILL, the default), term (SIGTERM and a grace period). */
   stops?: StopMode[];
@@ -82,6 +87,8 @@ export const USAGE = `usage: pnpm compare [options]
   --runtime  <name>[,<name>…]            which runtimes (default: every registered one): ${RUNTIME_NAMES.join(', ')}
   --variant  naive,hardened              which variants (default: both; baselines always run)
   --crash    <point>[,<point>…]          crash points (default: all): ${CRASH_POINT_NAMES.join(', ')}
+  --hazard   <hazard>[,<hazard>…]        production hazards (default: all):
+${wrap(HAZARD_IDS.join(', '), 117, ' '.repeat(41)).join('\n')}
   --durability sync,async,exit           the naive durability modes of a runtime that has them (default: the
                                          runtime's own default; --full: all three)
   --stop     kill,term                   how worker A leaves at the crash point (default: kill; --full: both): kill = SIGKILL;
@@ -128,6 +135,7 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
         runtime: { type: 'string' },
         variant: { type: 'string' },
         crash: { type: 'string' },
+        hazard: { type: 'string' },
         durability: { type: 'string' },
         stop: { type: 'string' },
         granularity: { type: 'string' },
@@ -152,6 +160,7 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
   const runtimes = commaList('--runtime', values.runtime, RUNTIME_NAMES);
   const variants = commaList('--variant', values.variant, VARIANTS);
   const crashPoints = commaList('--crash', values.crash, CRASH_POINT_NAMES, 'crash point');
+  const hazards = commaList('--hazard', values.hazard, HAZARD_IDS, 'hazard');
   const durabilities = commaList('--durability', values.durability, DURABILITIES);
   const stops = commaList('--stop', values.stop, STOP_MODES);
   const granularities = commaList('--granularity', values.granularity, GRANULARITIES);
@@ -166,6 +175,7 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
     runtimes,
     variants,
     crashPoints,
+    hazards,
     durabilities,
     ...(stops ? { stops } : o.full ? { stops: [...STOP_MODES] } : {}),
     ...(o.full ? { full: true } : {}),

@@ -34,12 +34,23 @@ export interface Infra {
   runtimes: Map<string, StartedRuntime>;
   /** The servers as started, for the hazards that restart them: `restart` only on those started here. */
   servers: HazardInfra;
+  /**
+   * Servers of their own for the hazards that restart one (InfraOptions.restartServers), and every
+   * runtime started on them; null when not asked for.
+   */
+  restarting: {
+    runtimes: Map<string, StartedRuntime>;
+    servers: HazardInfra;
+    /** Which servers are theirs, in words; null when they are the shared ones. */
+    described: string | null;
+  } | null;
   describe(): {
     world: string;
     model: string;
     postgres: string;
     temporal: string;
     temporalUi: string | null;
+    restartHazards: string | null;
     built: string[];
   };
   teardown(): Promise<void>;
@@ -55,6 +66,14 @@ export interface InfraOptions {
   modelUpstream?: { baseUrl: string; model: string };
   /** A pool of workers serving many runs (chaos) names the queue each configuration's runs share. */
   sharedQueue?: RuntimeEnv['sharedQueue'];
+  /**
+   * The hazards that restart a server get servers of their own (`restarting`): a second PostgreSQL
+   * cluster where ours is embedded, a dev server on a database file where ours is a CLI dev server.
+   * They then run beside everything else instead of alone at the end, and the shared dev server
+   * keeps its state in memory (as `temporal server start-dev` does by default). Without it the
+   * shared dev server keeps its state in a file, so that restarts of it (chaos) lose nothing.
+   */
+  restartServers?: boolean;
 }
 
 /** The servers every tool's runs need: the world, PostgreSQL, and Temporal when a runtime needs it. */
@@ -127,6 +146,78 @@ export function describeModel(upstream: { baseUrl: string; model: string } | und
   })`;
 }
 
+/** A Temporal server as a runtime's `start` is given it. */
+function temporalEnvOf(t: TemporalHandle, uiUrl: string | null): NonNullable<RuntimeEnv['temporal']> {
+  return { address: t.address, namespace: t.namespace, connection: t.connection, workerEnv: t.workerEnv, uiUrl };
+}
+
+/**
+ * Every module started on the given servers, each put in `into` as it starts (a teardown closes
+ * them); the first failure is thrown once all have settled.
+ */
+async function startModules(
+  modules: readonly RuntimeModule[],
+  env: RuntimeEnv,
+  into: Map<string, StartedRuntime>,
+): Promise<void> {
+  const started = await Promise.allSettled(modules.map((m) => m.start(env)));
+  started.forEach((s, i) => s.status === 'fulfilled' && into.set(modules[i]!.info.name, s.value));
+  const broken = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (broken) throw broken.reason;
+}
+
+/**
+ * Servers for the hazards that restart one (InfraOptions.restartServers): a PostgreSQL cluster of
+ * their own where ours is embedded, a dev server on a database file where ours is a CLI dev
+ * server, and every module of the production suite started on them. A server that is the user's
+ * is theirs too: the hazard skips what it may not restart.
+ */
+async function startRestartServers(o: {
+  modules: readonly RuntimeModule[];
+  /** The shared servers and the runtimes started on them. */
+  shared: { runtimes: Map<string, StartedRuntime>; postgres: PostgresHandle; temporal: TemporalHandle | null };
+  env: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+  worldUrl: string;
+  databaseUrl: string;
+  dbFilename?: string;
+  stops: (() => Promise<void>)[];
+}): Promise<NonNullable<Infra['restarting']>> {
+  const log = (line: string) => o.log(`restart hazards: ${line}`);
+  const shared = o.shared;
+  const [pg, temporal] = await Promise.all([
+    shared.postgres.kind === 'embedded' ? startPostgres({ env: {}, log }) : null,
+    shared.temporal?.kind === 'cli' && o.dbFilename
+      ? startTemporal({ env: o.env, dbFilename: o.dbFilename, namespace: shared.temporal.namespace, log })
+      : null,
+  ]);
+  const servers = (p: PostgresHandle, t: TemporalHandle | null): HazardInfra => ({
+    postgres: p,
+    ...(t ? { temporal: t } : {}),
+  });
+  if (!pg && !temporal)
+    return { runtimes: shared.runtimes, servers: servers(shared.postgres, shared.temporal), described: null };
+  if (pg) o.stops.push(() => pg.stop());
+  if (temporal) o.stops.push(() => temporal.stop());
+  const runtimes = new Map<string, StartedRuntime>();
+  o.stops.push(async () => {
+    await Promise.all([...runtimes.values()].map((r) => r.adapter.close().catch(() => undefined)));
+  });
+  const t = temporal ?? shared.temporal;
+  await startModules(
+    o.modules.filter((m) => !m.info.suites || m.info.suites.includes('production')),
+    { worldUrl: o.worldUrl, databaseUrl: pg?.url ?? o.databaseUrl, temporal: t ? temporalEnvOf(t, null) : null },
+    runtimes,
+  );
+  const described = [
+    pg ? `embedded PostgreSQL ${maskDatabaseUrl(pg.url)}` : null,
+    temporal ? `dev server (Temporal CLI) ${temporal.address}, state in ${temporal.dbFilename}` : null,
+  ]
+    .filter(Boolean)
+    .join('; ');
+  return { runtimes, servers: servers(pg ?? shared.postgres, t), described };
+}
+
 export async function startInfra(o: InfraOptions): Promise<Infra> {
   const env = o.env ?? process.env;
   const log = o.log ?? ((l: string) => process.stderr.write(`${l}\n`));
@@ -146,10 +237,12 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
   try {
     const modules = await runtimeModules(o.runtimes);
     const withTemporal = modules.some((m) => m.needs.temporal);
-    // A dev server we start keeps its state in a file, so the restart hazard can restart it and lose
-    // nothing; the file goes with the rest at teardown (pushed first: removed after the server stopped).
+    // A dev server restarted under the runs keeps its state in a file, so the restart loses nothing:
+    // the shared one, unless the restart hazards get servers of their own. The file goes with the
+    // rest at teardown (pushed first: removed after the server stopped).
     const temporalDir = withTemporal ? await mkdtemp(join(tmpdir(), 'vendor-review-temporal-')) : null;
     if (temporalDir) stops.push(() => rm(temporalDir, { recursive: true, force: true }));
+    const dbFilename = (name: string) => (temporalDir ? { dbFilename: join(temporalDir, name) } : {});
     const servers = await startServers({
       modules,
       env,
@@ -157,7 +250,7 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
       world: o.modelUpstream
         ? { modelUpstream: { ...o.modelUpstream, ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}) } }
         : {},
-      ...(temporalDir ? { temporal: { dbFilename: join(temporalDir, 'temporal.db') } } : {}),
+      ...(o.restartServers ? {} : { temporal: dbFilename('temporal.db') }),
     });
     stops.push(...servers.stops.map((s) => s.stop));
     const { world, postgres: pg, temporal: t } = servers;
@@ -189,19 +282,29 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
           version: t.serverVersion,
         }
       : null;
-    const started = await Promise.allSettled(
-      modules.map((m) =>
-        m.start({
+    await startModules(
+      modules,
+      {
+        worldUrl: world.url,
+        databaseUrl,
+        temporal,
+        ...(o.sharedQueue ? { sharedQueue: o.sharedQueue } : {}),
+      },
+      runtimes,
+    );
+    // After the shared ones: a module started twice on one database must not migrate it twice at once.
+    const restarting = o.restartServers
+      ? await startRestartServers({
+          modules,
+          shared: { runtimes, postgres: pg, temporal: t },
+          env,
+          log,
           worldUrl: world.url,
           databaseUrl,
-          temporal,
-          ...(o.sharedQueue ? { sharedQueue: o.sharedQueue } : {}),
-        }),
-      ),
-    );
-    started.forEach((s, i) => s.status === 'fulfilled' && runtimes.set(o.runtimes[i]!, s.value));
-    const broken = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-    if (broken) throw broken.reason;
+          ...dbFilename('restart-hazards.db'),
+          stops,
+        })
+      : null;
     const built = [...runtimes.values()].flatMap((r) => r.built);
     log(`world: ${world.url} · ${built.join(' · ')}`);
 
@@ -212,6 +315,7 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
       temporal,
       runtimes,
       servers: { postgres: pg, ...(t ? { temporal: t } : {}) },
+      restarting,
       describe: () => ({
         world: `simulated world at ${world.url}`,
         model: describeModel(o.modelUpstream),
@@ -221,6 +325,7 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
             `${t.serverVersion ? `, server ${t.serverVersion}` : ''}${t.tls ? ', TLS' : ''}${t.apiKey ? ', API key' : ''}`
           : 'not used',
         temporalUi: uiUrl,
+        restartHazards: restarting?.described ?? null,
         built,
       }),
       teardown,

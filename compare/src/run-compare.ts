@@ -16,7 +16,7 @@ import {
   productionCatalogue,
   runCell,
   runHazard,
-  RUNS_ALONE,
+  RESTARTS_A_SERVER,
   runMatrix,
   selectScenarios,
   type CellObservation,
@@ -81,7 +81,10 @@ function progressLine(
   return `[${String(done).padStart(String(total).length)}/${total}] ${mark} ${label.padEnd(38)} ${obs.status.padEnd(9)} ${seconds(obs.endedAt - obs.startedAt).padStart(7)} · ${facts}${note}`;
 }
 
-/** The production hazards, two at a time, each through its runtime's adapter; one progress line per row. */
+/**
+ * The production hazards, each through its runtime's adapter, beside the cells; one progress line
+ * per row. Those that restart a server run on servers of their own (infra.restarting), one at a time.
+ */
 async function runHazards(
   hazards: HazardScenario[],
   infra: Infra,
@@ -93,22 +96,20 @@ async function runHazards(
   expected: ExpectedTimes,
 ): Promise<HazardObservation[]> {
   const log = (line: string) => progress.log(line);
-  const out: HazardObservation[] = new Array(hazards.length);
   let done = 0;
-  const runOne = async (i: number) => {
-    const h = hazards[i]!;
-    const id = `hazard ${i}`;
+  const runOne = async (h: HazardScenario): Promise<HazardObservation> => {
+    const id = `hazard ${h.id}`;
     progress.started(id, `${labelOf(h.runtime)} ${h.variant} ${h.hazard}`);
-    const adapter = infra.runtimes.get(h.runtime)?.adapter;
-    const env = {
-      adapter: adapter!,
-      worldUrl: infra.worldUrl,
-      request,
-      boundMs: opts.boundSeconds * 1000,
-      infra: infra.servers,
-    };
-    out[i] = adapter
-      ? await runHazard(h, env)
+    const restarts = RESTARTS_A_SERVER.has(h.hazard) ? infra.restarting : null;
+    const adapter = (restarts ?? infra).runtimes.get(h.runtime)?.adapter;
+    const o: HazardObservation = adapter
+      ? await runHazard(h, {
+          adapter,
+          worldUrl: infra.worldUrl,
+          request,
+          boundMs: opts.boundSeconds * 1000,
+          infra: (restarts ?? infra).servers,
+        })
       : {
           scenario: h,
           status: 'error',
@@ -121,32 +122,28 @@ async function runHazards(
           ledger: [],
           durable: null,
         };
-    const o = out[i]!;
     progress.finished(id);
     log(
       `[hazard ${++done}/${hazards.length}] ${labelOf(h.runtime)} ${h.variant} ${h.hazard}: ${o.verdict ?? o.status}${o.note ? ` · ${o.note.slice(0, 120)}` : ''}`,
     );
+    return o;
   };
-  // Those that restart a shared server wait until nothing else runs (`quiet`: the cells are done), then go one by one.
-  const together = hazards.map((_, i) => i).filter((i) => !RUNS_ALONE.has(hazards[i]!.hazard));
-  const alone = hazards.map((_, i) => i).filter((i) => RUNS_ALONE.has(hazards[i]!.hazard));
   // Beside the cells, half as many lanes as cells at once (at least two): most of a hazard's time is
   // spent waiting. Once the cells are done, the hazards get twice as many lanes as the cells had: they
   // wait on timers and leases, not on the CPU.
   let cellsDone = false;
   void quiet.then(() => (cellsDone = true));
-  await inLanes(
-    together,
+  return inLanes(
+    hazards,
     {
       concurrency: () => (cellsDone ? 2 * opts.concurrency : Math.max(2, Math.floor(opts.concurrency / 2))),
       widen: quiet,
-      expectedMs: (i) => expected.hazard(hazards[i]!.id, hazards[i]!.hazard),
+      expectedMs: (h) => expected.hazard(h.id, h.hazard),
+      // The restart hazards share the servers they restart.
+      exclusive: (h) => (RESTARTS_A_SERVER.has(h.hazard) ? 'restarts' : null),
     },
     runOne,
   );
-  await quiet;
-  await inLanes(alone, { concurrency: 1 }, runOne);
-  return out;
 }
 
 export interface CompareIo {
@@ -196,7 +193,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
       )
     : [];
   const hazards = opts.suites.includes('production')
-    ? productionCatalogue(infos).filter((h) => !opts.variants || opts.variants.includes(h.variant))
+    ? productionCatalogue(infos, opts.hazards).filter((h) => !opts.variants || opts.variants.includes(h.variant))
     : [];
   const granular = opts.suites.includes('granularity')
     ? granularityScenarios(infos, { variants: opts.variants, granularities: opts.granularities })
@@ -222,6 +219,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
       env,
       ...(io.command ? { command: io.command } : {}),
       ...(opts.modelUpstream ? { modelUpstream: opts.modelUpstream } : {}),
+      restartServers: hazards.some((h) => RESTARTS_A_SERVER.has(h.hazard)),
     }));
   const progress = createProgress({
     write:

@@ -90,6 +90,7 @@ export function fixtureResults(observations = fixtureObservations(), hazards = f
         postgres: 'embedded PostgreSQL',
         temporal: 'dev server',
         temporalUi: null,
+        restartHazards: null,
         built: [],
       },
       environment: { inForce: ['DATABASE_URL=postgres://u:***@db:5432/x'], notPassedToWorkers: ['OPENAI_BASE_URL'] },

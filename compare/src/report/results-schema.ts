@@ -153,6 +153,10 @@ export const ResultsMetaSchema = z.object({
     postgres: z.string(),
     temporal: z.string(),
     temporalUi: z.string().nullable(),
+    restartHazards: z
+      .string()
+      .nullable()
+      .describe('the servers of their own that the hazards restarting a server ran on, or null (none ran)'),
     built: z.array(z.string()),
   }),
   environment: z.object({

@@ -50,10 +50,11 @@ export const HAZARD_RUNNERS: Record<HazardId, HazardRunner> = {
 };
 
 /**
- * Hazards that restart a server every other row shares (PostgreSQL, the Temporal server): they run
- * one at a time, once nothing else runs, so no other row meets an outage it did not ask for.
+ * Hazards that restart a server (PostgreSQL, the Temporal server). On servers of their own they run
+ * beside the rest, one at a time; on servers other rows share, one at a time once nothing else
+ * runs, so no other row meets an outage it did not ask for.
  */
-export const RUNS_ALONE: ReadonlySet<HazardId> = new Set<HazardId>(['restart-postgres', 'restart-temporal']);
+export const RESTARTS_A_SERVER: ReadonlySet<HazardId> = new Set<HazardId>(['restart-postgres', 'restart-temporal']);
 
 /** Every hazard for every runtime that takes part in the production suite, in both variants. */
 export function productionCatalogue(
@@ -119,16 +120,16 @@ export function checkHazard(obs: HazardObservation): { expected: string; why: st
 }
 
 /**
- * Runs hazard rows through one adapter, a few at a time (those in RUNS_ALONE afterwards, one by
- * one): the usual `run` of a productionSpec.
+ * Runs hazard rows through one adapter, a few at a time (those in RESTARTS_A_SERVER afterwards, one
+ * by one: they share its servers): the usual `run` of a productionSpec.
  */
 export function runHazardsThroughAdapter(
   env: () => HazardEnv,
   opts: { concurrency?: number } = {},
 ): (scenarios: HazardScenario[]) => Promise<HazardObservation[]> {
   return async (scenarios) => {
-    const together = scenarios.filter((s) => !RUNS_ALONE.has(s.hazard));
-    const alone = scenarios.filter((s) => RUNS_ALONE.has(s.hazard));
+    const together = scenarios.filter((s) => !RESTARTS_A_SERVER.has(s.hazard));
+    const alone = scenarios.filter((s) => RESTARTS_A_SERVER.has(s.hazard));
     const seen = new Map<HazardScenario, HazardObservation>();
     const run = async (s: HazardScenario) => {
       const o = await runHazard(s, env());

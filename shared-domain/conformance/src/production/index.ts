@@ -4,7 +4,7 @@ export {
   checkHazard,
   runHazardsThroughAdapter,
   HAZARD_RUNNERS,
-  RUNS_ALONE,
+  RESTARTS_A_SERVER,
 } from './catalogue.ts';
 export { productionSpec } from './spec.ts';
 export { failedRequest, ownErrorsOfStep, permanentRequest } from './own-errors.ts';
