@@ -106,6 +106,7 @@ export async function followRun(o: FollowOptions): Promise<Followed> {
       return { end: last && isTerminal(last.status) ? 'terminal' : 'exited', view: last, at: Date.now() };
     }
     if (Date.now() > deadline) return { end: 'timeout', view, at: Date.now() };
-    await Promise.race([sleep(o.pollMs ?? 200), ...(workers ?? []).map((w) => w.exited)]);
+    // Woken early only by a worker that exits now: one that left earlier would wake every wait at once.
+    await Promise.race([sleep(o.pollMs ?? 200), ...(workers ?? []).filter((w) => w.alive).map((w) => w.exited)]);
   }
 }

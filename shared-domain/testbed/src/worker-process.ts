@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseCrashLine, type CrashLine, type WorkerSpec } from '@vendor-review/pipeline';
@@ -99,17 +99,21 @@ function peakRssKb(pid: number): number | null {
   }
 }
 
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces), or null once the process is gone. */
+function statFields(pid: number): string[] | null {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  } catch {
+    return null;
+  }
+}
+
 const CLOCK_TICKS_PER_MS = 100 / 1000; // USER_HZ: Linux reports /proc times in 1/100 s on every architecture
 
 /** User + system CPU time a live process has used, in ms, or null once it is gone. */
 function cpuMsOf(pid: number): number | null {
-  try {
-    // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_MS;
-  } catch {
-    return null;
-  }
+  const fields = statFields(pid);
+  return fields ? (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_MS : null;
 }
 
 export interface StartedWorker {
@@ -127,10 +131,9 @@ export function recordStartedWorkers(): () => readonly StartedWorker[] {
   return () => list;
 }
 
-/** The kernel's word on a process: stopped (SIGSTOP) or not. */
+/** The kernel's word on a process: stopped (SIGSTOP) or not. Read from /proc: a harness asks this many times a second. */
 function isStopped(pid: number): boolean {
-  const stat = spawnSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).stdout.trim();
-  return stat.startsWith('T');
+  return statFields(pid)?.[0] === 'T';
 }
 
 export function workerEnv(
