@@ -19,7 +19,7 @@ describe('options', () => {
       concurrency: defaultConcurrency(),
       clean: false,
     });
-    // Unset: once per cell, more for cells whose outcome depends on timing (defaultRepeats).
+    // Unset: once per cell; with --full, more for cells whose outcome depends on timing (distributionRepeats).
     expect(o.repeat).toBeUndefined();
     expect(o.crashPoints).toBeUndefined();
     expect(o.modelUpstream).toBeUndefined();

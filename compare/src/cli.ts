@@ -54,8 +54,8 @@ export interface CompareOptions {
   /** The granularity suite's granularities (default: every one a runtime offers). */
   granularities?: Granularity[];
   /**
-   * Times every cell runs. Unset: once, except cells whose outcome depends on timing (the
-   * `varies` deviations a runtime names, and the racing crash points), which run VARYING_REPEATS times.
+   * Times every cell runs. Unset: once; with `full`, the cells whose outcome depends on timing (the
+   * `varies` deviations a runtime names, and the racing crash points) run VARYING_REPEATS times.
    */
   repeat?: number;
   /** Model calls forwarded by the world to a real OpenAI-compatible provider (key: OPENAI_API_KEY, never stored here). */
@@ -69,8 +69,9 @@ export interface CompareOptions {
   /** Seconds a phase (worker A until the crash, worker B until done) may take before the cell is "stuck". */
   boundSeconds: number;
   /**
-   * Every durability mode, both ways of leaving (kill and term) and every suite, where the default
-   * runs each variant in its baseline configuration, kills only, crash and production.
+   * Every durability mode, both ways of leaving (kill and term), every suite, and the cells whose
+   * outcome depends on timing VARYING_REPEATS times, where the default runs each variant in its
+   * baseline configuration, kills only, crash and production, every cell once.
    */
   full?: boolean;
   /** Print where the time went (worker starts, the runtime's own waits, the harness's cost) after the table. */
@@ -81,7 +82,8 @@ export const USAGE = `usage: pnpm compare [options]
   (default: for every registered runtime, its default configuration and its hardened one against every crash
   point, killed with SIGKILL, and every production hazard: 5 to 8 minutes with five runtimes on the 2-core
   machines measured; --full adds the rest, about half as long again)
-  --full                                 every durability mode, --stop kill,term and every suite (granularity too)
+  --full                                 every durability mode, --stop kill,term, every suite (granularity too), and
+                                         the cells whose outcome depends on timing ${VARYING_REPEATS} times, to show their distribution
   --suite    crash,production,granularity which suites (default: crash,production; --full: all three): crash points,
                                          production hazards, node size (what a crash repeats against what boundaries cost)
   --runtime  <name>[,<name>…]            which runtimes (default: every registered one): ${RUNTIME_NAMES.join(', ')}
@@ -97,8 +99,8 @@ ${wrap(HAZARD_IDS.join(', '), 117, ' '.repeat(41)).join('\n')}
   --granularity ${GRANULARITIES.join(',')}
                                          the granularity suite's node sizes (default: all three), in the hardened
                                          variant unless --variant says otherwise
-  --repeat N                             run every cell N times (default: once; cells whose outcome depends
-                                         on timing, ${VARYING_REPEATS} times) and show the distribution
+  --repeat N                             run every cell N times and show the distribution (default: once; --full:
+                                         the cells whose outcome depends on timing ${VARYING_REPEATS} times)
   --model-upstream URL                   forward model calls to a real OpenAI-compatible provider (…/v1), still
                                          counted and priced by the world: model from OPENAI_MODEL, key from OPENAI_API_KEY
   --clean                                remove what earlier runs left in DATABASE_URL's database (only that), then exit

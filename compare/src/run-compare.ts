@@ -4,7 +4,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { defaultRepeats } from '@vendor-review/pipeline';
+import { dependsOnTiming, distributionRepeats, VARYING_REPEATS } from '@vendor-review/pipeline';
 import { inLanes } from '@vendor-review/conformance';
 import { recordStartedWorkers } from '@vendor-review/testbed';
 import {
@@ -200,11 +200,17 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
     : [];
   const granularRuns =
     granular.filter((s) => s.crash === null).length * (opts.repeat ?? 1) + granular.filter((s) => s.crash).length;
-  // Cells whose outcome depends on timing run several times unless --repeat says otherwise.
-  const jobs = jobsFor(scenarios, opts.repeat ?? defaultRepeats);
-  const varying = scenarios.filter((s) => defaultRepeats(s) > 1).length;
+  // --full runs the cells whose outcome depends on timing several times, to show their distribution.
+  const repeats = opts.repeat ?? (opts.full ? distributionRepeats : 1);
+  const jobs = jobsFor(scenarios, repeats);
+  const varying = opts.full && !opts.repeat ? scenarios.filter(dependsOnTiming).length : 0;
+  const repeated = opts.repeat
+    ? ` × ${opts.repeat}`
+    : varying
+      ? `, ${varying} of them whose outcome depends on timing × ${VARYING_REPEATS}`
+      : '';
   io.log(
-    `compare: ${jobs.length} crash cell runs (${scenarios.length} cells${opts.repeat ? ` × ${opts.repeat}` : varying ? `, ${varying} of them whose outcome depends on timing × ${defaultRepeats(scenarios.find((s) => defaultRepeats(s) > 1)!)}` : ''}) and ${hazards.length} production hazards (${names.join(', ')}), concurrency ${opts.concurrency}; starting infrastructure…`,
+    `compare: ${jobs.length} crash cell runs (${scenarios.length} cells${repeated}) and ${hazards.length} production hazards (${names.join(', ')}), concurrency ${opts.concurrency}; starting infrastructure…`,
   );
   if (granular.length)
     io.log(

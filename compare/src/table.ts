@@ -164,6 +164,20 @@ export function distributionText(r: Pick<ResultRow, 'outcomes' | 'repetitions'>)
   return [...counts].map(([text, n]) => `${text} ${n}/${r.repetitions}`).join(' · ');
 }
 
+/**
+ * What a row says of its runs where its outcome depends on timing: the distribution its runs
+ * showed, or that it ran once and how to see more (`--full` runs such a cell `fullRuns` times).
+ */
+export function timingText(
+  r: Pick<ResultRow, 'outcomes' | 'repetitions' | 'variesAcrossRepeats' | 'dependsOnTiming'>,
+  fullRuns: number,
+): string | null {
+  if (r.variesAcrossRepeats) return `over ${r.repetitions} runs: ${distributionText(r)}`;
+  if (r.dependsOnTiming && r.repetitions === 1)
+    return `one run of a cell whose outcome depends on timing: --full runs it ${fullRuns} times and shows how often each outcome comes`;
+  return null;
+}
+
 const KIND_WORDS: Record<string, string> = {
   web: 'page fetches',
   model: 'paid model calls',

@@ -1,5 +1,6 @@
 import type { CellObservation } from '@vendor-review/conformance';
-import { distributionText, money, rowLabel, seconds } from '../table.ts';
+import { VARYING_REPEATS } from '@vendor-review/pipeline';
+import { money, rowLabel, seconds, timingText } from '../table.ts';
 import type { ResultRow } from './results.ts';
 import { cellAnchor } from './scorecard.ts';
 import { esc } from './svg.ts';
@@ -46,8 +47,9 @@ export function cellCard(r: ResultRow, obs: CellObservation | undefined): string
     .map((w) => `<div class="why">${esc(w)}</div>`)
     .join('');
   const note = r.note ? `<div class="facts">note: ${esc(r.note)}</div>` : '';
-  const varies = r.variesAcrossRepeats
-    ? `<div class="facts">varied over ${r.repetitions} runs (the timeline is the first): <b>${esc(distributionText(r))}</b></div>`
+  const timing = timingText(r, VARYING_REPEATS);
+  const varies = timing
+    ? `<div class="facts">${r.variesAcrossRepeats ? 'varied ' : ''}${esc(timing)}${r.repetitions > 1 ? ' (the timeline is the first)' : ''}</div>`
     : '';
   const violations = r.violations.length
     ? `<div class="why">not what this crash point must show: ${esc(r.violations.join('; '))}</div>`

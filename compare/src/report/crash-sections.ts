@@ -1,8 +1,8 @@
-import { CRASH_POINTS, CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/pipeline/pure';
+import { CRASH_POINTS, CRASH_POINT_NAMES, VARYING_REPEATS, type CrashPointName } from '@vendor-review/pipeline';
 import type { CellObservation } from '@vendor-review/conformance';
 import {
   columnWidths,
-  distributionText,
+  timingText,
   extraModelText,
   lessonLines,
   money,
@@ -59,7 +59,8 @@ function crashRow(r: ResultRow): Row {
   // A lost run did less than the baseline: no "extra" to show.
   const base = r.variant === 'baseline' || r.extraModelCalls < 0;
   const repeated = repeatedSummary(r);
-  const varies = r.variesAcrossRepeats ? `↳ over ${r.repetitions} runs: ${distributionText(r)}` : null;
+  const timing = timingText(r, VARYING_REPEATS);
+  const varies = timing ? `↳ ${timing}` : null;
   return {
     cells: [
       { text: rowLabel(r), href: `#${cellAnchor(r.cellId)}` },
@@ -140,11 +141,11 @@ export function crashSections(rows: ResultRow[], o: CrashSectionsOptions = {}): 
 function crashPointSection(p: CrashPointName, block: ResultRow[], table: Block, cards: Block): Section {
   const seen = observedLine(block);
   const notes = block
-    .filter((r) => r.note || r.link || r.variesAcrossRepeats || r.violations.length)
+    .filter((r) => r.note || r.link || timingText(r, VARYING_REPEATS) || r.violations.length)
     .map(
       (r) =>
         `${rowLabel(r)}: ${[
-          r.variesAcrossRepeats && `varied over ${r.repetitions} runs: ${distributionText(r)}`,
+          r.variesAcrossRepeats ? `varied ${timingText(r, VARYING_REPEATS)}` : timingText(r, VARYING_REPEATS),
           r.violations.length && `**not what this crash point must show**: ${r.violations.join('; ')}`,
           r.note,
           r.link,
@@ -185,7 +186,7 @@ export function crashSummarySection(rows: ResultRow[], o: { wallTimeMs?: number;
         kind: 'paragraph',
         tone: 'muted',
         text:
-          "state / effect: duplicated in the run's state / in the outside world · recovery: crash → first progress by worker B · =base: final review equals the uncrashed baseline · ↳ a cell whose runs disagreed, with its distribution · $? the model's price is unknown" +
+          "state / effect: duplicated in the run's state / in the outside world · recovery: crash → first progress by worker B · =base: final review equals the uncrashed baseline · ↳ a cell whose outcome depends on timing: how its runs disagreed, or that it ran once · $? the model's price is unknown" +
           (o.labels ? ` · ${o.labels}` : ''),
       },
     ],

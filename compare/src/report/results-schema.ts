@@ -102,6 +102,11 @@ const CrashRowSchema = z
     }),
     cellWallMs: z.object({ median: z.number(), min: z.number(), max: z.number() }),
     variesAcrossRepeats: z.boolean(),
+    dependsOnTiming: z
+      .boolean()
+      .describe(
+        'its outcome depends on timing (a racing crash point, or a runtime that says it varies): one run is one sample',
+      ),
     outcomes: z.array(OutcomeSchema).describe('the distribution over repetitions, most frequent first'),
     violations: z.array(z.string()).describe('where the cell departs from what its crash point must show'),
     deviation: z.string().nullable().describe('why this runtime and configuration is documented to depart, or null'),

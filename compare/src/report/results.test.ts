@@ -78,4 +78,18 @@ describe('the same outcome across repeats', () => {
     );
     expect(toHtml(resultsDocument(results))).toContain('↳ over 3 runs: cp 6 VALIDATE → web+3 2/3');
   });
+
+  it('a cell whose outcome depends on timing that ran once says so, and how to see its distribution', () => {
+    const once = crashedObservation({ crashPoint: 'boundary', crashAfter: 4, resumeFrom: 1 });
+    const rows = buildRows([baselineObservation(), once], label);
+    const row = rows.find((r) => r.crashPoint === 'boundary')!;
+    expect([row.dependsOnTiming, row.repetitions, row.variesAcrossRepeats]).toEqual([true, 1, false]);
+    const results = { ...fixtureResults(), rows };
+    const said = 'one run of a cell whose outcome depends on timing: --full runs it 3 times';
+    expect(toText(resultsDocument(results))).toContain(`↳ ${said}`);
+    expect(toMarkdown(resultsDocument(results))).toContain(`- LG naive/async: ${said}`);
+    // A cell whose outcome does not depend on timing says nothing of its runs.
+    const baseline = rows.find((r) => r.crashPoint === null)!;
+    expect(baseline.dependsOnTiming).toBe(false);
+  });
 });

@@ -1,6 +1,6 @@
 import type { Outcome, ProductionRow, ResultRow, Results, Row } from './results-schema.ts';
 import type { GranularityRow } from './granularity-schema.ts';
-import { HAZARDS, type HazardSpec } from '@vendor-review/pipeline';
+import { dependsOnTiming, HAZARDS, type HazardSpec } from '@vendor-review/pipeline';
 import {
   checkCrashCell,
   checkHazard,
@@ -183,6 +183,7 @@ export function buildRows(
       },
       cellWallMs: { median: median(walls) ?? 0, min: Math.min(...walls), max: Math.max(...walls) },
       variesAcrossRepeats: outcomes.length > 1,
+      dependsOnTiming: dependsOnTiming(s),
       outcomes,
       violations,
       deviation: verdicts[0]?.expectation.why ?? null,

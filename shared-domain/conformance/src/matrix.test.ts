@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRepeats, VARYING_REPEATS } from '@vendor-review/pipeline';
+import { distributionRepeats, VARYING_REPEATS } from '@vendor-review/pipeline';
 import { FIXTURE_RUNTIMES } from './fixtures.ts';
 import { jobsFor } from './matrix.ts';
 import { crashCatalogue } from './scenarios.ts';
 
-describe('how often a cell runs by default', () => {
+describe('how often a cell runs to show its distribution (--full)', () => {
   const catalogue = crashCatalogue(Object.values(FIXTURE_RUNTIMES));
-  const jobs = jobsFor(catalogue, defaultRepeats);
+  const jobs = jobsFor(catalogue, distributionRepeats);
   const runs = (id: string) => jobs.filter((j) => j.scenario.id === id).length;
 
   it('a cell whose outcome depends on timing (LangGraph async before the gate) runs several times', () => {

@@ -118,7 +118,7 @@ export const BEFORE_THE_GATE: readonly CrashPointName[] = [
   'parallel-fetch',
 ];
 
-/** How often a cell whose outcome `varies` runs by default: enough to show a distribution, not an anecdote. */
+/** How often a cell whose outcome depends on timing runs when its distribution is asked for: enough to show one, not an anecdote. */
 export const VARYING_REPEATS = 3;
 
 /**
@@ -128,14 +128,15 @@ export const VARYING_REPEATS = 3;
  */
 export const RACING_POINTS: readonly CrashPointName[] = ['after-fetch'];
 
-/**
- * Default runs of a cell: VARYING_REPEATS where the outcome depends on timing (a `varies`
- * departure, or a racing point), else once.
- */
-export function defaultRepeats(cell: CrashCell & { crashPoint: CrashPointName | null }): number {
-  if (cell.crashPoint === null) return 1;
-  if (RACING_POINTS.includes(cell.crashPoint)) return VARYING_REPEATS;
-  return expectationFor(cell.crashPoint, cell).expected.kind === 'varies' ? VARYING_REPEATS : 1;
+/** True where a cell's outcome depends on timing (a `varies` departure, or a racing point): one run of it is one sample. */
+export function dependsOnTiming(cell: CrashCell & { crashPoint: CrashPointName | null }): boolean {
+  if (cell.crashPoint === null) return false;
+  return RACING_POINTS.includes(cell.crashPoint) || expectationFor(cell.crashPoint, cell).expected.kind === 'varies';
+}
+
+/** Runs of a cell that show its distribution: VARYING_REPEATS where its outcome depends on timing, else one. */
+export function distributionRepeats(cell: CrashCell & { crashPoint: CrashPointName | null }): number {
+  return dependsOnTiming(cell) ? VARYING_REPEATS : 1;
 }
 
 export interface Expectation {
