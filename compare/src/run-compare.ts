@@ -30,6 +30,7 @@ import { startInfra, type Infra } from './infra.ts';
 import { expectedTimes, type ExpectedTimes } from './expected-times.ts';
 import { exitedChildrenCpuMs, machineCpu, otherProcessesCpu, processCpu, profileDocument } from './profile.ts';
 import { toText } from './report/render-text.ts';
+import { machineRoom } from './machine-room.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { writeReport } from './report-files.ts';
 import { SCHEMA_VERSION, validateResults } from './report/results-schema.ts';
@@ -128,9 +129,9 @@ async function runHazards(
     );
     return o;
   };
-  // Beside the cells, half as many lanes as cells at once (at least two): most of a hazard's time is
-  // spent waiting. Once the cells are done, the hazards get twice as many lanes as the cells had: they
-  // wait on timers and leases, not on the CPU.
+  // Beside the cells, half as many lanes as cells at once (at least two), and more while the CPUs sit
+  // idle: most of a hazard's time is spent waiting on timers and leases. Once the cells are done, the
+  // hazards get twice as many lanes as the cells had.
   let cellsDone = false;
   void quiet.then(() => (cellsDone = true));
   return inLanes(
@@ -138,6 +139,8 @@ async function runHazards(
     {
       concurrency: () => (cellsDone ? 2 * opts.concurrency : Math.max(2, Math.floor(opts.concurrency / 2))),
       widen: quiet,
+      room: machineRoom(),
+      most: 2 * opts.concurrency,
       expectedMs: (h) => expected.hazard(h.id, h.hazard),
       // The restart hazards share the servers they restart.
       exclusive: (h) => (RESTARTS_A_SERVER.has(h.hazard) ? 'restarts' : null),

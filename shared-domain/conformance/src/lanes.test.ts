@@ -78,4 +78,48 @@ describe('inLanes', () => {
     release();
     await batch;
   });
+
+  it('takes one more job beyond the lanes per look while the machine has room, up to `most`', async () => {
+    let now = 0;
+    let most = 0;
+    let looks = 0;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const batch = inLanes(
+      [1, 2, 3, 4, 5],
+      {
+        concurrency: 1,
+        most: 3,
+        recheckMs: 5,
+        room: () => {
+          looks++;
+          return true;
+        },
+      },
+      async () => {
+        most = Math.max(most, ++now);
+        await held;
+        now--;
+      },
+    );
+    await tick();
+    expect(now).toBe(2); // one more at the first look, the next only a recheck later
+    await new Promise((r) => setTimeout(r, 60));
+    expect(now).toBe(3);
+    expect(looks).toBeGreaterThan(1);
+    release();
+    await batch;
+    expect(most).toBe(3);
+  });
+
+  it('takes nothing beyond the lanes while the machine has no room', async () => {
+    let now = 0;
+    let most = 0;
+    await inLanes([1, 2, 3], { concurrency: 1, most: 3, recheckMs: 1, room: () => false }, async () => {
+      most = Math.max(most, ++now);
+      await new Promise((r) => setTimeout(r, 10));
+      now--;
+    });
+    expect(most).toBe(1);
+  });
 });

@@ -11,6 +11,14 @@ export interface LaneOptions<T, R> {
   /** Settles when `concurrency` may have grown (the lanes fill up at once, not at the next finish). */
   widen?: Promise<unknown>;
   /**
+   * Beyond `concurrency`, up to `most` at once: one more job whenever `room()` says the machine has
+   * room for it (its CPUs sat idle), asked at most once per `recheckMs` (default 1000), also while
+   * no job finishes. Jobs that mostly wait then fill the CPU the others leave idle.
+   */
+  room?: () => boolean;
+  most?: number;
+  recheckMs?: number;
+  /**
    * How long a job is expected to take (ms; unknown: null): the longest start first, so the batch
    * does not end on one long job while the other lanes sit idle. Unknown ones keep their order, after.
    */
@@ -29,26 +37,43 @@ export function inLanes<T, R>(jobs: readonly T[], o: LaneOptions<T, R>, run: (jo
   const lanes = () => Math.max(1, typeof o.concurrency === 'function' ? o.concurrency() : o.concurrency);
   let running = 0;
   let done = 0;
+  let lastExtra = 0;
+  const recheckMs = o.recheckMs ?? 1000;
+  // One job beyond the lanes per look, and only when the machine has room: a reading of idle CPUs
+  // says nothing yet of the job just started on it.
+  const extra = () => !!o.room && running < (o.most ?? lanes()) && Date.now() - lastExtra >= recheckMs && o.room();
   return new Promise((resolve, reject) => {
+    const recheck = o.room ? setInterval(() => pump(), recheckMs) : undefined;
+    recheck?.unref();
     const pump = () => {
-      if (pending.length === 0 && running === 0) return resolve(results);
-      while (running < lanes()) {
+      if (pending.length === 0 && running === 0) {
+        clearInterval(recheck);
+        return resolve(results);
+      }
+      while (running < lanes() || extra()) {
         const at = pending.findIndex(({ job }) => {
           const g = group(job);
           return g === null || !busy.has(g);
         });
         if (at < 0) break;
+        if (running >= lanes()) lastExtra = Date.now();
         const { job, index } = pending.splice(at, 1)[0]!;
         const g = group(job);
         if (g) busy.add(g);
         running++;
-        run(job).then((result) => {
-          running--;
-          if (g) busy.delete(g);
-          results[index] = result;
-          o.onDone?.(result, ++done, jobs.length);
-          pump();
-        }, reject);
+        run(job).then(
+          (result) => {
+            running--;
+            if (g) busy.delete(g);
+            results[index] = result;
+            o.onDone?.(result, ++done, jobs.length);
+            pump();
+          },
+          (err: unknown) => {
+            clearInterval(recheck);
+            reject(err);
+          },
+        );
       }
     };
     pump();
