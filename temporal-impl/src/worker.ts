@@ -25,7 +25,11 @@ import { WORKFLOWS_PATH } from './workflows-path.ts';
 import { startOutboxDrainer } from './outbox-drainer.ts';
 import { openStore, setupDatabase } from './postgres-store.ts';
 import { traceActivities } from './step-trace.ts';
-import { MAX_HEARTBEAT_THROTTLE, STICKY_SCHEDULE_TO_START_TIMEOUT } from './worker-options.ts';
+import {
+  MAX_HEARTBEAT_THROTTLE,
+  STICKY_SCHEDULE_TO_START_TIMEOUT,
+  WORKFLOWS_ON_MAIN_THREAD,
+} from './worker-options.ts';
 
 const USAGE = `usage: worker.ts   (no options; configured by its environment)
   TEMPORAL_ADDRESS (127.0.0.1:7233), TEMPORAL_NAMESPACE (default), TEMPORAL_API_KEY, TEMPORAL_TLS*,
@@ -124,6 +128,7 @@ async function main(): Promise<number> {
       onApprovalRequested: approvalCrashWatcher({ connection: connectionOptions as ConnectionOptions, namespace }),
     }),
     stickyQueueScheduleToStartTimeout: sticky,
+    debugMode: WORKFLOWS_ON_MAIN_THREAD,
     maxHeartbeatThrottleInterval: MAX_HEARTBEAT_THROTTLE,
     defaultHeartbeatThrottleInterval: MAX_HEARTBEAT_THROTTLE,
     ...(shutdownGraceMs === undefined ? {} : { shutdownGraceTime: shutdownGraceMs }),

@@ -10,7 +10,11 @@ import type { TemporalConnectionOptions } from '@vendor-review/testbed';
 import { createActivities } from '../activities.ts';
 import { startOutboxDrainer } from '../outbox-drainer.ts';
 import { openStore } from '../postgres-store.ts';
-import { MAX_HEARTBEAT_THROTTLE, STICKY_SCHEDULE_TO_START_TIMEOUT } from '../worker-options.ts';
+import {
+  MAX_HEARTBEAT_THROTTLE,
+  STICKY_SCHEDULE_TO_START_TIMEOUT,
+  WORKFLOWS_ON_MAIN_THREAD,
+} from '../worker-options.ts';
 import { bareActivities } from './bare-activities.ts';
 
 export interface InProcessWorker {
@@ -59,6 +63,7 @@ export async function startInProcessWorker(o: {
       ...bareActivities,
     },
     stickyQueueScheduleToStartTimeout: STICKY_SCHEDULE_TO_START_TIMEOUT,
+    debugMode: WORKFLOWS_ON_MAIN_THREAD,
     maxHeartbeatThrottleInterval: MAX_HEARTBEAT_THROTTLE,
     defaultHeartbeatThrottleInterval: MAX_HEARTBEAT_THROTTLE,
   });
