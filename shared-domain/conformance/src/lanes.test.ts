@@ -122,4 +122,17 @@ describe('inLanes', () => {
     });
     expect(most).toBe(1);
   });
+
+  it('starts an exclusive group by the length of all its jobs, which run one after the other', async () => {
+    const order: string[] = [];
+    const expected: Record<string, number> = { long: 10, r1: 4, r2: 4, r3: 4, short: 2 };
+    await inLanes(
+      ['short', 'r1', 'long', 'r2', 'r3'],
+      { concurrency: 1, expectedMs: (j) => expected[j]!, exclusive: (j) => (j.startsWith('r') ? 'r' : null) },
+      async (j) => {
+        order.push(j);
+      },
+    );
+    expect(order).toEqual(['r1', 'r2', 'r3', 'long', 'short']);
+  });
 });

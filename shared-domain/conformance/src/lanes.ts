@@ -28,12 +28,23 @@ export interface LaneOptions<T, R> {
 }
 
 export function inLanes<T, R>(jobs: readonly T[], o: LaneOptions<T, R>, run: (job: T) => Promise<R>): Promise<R[]> {
+  const group = (job: T) => o.exclusive?.(job) ?? null;
   const pending = jobs.map((job, index) => ({ job, index, expected: o.expectedMs?.(job) ?? null }));
+  // Jobs of one exclusive group run one after the other: the group is as long as all of them, and
+  // starts by that length, or it ends the batch alone.
+  const groupMs = new Map<string, number>();
+  for (const p of pending) {
+    const g = group(p.job);
+    if (g !== null && p.expected !== null) groupMs.set(g, (groupMs.get(g) ?? 0) + p.expected);
+  }
+  const rank = (p: (typeof pending)[number]) => {
+    const g = group(p.job);
+    return g !== null && p.expected !== null ? groupMs.get(g)! : (p.expected ?? -1);
+  };
   // Stable: equal or unknown expectations keep the order they were given in.
-  if (o.expectedMs) pending.sort((a, b) => (b.expected ?? -1) - (a.expected ?? -1));
+  if (o.expectedMs) pending.sort((a, b) => rank(b) - rank(a) || (b.expected ?? -1) - (a.expected ?? -1));
   const results = new Array<R>(jobs.length);
   const busy = new Set<string>();
-  const group = (job: T) => o.exclusive?.(job) ?? null;
   const lanes = () => Math.max(1, typeof o.concurrency === 'function' ? o.concurrency() : o.concurrency);
   let running = 0;
   let done = 0;
