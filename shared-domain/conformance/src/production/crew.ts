@@ -1,5 +1,6 @@
 import type { RunHandle, RuntimeAdapter } from '@vendor-review/pipeline';
 import { WorkerProcess } from '@vendor-review/testbed';
+import { notNowPauseMs } from './supervisor.ts';
 
 /**
  * The worker processes of one hazard run, by name, kept as a supervisor keeps them: each name has
@@ -12,6 +13,8 @@ import { WorkerProcess } from '@vendor-review/testbed';
 export class Crew {
   readonly all: WorkerProcess[] = [];
   readonly #current = new Map<string, { worker: WorkerProcess; plan: string | null }>();
+  /** A refused process's next try: not before this (epoch ms; unknown yet: infinity). */
+  readonly #notBefore = new Map<WorkerProcess, number>();
 
   constructor(
     private readonly adapter: RuntimeAdapter,
@@ -42,9 +45,24 @@ export class Crew {
     return !w.alive && this.adapter.isRetryableExit(w.life.exitCode);
   }
 
-  /** Starts `name` again, with its plan, if it was refused; true when it did. */
+  /**
+   * Starts `name` again, with its plan, if it was refused and what refused it has lapsed by now
+   * (notNowPauseMs: a dead worker's lease, as the runtime's record says), as a supervisor waits
+   * before the next try instead of restarting into the same refusal; true when it did. Asked
+   * again and again by a drill's loop, it restarts at the first ask past the pause.
+   */
   restartIfRefused(name: string): boolean {
     if (!this.refused(name)) return false;
+    const refused = this.get(name);
+    const notBefore = this.#notBefore.get(refused);
+    if (notBefore === undefined) {
+      this.#notBefore.set(refused, Number.POSITIVE_INFINITY);
+      void notNowPauseMs(this.adapter, this.handle).then((ms) =>
+        this.#notBefore.set(refused, (refused.life.exitedAt ?? Date.now()) + ms),
+      );
+      return false;
+    }
+    if (Date.now() < notBefore) return false;
     this.start(name, this.#current.get(name)!.plan);
     return true;
   }
