@@ -5,7 +5,7 @@ import { createProgress } from './progress.ts';
 const CLEAR_FOOTER = /^\x1b\[\d+F\x1b\[J$/;
 
 /** A clock the test moves and a timer it fires: the footer and the heartbeat are checked without waiting. */
-function harness(tty: boolean) {
+function harness(tty: boolean, totalExpectedMs?: number) {
   let t = 0;
   let tick: (() => void) | undefined;
   let stopped = false;
@@ -14,6 +14,7 @@ function harness(tty: boolean) {
     write: (text) => out.push(text),
     tty,
     total: 4,
+    ...(totalExpectedMs ? { totalExpectedMs } : {}),
     now: () => t,
     every: (fn) => {
       tick = fn;
@@ -69,5 +70,26 @@ describe('progress off a terminal', () => {
     h.advance(5000);
     expect(h.out.at(-1)).toBe('[heartbeat] 1/4 done · 0 running · elapsed 0:10 · ETA 0:30\n');
     expect(h.out.join('')).not.toContain('\x1b');
+  });
+});
+
+describe('the ETA, with each item’s expected length', () => {
+  it('is the expected work left at the pace the expected work went: a long item left counts for more', () => {
+    const h = harness(false, 100_000);
+    // Two short items of 10 s each are expected; they took 5 s (this machine is twice as fast).
+    h.progress.started('a', 'short a', 10_000);
+    h.progress.started('b', 'short b', 10_000);
+    h.advance(5000);
+    h.progress.finished('a');
+    h.progress.finished('b');
+    // 20 s of the 100 s expected are done in 5 s: 80 s left at that pace is 20 s, where the
+    // items' count (2 of 4 done) would say 5 s.
+    h.advance(0);
+    expect(h.out.at(-1)).toBe('[heartbeat] 2/4 done · 0 running · elapsed 0:05 · ETA 0:20\n');
+    // A running item counts as far as its expected length, and no further.
+    h.progress.started('c', 'long c', 60_000);
+    h.advance(15_000);
+    // 35 s of expected work in 20 s: the 65 s left take 37 s.
+    expect(h.out.at(-1)).toContain('elapsed 0:20 · ETA 0:37 · running: long c 15.0 s');
   });
 });

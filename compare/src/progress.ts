@@ -3,14 +3,15 @@ import { seconds } from './table.ts';
 /**
  * What a two-minute run with ~100 worker processes is doing right now. On a terminal: a live
  * footer under the log (the cells and hazards running, how long each has run, elapsed time and an
- * ETA from the pace so far), redrawn every second and whenever a line is logged above it. Off a
+ * ETA), redrawn every second and whenever a line is logged above it. Off a
  * terminal (CI, a pipe): the same log lines, plus one heartbeat line every few seconds, so a log
  * that stops moving is a hang and not a slow cell.
  */
 export interface Progress {
   /** A line above the footer (finished cells, infrastructure messages). */
   log(line: string): void;
-  started(id: string, label: string): void;
+  /** `expectedMs`: how long the item is expected to take (expected-times.ts), for the ETA. */
+  started(id: string, label: string, expectedMs?: number | null): void;
   finished(id: string): void;
   /** Clears the footer and stops the timer; idempotent. */
   stop(): void;
@@ -21,6 +22,12 @@ export interface ProgressOptions {
   tty: boolean;
   /** Cells and hazards this run will do. */
   total: number;
+  /**
+   * How long all of them are expected to take, one after the other (expected-times.ts). The ETA
+   * is then the work left at the pace the expected work has been done so far (a long row counts
+   * for more than a short one); without it, the items left at the pace they were done.
+   */
+  totalExpectedMs?: number;
   /** Terminal width, for cutting long footer lines. Default 120. */
   columns?: number;
   now?: () => number;
@@ -48,14 +55,22 @@ export function createProgress(o: ProgressOptions): Progress {
   const columns = Math.max(40, o.columns ?? 120);
   const maxListed = o.maxListed ?? 6;
   const began = now();
-  const running = new Map<string, { label: string; since: number }>();
+  const running = new Map<string, { label: string; since: number; expectedMs: number }>();
   let done = 0;
+  let doneExpectedMs = 0;
   let footerLines = 0;
   let stopped = false;
 
   const eta = (): string => {
-    if (done === 0) return 'ETA —';
     const elapsed = now() - began;
+    if (o.totalExpectedMs) {
+      // A running item is counted as far as its expected length, never past it.
+      let worked = doneExpectedMs;
+      for (const r of running.values()) worked += Math.min(now() - r.since, r.expectedMs);
+      if (worked <= 0 || elapsed <= 0) return 'ETA —';
+      return `ETA ${clock((elapsed / worked) * Math.max(0, o.totalExpectedMs - worked))}`;
+    }
+    if (done === 0) return 'ETA —';
     return `ETA ${clock((elapsed / done) * (o.total - done))}`;
   };
   const summary = () =>
@@ -103,15 +118,19 @@ export function createProgress(o: ProgressOptions): Progress {
       o.write(`${line}\n`);
       drawFooter();
     },
-    started(id, label) {
-      running.set(id, { label, since: now() });
+    started(id, label, expectedMs) {
+      running.set(id, { label, since: now(), expectedMs: expectedMs ?? 0 });
       if (o.tty && !stopped) {
         clearFooter();
         drawFooter();
       }
     },
     finished(id) {
-      if (running.delete(id)) done++;
+      const r = running.get(id);
+      if (!r) return;
+      running.delete(id);
+      done++;
+      doneExpectedMs += r.expectedMs;
     },
     stop() {
       if (stopped) return;

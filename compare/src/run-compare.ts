@@ -27,7 +27,7 @@ import type { CompareOptions } from './cli.ts';
 import { environmentReport } from './environment.ts';
 import { granularityScenarios, runGranularitySuite } from './granularity-suite.ts';
 import { startInfra, type Infra } from './infra.ts';
-import { expectedTimes, type ExpectedTimes } from './expected-times.ts';
+import { expectedTimes } from './expected-times.ts';
 import { exitedChildrenCpuMs, machineCpu, otherProcessesCpu, processCpu, profileDocument } from './profile.ts';
 import { toText } from './report/render-text.ts';
 import { machineRoom } from './machine-room.ts';
@@ -94,13 +94,13 @@ async function runHazards(
   progress: Progress,
   labelOf: (runtime: string) => string,
   quiet: Promise<unknown>,
-  expected: ExpectedTimes,
+  expectedMs: (h: HazardScenario) => number,
 ): Promise<HazardObservation[]> {
   const log = (line: string) => progress.log(line);
   let done = 0;
   const runOne = async (h: HazardScenario): Promise<HazardObservation> => {
     const id = `hazard ${h.id}`;
-    progress.started(id, `${labelOf(h.runtime)} ${h.variant} ${h.hazard}`);
+    progress.started(id, `${labelOf(h.runtime)} ${h.variant} ${h.hazard}`, expectedMs(h));
     const restarts = RESTARTS_A_SERVER.has(h.hazard) ? infra.restarting : null;
     const adapter = (restarts ?? infra).runtimes.get(h.runtime)?.adapter;
     const o: HazardObservation = adapter
@@ -141,7 +141,7 @@ async function runHazards(
       widen: quiet,
       room: machineRoom(),
       most: 2 * opts.concurrency,
-      expectedMs: (h) => expected.hazard(h.id, h.hazard),
+      expectedMs,
       // The restart hazards share the servers they restart.
       exclusive: (h) => (RESTARTS_A_SERVER.has(h.hazard) ? 'restarts' : null),
     },
@@ -230,6 +230,17 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
       ...(opts.modelUpstream ? { modelUpstream: opts.modelUpstream } : {}),
       restartServers: hazards.some((h) => RESTARTS_A_SERVER.has(h.hazard)),
     }));
+  // Each item's expected length for the ETA; one no run has measured counts as the typical one.
+  const known = [
+    ...jobs.map((j) => expected.cell(j.scenario.id)),
+    ...hazards.map((h) => expected.hazard(h.id, h.hazard)),
+  ].filter((ms): ms is number => ms !== null);
+  const typical = known.length ? known.reduce((a, b) => a + b, 0) / known.length : 3_000;
+  const expectedOf = {
+    cell: (s: { id: string }) => expected.cell(s.id) ?? typical,
+    hazard: (h: HazardScenario) => expected.hazard(h.id, h.hazard) ?? typical,
+    unknown: typical,
+  };
   const progress = createProgress({
     write:
       io.progress?.write ??
@@ -240,6 +251,10 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
           .forEach((l) => io.log(l))),
     tty: io.progress?.tty ?? false,
     total: jobs.length + hazards.length + granularRuns,
+    totalExpectedMs:
+      jobs.reduce((sum, j) => sum + expectedOf.cell(j.scenario), 0) +
+      hazards.reduce((sum, h) => sum + expectedOf.hazard(h), 0) +
+      granularRuns * expectedOf.unknown,
     ...(io.progress?.columns ? { columns: io.progress.columns } : {}),
     ...(io.progress?.heartbeatMs ? { heartbeatMs: io.progress.heartbeatMs } : {}),
   });
@@ -263,7 +278,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
     // The hazards mostly wait (a retry's backoff, a run watched while it retries): they run beside the cells.
     let cellsDone!: () => void;
     const quiet = new Promise<void>((resolve) => (cellsDone = resolve));
-    const hazardRows = runHazards(hazards, infra, request, opts, progress, labelOf, quiet, expected);
+    const hazardRows = runHazards(hazards, infra, request, opts, progress, labelOf, quiet, expectedOf.hazard);
     const jobLabel = (s: (typeof scenarios)[number], repetition: number) =>
       `${rowLabel({
         runtimeLabel: labelOf(s.runtime),
@@ -275,7 +290,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
       concurrency: opts.concurrency,
       expectedMs: (j) => expected.cell(j.scenario.id),
       run: async ({ scenario, repetition }) => {
-        progress.started(`${scenario.id}#${repetition}`, jobLabel(scenario, repetition));
+        progress.started(`${scenario.id}#${repetition}`, jobLabel(scenario, repetition), expectedOf.cell(scenario));
         const adapter = infra.runtimes.get(scenario.runtime)?.adapter;
         if (!adapter) return errorObservation(scenario, repetition, `no ${scenario.runtime} runtime available`);
         try {
