@@ -129,9 +129,9 @@ async function runHazards(
     );
     return o;
   };
-  // Beside the cells, half as many lanes as cells at once (at least two), and more while the CPUs sit
-  // idle: most of a hazard's time is spent waiting on timers and leases. Once the cells are done, the
-  // hazards get twice as many lanes as the cells had.
+  // Beside the cells, half as many lanes as cells at once (at least two); once the cells are done,
+  // twice as many as the cells had; and more, up to three times, while the CPUs sit idle: most of a
+  // hazard's time is spent waiting on timers, leases and frozen workers.
   let cellsDone = false;
   void quiet.then(() => (cellsDone = true));
   return inLanes(
@@ -139,8 +139,9 @@ async function runHazards(
     {
       concurrency: () => (cellsDone ? 2 * opts.concurrency : Math.max(2, Math.floor(opts.concurrency / 2))),
       widen: quiet,
-      room: machineRoom(),
-      most: 2 * opts.concurrency,
+      room: machineRoom(0.15),
+      recheckMs: 500,
+      most: 3 * opts.concurrency,
       expectedMs,
       // The restart hazards share the servers they restart.
       exclusive: (h) => (RESTARTS_A_SERVER.has(h.hazard) ? 'restarts' : null),
