@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseCrashLine, type CrashLine, type WorkerSpec } from '@vendor-review/pipeline';
 import { stopOnInterrupt } from '@vendor-review/worker-io';
@@ -131,9 +131,17 @@ export function recordStartedWorkers(): () => readonly StartedWorker[] {
   return () => list;
 }
 
-/** The kernel's word on a process: stopped (SIGSTOP) or not. Read from /proc: a harness asks this many times a second. */
+const HAS_PROC = existsSync('/proc/self/stat');
+
+/**
+ * The kernel's word on a process: stopped (SIGSTOP) or not. Read from /proc where there is one (a
+ * harness asks this many times a second), else from `ps` (macOS).
+ */
 function isStopped(pid: number): boolean {
-  return statFields(pid)?.[0] === 'T';
+  if (HAS_PROC) return statFields(pid)?.[0] === 'T';
+  return spawnSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' })
+    .stdout.trim()
+    .startsWith('T');
 }
 
 export function workerEnv(
