@@ -11,6 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HazardId } from '@vendor-review/pipeline';
+import { median } from './report/results.ts';
 
 /** The default run's wall time per row, ms, keyed by row id (`cellId`; a hazard's `<hazard>/<runtime>/<variant>`). */
 export type RowTimes = Record<string, number>;
@@ -49,11 +50,6 @@ function recorded(): RowTimes {
     return {};
   }
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.floor(s.length / 2)]! : null;
-};
 
 export function expectedTimes(reportDir: string, shipped: RowTimes = recorded()): ExpectedTimes {
   const last = rowTimes(path.join(reportDir, 'results.json'));

@@ -151,6 +151,11 @@ function temporalEnvOf(t: TemporalHandle, uiUrl: string | null): NonNullable<Run
   return { address: t.address, namespace: t.namespace, connection: t.connection, workerEnv: t.workerEnv, uiUrl };
 }
 
+/** The servers a hazard may restart, as started. */
+function hazardInfra(postgres: PostgresHandle, temporal: TemporalHandle | null): HazardInfra {
+  return { postgres, ...(temporal ? { temporal } : {}) };
+}
+
 /**
  * Every module started on the given servers, each put in `into` as it starts (a teardown closes
  * them); the first failure is thrown once all have settled.
@@ -191,12 +196,8 @@ async function startRestartServers(o: {
       ? startTemporal({ env: o.env, dbFilename: o.dbFilename, namespace: shared.temporal.namespace, log })
       : null,
   ]);
-  const servers = (p: PostgresHandle, t: TemporalHandle | null): HazardInfra => ({
-    postgres: p,
-    ...(t ? { temporal: t } : {}),
-  });
   if (!pg && !temporal)
-    return { runtimes: shared.runtimes, servers: servers(shared.postgres, shared.temporal), described: null };
+    return { runtimes: shared.runtimes, servers: hazardInfra(shared.postgres, shared.temporal), described: null };
   if (pg) o.stops.push(() => pg.stop());
   if (temporal) o.stops.push(() => temporal.stop());
   const runtimes = new Map<string, StartedRuntime>();
@@ -215,7 +216,7 @@ async function startRestartServers(o: {
   ]
     .filter(Boolean)
     .join('; ');
-  return { runtimes, servers: servers(pg ?? shared.postgres, t), described };
+  return { runtimes, servers: hazardInfra(pg ?? shared.postgres, t), described };
 }
 
 export async function startInfra(o: InfraOptions): Promise<Infra> {
@@ -271,13 +272,9 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
     const uiUrl = t?.kind === 'external' ? env.TEMPORAL_UI_URL?.trim() || 'http://localhost:8080' : null;
     const temporal = t
       ? {
-          address: t.address,
-          namespace: t.namespace,
+          ...temporalEnvOf(t, uiUrl),
           kind: t.kind,
-          connection: t.connection,
-          workerEnv: t.workerEnv,
           source: t.source,
-          uiUrl,
           // The server's own answer (GetSystemInfo), for a user's server as for ours.
           version: t.serverVersion,
         }
@@ -314,7 +311,7 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
       postgresKind: pg.kind,
       temporal,
       runtimes,
-      servers: { postgres: pg, ...(t ? { temporal: t } : {}) },
+      servers: hazardInfra(pg, t),
       restarting,
       describe: () => ({
         world: `simulated world at ${world.url}`,
