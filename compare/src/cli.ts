@@ -80,8 +80,8 @@ export interface CompareOptions {
 
 export const USAGE = `usage: pnpm compare [options]
   (default: for every registered runtime, its default configuration and its hardened one against every crash
-  point, killed with SIGKILL, once each, and every production hazard: 2.5 to 4 minutes with five runtimes
-  on the 2-core machine measured; --full adds the rest: about 7 minutes there)
+  point, killed with SIGKILL, once each, and every production hazard: 2.5 to 5 minutes with five runtimes
+  on the 2-core machine measured, by the day; --full adds the rest: about 7 minutes there)
   --full                                 every durability mode, --stop kill,term, every suite (granularity too), and
                                          the cells whose outcome depends on timing ${VARYING_REPEATS} times, to show their distribution
   --suite    crash,production,granularity which suites (default: crash,production; --full: all three): crash points,
