@@ -2,6 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Two test files at once on two cores (vitest's default is one fewer than the cores): the e2e
+    // files wait on leases, heartbeats and backoffs, and one at a time left the CPUs 30 % idle.
+    // langgraph-impl and dbos-impl keep fileParallelism off, so their files still run alone.
+    maxWorkers: 2,
     projects: [
       'shared-domain/pipeline',
       'shared-domain/worker-io',
