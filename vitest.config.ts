@@ -1,11 +1,12 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    // Two test files at once on two cores (vitest's default is one fewer than the cores): the e2e
-    // files wait on leases, heartbeats and backoffs, and one at a time left the CPUs 30 % idle.
-    // langgraph-impl and dbos-impl keep fileParallelism off, so their files still run alone.
-    maxWorkers: 2,
+    // At least two test files at once (vitest's default is one fewer than the cores: one on two):
+    // the e2e files wait on leases, heartbeats and backoffs, and one at a time left two cores 30 %
+    // idle. langgraph-impl and dbos-impl keep fileParallelism off, so their files still run alone.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       'shared-domain/pipeline',
       'shared-domain/worker-io',
