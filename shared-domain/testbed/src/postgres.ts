@@ -7,8 +7,8 @@ import pg from 'pg';
 import { assertPostgresUserCanReach, embeddedPostgresBinaries } from './embedded-postgres-access.ts';
 import { InfraError, reasonOf } from './infra-error.ts';
 import { stderrLog, type InfraLog } from './infra-log.ts';
-import { freePort } from '@vendor-review/worker-io';
 import { killWithParent, onProcessEnd } from './process-cleanup.ts';
+import { AddressInUseError, mentionsAddressInUse, startOnFreePort, startOnSamePort } from './port-race.ts';
 import { databaseUrl, maskDatabaseUrl } from './postgres-databases.ts';
 
 export interface PostgresHandle {
@@ -95,25 +95,51 @@ async function startEmbedded(database: string, log: InfraLog): Promise<PostgresH
   // initdb checks the directory is empty and writable by its own user; as root, the package
   // switches to a `postgres` system user and chowns this directory to it.
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'vendor-review-pg-'));
-  const port = await freePort();
   const password = randomBytes(12).toString('hex');
   const output = tailBuffer(8);
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: 'postgres',
-    password,
-    authMethod: 'scram-sha-256',
-    persistent: true, // the directory is ours to remove, after the server has exited
-    createPostgresUser: isRoot,
-    // --no-sync: a throwaway cluster need not fsync its initial files (saves seconds on slow disks).
-    initdbFlags: ['--no-sync'],
-    // Loopback only, and the socket inside the data dir so two clusters never share /tmp sockets.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dataDir}`],
-    onLog: (message) => output.push(message),
-    onError: (message) => output.push(message),
-  });
+  // What the server said since the last start began: whether it lost its port is read there.
+  let sinceStart = '';
+  const heard = (message: unknown) => {
+    output.push(message);
+    sinceStart = (sinceStart + String(message instanceof Error ? message.message : message)).slice(-4_000);
+  };
+  // The port is a start's, not the cluster's (initdb does not use it): each try on a fresh port is a
+  // new handle on the same data directory.
+  const clusterOn = (port: number) =>
+    new EmbeddedPostgres({
+      databaseDir: dataDir,
+      port,
+      user: 'postgres',
+      password,
+      authMethod: 'scram-sha-256',
+      persistent: true, // the directory is ours to remove, after the server has exited
+      createPostgresUser: isRoot,
+      // --no-sync: a throwaway cluster need not fsync its initial files (saves seconds on slow disks).
+      initdbFlags: ['--no-sync'],
+      // Loopback only, and the socket inside the data dir so two clusters never share /tmp sockets.
+      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dataDir}`],
+      onLog: heard,
+      onError: heard,
+    });
+  type Cluster = ReturnType<typeof clusterOn>;
+  /**
+   * One start of `server` on its port; a port another process holds is an AddressInUseError. A
+   * start rejects only once the server's process has ended, so there is nothing to stop then.
+   */
+  const startOn = async (server: Cluster, port: number) => {
+    sinceStart = '';
+    try {
+      await server.start();
+    } catch (err) {
+      if (mentionsAddressInUse(sinceStart))
+        throw new AddressInUseError(port, `postgres: port ${port} on 127.0.0.1 is already in use by another process`);
+      throw err;
+    }
+  };
+  const what = 'postgres: embedded PostgreSQL';
 
+  let server: Cluster | undefined;
+  let port = 0;
   let postmasterPid: number | undefined;
   let unwatch = () => {};
   // Runs only if this process ends without stop(): an immediate shutdown, then the directory.
@@ -128,31 +154,42 @@ async function startEmbedded(database: string, log: InfraLog): Promise<PostgresH
     }
     rmSync(dataDir, { recursive: true, force: true });
   });
-
-  try {
-    await server.initialise();
-    await server.start();
+  const watchPostmaster = async () => {
     const pidFile = path.join(dataDir, 'postmaster.pid');
     postmasterPid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
     unwatch = killWithParent({ pid: postmasterPid, signal: 'QUIT', pidFile, removeDir: dataDir });
+  };
+
+  try {
+    await clusterOn(0).initialise();
+    [server, port] = await startOnFreePort(
+      async (p) => {
+        const cluster = clusterOn(p);
+        await startOn(cluster, p);
+        return [cluster, p] as const;
+      },
+      { what, log },
+    );
+    await watchPostmaster();
   } catch (err) {
-    await server.stop().catch(() => undefined);
+    await server?.stop().catch(() => undefined);
     unwatch();
     await rm(dataDir, { recursive: true, force: true });
     forget();
     throw new InfraError(
-      `postgres: embedded PostgreSQL did not start in ${dataDir} on port ${port} ` +
+      `postgres: embedded PostgreSQL did not start in ${dataDir}${port ? ` on port ${port}` : ''} ` +
         `(${err ? reasonOf(err) : 'server exited'}; ${output.text() || 'no output'}): ` +
         'set DATABASE_URL to a running PostgreSQL instead',
     );
   }
+  const running = server!;
 
   let stopped: Promise<void> | undefined;
   let restarting: Promise<unknown> = Promise.resolve();
   const stop = () => {
     stopped ??= (async () => {
       await restarting.catch(() => undefined);
-      await server.stop();
+      await running.stop();
       unwatch();
       await rm(dataDir, { recursive: true, force: true });
       forget();
@@ -163,7 +200,7 @@ async function startEmbedded(database: string, log: InfraLog): Promise<PostgresH
   const restartOnce = async (opts: PostgresRestartOptions): Promise<{ downMs: number }> => {
     if (stopped) throw new InfraError(`postgres: cannot restart the embedded server on port ${port}: it was stopped`);
     const began = Date.now();
-    await server.stop(); // SIGINT: fast shutdown; `persistent` keeps the data directory
+    await running.stop(); // SIGINT: fast shutdown; `persistent` keeps the data directory
     unwatch();
     // The server comes back whatever the hook did; the hook's own failure is reported after that.
     const hook = await Promise.resolve()
@@ -173,14 +210,9 @@ async function startEmbedded(database: string, log: InfraLog): Promise<PostgresH
         (err: unknown) => ({ err }),
       );
     try {
-      await server.start();
-      postmasterPid = Number((await readFile(path.join(dataDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
-      unwatch = killWithParent({
-        pid: postmasterPid,
-        signal: 'QUIT',
-        pidFile: path.join(dataDir, 'postmaster.pid'),
-        removeDir: dataDir,
-      });
+      // Its clients know this port: a restart waits for it rather than moving.
+      await startOnSamePort(port, (p) => startOn(running, p), { what, log });
+      await watchPostmaster();
     } catch (err) {
       throw new InfraError(
         `postgres: embedded PostgreSQL did not come back on port ${port} after a restart ` +

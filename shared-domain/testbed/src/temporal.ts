@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import { InfraError, reasonOf } from './infra-error.ts';
 import { stderrLog, type InfraLog } from './infra-log.ts';
 import { freePort, settlesWithin, sleep, tcpConnect } from '@vendor-review/worker-io';
+import { AddressInUseError, listensOn, mentionsAddressInUse, startOnFreePort, startOnSamePort } from './port-race.ts';
 import { killWithParent, onProcessEnd } from './process-cleanup.ts';
 import { cliEnv, resolveTemporalCli, temporalCliVersion } from './temporal-cli.ts';
-import { restartable, type TemporalRestartOptions } from './temporal-restart.ts';
+import { restartable, type SamePlace, type TemporalRestartOptions } from './temporal-restart.ts';
 import {
   temporalSettings,
   temporalWorkerEnv,
@@ -111,8 +112,16 @@ export async function startTemporal(opts: StartTemporalOptions = {}): Promise<Te
 
   const cli = resolveTemporalCli(env, opts.repoCli);
   if (cli) {
-    const first = await startDevServer(cli, namespace, opts, log);
-    return restartable(first, (at) => startDevServer(cli, namespace, { ...opts, ...at }, log), opts.dbFilename);
+    const what = 'temporal: dev server';
+    const on = (at: SamePlace) => startDevServer(cli, namespace, { ...opts, ...at }, log);
+    // A port the caller chose is one its clients know (a server started again where the last one
+    // was): taken, it is waited for rather than moved, as in a restart.
+    const first =
+      opts.port !== undefined
+        ? await startOnSamePort(opts.port, () => on({ port: opts.port! }), { what, log })
+        : await startOnFreePort((port) => on({ port }), { what, log });
+    // Workers know the port (and the UI's): a restart waits for them rather than moving.
+    return restartable(first, (at) => startOnSamePort(at.port, () => on(at), { what, log }), opts.dbFilename);
   }
 
   if (opts.sdkFallback) {
@@ -257,6 +266,12 @@ async function useExternal(
   }
 }
 
+/** The port a Go server names in "listen tcp 127.0.0.1:46039: bind: address already in use". */
+function portInUse(lines: readonly string[]): number | null {
+  const m = /:(\d+): bind: address already in use/i.exec(lines.join(' '));
+  return m ? Number(m[1]) : null;
+}
+
 /**
  * Our own dev server, spawned from the CLI rather than through `@temporalio/testing`'s
  * `TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path' } } })`:
@@ -280,7 +295,8 @@ async function startDevServer(
       () => false,
     )
   ) {
-    throw new InfraError(
+    throw new AddressInUseError(
+      port,
       `temporal: port ${port} on 127.0.0.1 is already in use (another Temporal server?): stop it or choose another port`,
     );
   }
@@ -340,17 +356,20 @@ async function startDevServer(
     if (!isGone()) child.kill('SIGKILL');
     await exited;
     forget();
-    throw new InfraError(
-      `temporal: dev server \`${cli} ${args.join(' ')}\` ${what}` +
-        `${first.length ? ` (${output().join(' | ')})` : ''}: fix the CLI or set TEMPORAL_ADDRESS to a running server`,
-    );
+    const said = `temporal: dev server \`${cli} ${args.join(' ')}\` ${what}${first.length ? ` (${output().join(' | ')})` : ''}`;
+    // Another process took one of its ports (ours, or one the CLI picked itself) before it bound it.
+    if (mentionsAddressInUse(output().join(' '))) throw new AddressInUseError(portInUse(output()) ?? port, said);
+    throw new InfraError(`${said}: fix the CLI or set TEMPORAL_ADDRESS to a running server`);
   };
 
-  const accepts = (p: number) =>
-    tcpConnect('127.0.0.1', p, 500).then(
+  // A port that accepts is ours only if our process listens there: a server that took the port
+  // before ours bound it would otherwise pass for ours (where /proc cannot tell, it is taken as ours).
+  const accepts = async (p: number) =>
+    (await tcpConnect('127.0.0.1', p, 500).then(
       () => true,
       () => false,
-    );
+    )) &&
+    (child.pid === undefined || listensOn(child.pid, p) !== false);
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 30_000);
   // Asked only once the port accepts: a gRPC channel that failed to connect backs off for seconds.
   let probe: TemporalProbe | undefined;
