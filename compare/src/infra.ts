@@ -1,59 +1,63 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { killAllWorkers, maskDatabaseUrl, startPostgres, type PostgresHandle } from '@vendor-review/testbed';
 import {
-  killAllWorkers,
-  maskDatabaseUrl,
-  startPostgres,
-  startTemporal,
-  type PostgresHandle,
-  type TemporalHandle,
-} from '@vendor-review/testbed';
-import type { HazardInfra, RuntimeEnv, RuntimeModule } from '@vendor-review/conformance';
-import { DEFAULT_MODEL, priceOf, startWorld, type World } from '@vendor-review/world';
+  connectionsOf,
+  restartInfra,
+  serversOf,
+  startServers,
+  type HazardInfra,
+  type RuntimeEnv,
+  type RuntimeModule,
+  type ServerConnections,
+  type ServerSpec,
+  type StartedServer,
+} from '@vendor-review/conformance';
+import { DEFAULT_MODEL, priceOf } from '@vendor-review/world';
 import { openInvocationDatabase, type InvocationDatabase } from './database-runs.ts';
 import { runtimeModules, type StartedRuntime } from './runtimes.ts';
 
 /**
- * Zero-config bring-up: the world, PostgreSQL (embedded unless DATABASE_URL), Temporal (a dev
- * server from the CLI unless TEMPORAL_ADDRESS) when a selected runtime needs it, then each
- * runtime (its tables, its prebuilt worker bundles) and its adapter. Teardown runs at the end, on
- * Ctrl-C and on failure, and stops only what was started here: a user's own PostgreSQL and
- * Temporal keep their data.
+ * Zero-config bring-up: the world, PostgreSQL (embedded unless DATABASE_URL), the servers the
+ * selected runtimes declare (each the user's own where the environment names one, else one of
+ * ours), then each runtime (its tables, its prebuilt worker bundles) and its adapter. Teardown
+ * runs at the end, on Ctrl-C and on failure, and stops only what was started here: a user's own
+ * servers keep their data.
  */
 export interface Infra {
   worldUrl: string;
   databaseUrl: string;
   postgresKind: 'embedded' | 'external';
-  temporal:
-    | (Pick<TemporalHandle, 'address' | 'namespace' | 'kind' | 'connection' | 'workerEnv' | 'source'> & {
-        uiUrl: string | null;
-        version: string | null;
-      })
-    | null;
+  /** The runtimes' own servers as started, by id, with what each says of itself. */
+  servers: ReadonlyMap<string, { spec: ServerSpec; server: StartedServer }>;
+  /** What each runtime's `start` was given to reach them. */
+  connections: ServerConnections;
   runtimes: Map<string, StartedRuntime>;
   /** The servers as started, for the hazards that restart them: `restart` only on those started here. */
-  servers: HazardInfra;
+  hazardInfra: HazardInfra;
   /**
    * Servers of their own for the hazards that restart one (InfraOptions.restartServers), and every
    * runtime started on them; null when not asked for.
    */
   restarting: {
     runtimes: Map<string, StartedRuntime>;
-    servers: HazardInfra;
+    hazardInfra: HazardInfra;
     /** Which servers are theirs, in words; null when they are the shared ones. */
     described: string | null;
   } | null;
-  describe(): {
-    world: string;
-    model: string;
-    postgres: string;
-    temporal: string;
-    temporalUi: string | null;
-    restartHazards: string | null;
-    built: string[];
-  };
+  describe(): InfraDescription;
   teardown(): Promise<void>;
+}
+
+export interface InfraDescription {
+  world: string;
+  model: string;
+  postgres: string;
+  /** Each runtime server, as it describes itself; where its UI links the runs, if it does. */
+  servers: { title: string; description: string; ui: string | null }[];
+  restartHazards: string | null;
+  built: string[];
 }
 
 export interface InfraOptions {
@@ -68,71 +72,17 @@ export interface InfraOptions {
   sharedQueue?: RuntimeEnv['sharedQueue'];
   /**
    * The hazards that restart a server get servers of their own (`restarting`): a second PostgreSQL
-   * cluster where ours is embedded, a dev server on a database file where ours is a CLI dev server.
-   * They then run beside everything else instead of alone at the end, and the shared dev server
-   * keeps its state in memory (as `temporal server start-dev` does by default). Without it the
-   * shared dev server keeps its state in a file, so that restarts of it (chaos) lose nothing.
+   * cluster where ours is embedded, a second of each runtime server of ours, keeping its state on
+   * disk. They then run beside everything else instead of alone at the end, and the shared servers
+   * keep their state as they do by default (a dev server in memory). Without it the shared servers
+   * keep their state on disk, so that restarts of them (chaos) lose nothing.
    */
   restartServers?: boolean;
 }
 
-/** The servers every tool's runs need: the world, PostgreSQL, and Temporal when a runtime needs it. */
-export interface Servers {
-  world: World;
-  postgres: PostgresHandle;
-  temporal: TemporalHandle | null;
-  /** What was started, in order, each with its name in words: stopped last first. */
-  stops: { what: string; stop: () => Promise<void> }[];
-}
-
-export interface ServerOptions {
-  /** The runtimes the servers are for: Temporal is started only when one of them needs it. */
-  modules: readonly RuntimeModule[];
-  env: NodeJS.ProcessEnv;
-  log: (line: string) => void;
-  world?: Parameters<typeof startWorld>[0];
-  /** How a Temporal is started (a file for its state, a UI); the fallback comes from the runtime that needs it. */
-  temporal?: Omit<NonNullable<Parameters<typeof startTemporal>[0]>, 'log' | 'sdkFallback'>;
-}
-
-/**
- * The one bring-up of the servers, for `pnpm compare`, chaos and bench (startInfra) and the lab's
- * daemon alike. Started at once; when one fails, whatever did start is stopped and the first
- * failure is thrown.
- */
-export async function startServers(o: ServerOptions): Promise<Servers> {
-  const temporalNeed = o.modules.find((m) => m.needs.temporal)?.needs.temporal;
-  const settled = await Promise.allSettled([
-    startWorld(o.world ?? {}),
-    startPostgres({ env: o.env, log: o.log }),
-    temporalNeed
-      ? startTemporal({
-          env: o.env,
-          ...o.temporal,
-          log: o.log,
-          ...(temporalNeed.sdkFallback ? { sdkFallback: temporalNeed.sdkFallback } : {}),
-        })
-      : Promise.resolve(null),
-  ]);
-  const [worldR, pgR, temporalR] = settled;
-  const stops: Servers['stops'] = [];
-  if (worldR.status === 'fulfilled') stops.push({ what: 'the world', stop: () => worldR.value.stop() });
-  if (pgR.status === 'fulfilled') stops.push({ what: 'PostgreSQL', stop: () => pgR.value.stop() });
-  if (temporalR.status === 'fulfilled' && temporalR.value) {
-    const t = temporalR.value;
-    stops.push({ what: 'the Temporal server', stop: () => t.stop() });
-  }
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) {
-    for (const s of stops.reverse()) await s.stop().catch(() => undefined);
-    throw failed.reason;
-  }
-  return {
-    world: (worldR as PromiseFulfilledResult<World>).value,
-    postgres: (pgR as PromiseFulfilledResult<PostgresHandle>).value,
-    temporal: (temporalR as PromiseFulfilledResult<TemporalHandle | null>).value,
-    stops,
-  };
+/** Each runtime server's version as it reports it, by its label ("Temporal server"). */
+export function serverVersions(infra: Pick<Infra, 'servers'>): Record<string, string | null> {
+  return Object.fromEntries([...infra.servers.values()].map(({ spec, server }) => [spec.label, server.version]));
 }
 
 /** The model behind the world's endpoint, in words, with the price it is billed at. */
@@ -144,16 +94,6 @@ export function describeModel(upstream: { baseUrl: string; model: string } | und
       ? `priced $${price.inputPerMTok}/$${price.outputPerMTok} per 1M input/output tokens`
       : 'price unknown: not in the price table'
   })`;
-}
-
-/** A Temporal server as a runtime's `start` is given it. */
-function temporalEnvOf(t: TemporalHandle, uiUrl: string | null): NonNullable<RuntimeEnv['temporal']> {
-  return { address: t.address, namespace: t.namespace, connection: t.connection, workerEnv: t.workerEnv, uiUrl };
-}
-
-/** The servers a hazard may restart, as started. */
-function hazardInfra(postgres: PostgresHandle, temporal: TemporalHandle | null): HazardInfra {
-  return { postgres, ...(temporal ? { temporal } : {}) };
 }
 
 /**
@@ -173,50 +113,51 @@ async function startModules(
 
 /**
  * Servers for the hazards that restart one (InfraOptions.restartServers): a PostgreSQL cluster of
- * their own where ours is embedded, a dev server on a database file where ours is a CLI dev
- * server, and every module of the production suite started on them. A server that is the user's
- * is theirs too: the hazard skips what it may not restart.
+ * their own where ours is embedded, a second of each runtime server that is ours, keeping its state
+ * in `dataDir`, and every module of the production suite started on them. A server that is the
+ * user's is theirs too: the hazard skips what it may not restart.
  */
 async function startRestartServers(o: {
   modules: readonly RuntimeModule[];
   /** The shared servers and the runtimes started on them. */
-  shared: { runtimes: Map<string, StartedRuntime>; postgres: PostgresHandle; temporal: TemporalHandle | null };
+  shared: {
+    runtimes: Map<string, StartedRuntime>;
+    postgres: PostgresHandle;
+    servers: ReadonlyMap<string, StartedServer>;
+  };
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
   worldUrl: string;
   databaseUrl: string;
-  dbFilename?: string;
+  dataDir: string;
   stops: (() => Promise<void>)[];
 }): Promise<NonNullable<Infra['restarting']>> {
   const log = (line: string) => o.log(`restart hazards: ${line}`);
-  const shared = o.shared;
-  const [pg, temporal] = await Promise.all([
+  const { shared } = o;
+  const specs = serversOf(o.modules).filter((spec) => shared.servers.get(spec.id)?.owned);
+  const [pg, ...own] = await Promise.all([
     shared.postgres.kind === 'embedded' ? startPostgres({ env: {}, log }) : null,
-    shared.temporal?.kind === 'cli' && o.dbFilename
-      ? startTemporal({ env: o.env, dbFilename: o.dbFilename, namespace: shared.temporal.namespace, log })
-      : null,
+    ...specs.map((spec) => spec.start({ env: o.env, log, own: true, dataDir: join(o.dataDir, spec.id) })),
   ]);
-  if (!pg && !temporal)
-    return { runtimes: shared.runtimes, servers: hazardInfra(shared.postgres, shared.temporal), described: null };
+  if (!pg && own.length === 0)
+    return { runtimes: shared.runtimes, hazardInfra: restartInfra(shared.postgres, shared.servers), described: null };
   if (pg) o.stops.push(() => pg.stop());
-  if (temporal) o.stops.push(() => temporal.stop());
+  for (const s of own) o.stops.push(() => s.stop());
+  const servers = new Map(shared.servers);
+  specs.forEach((spec, i) => servers.set(spec.id, own[i]!));
   const runtimes = new Map<string, StartedRuntime>();
   o.stops.push(async () => {
     await Promise.all([...runtimes.values()].map((r) => r.adapter.close().catch(() => undefined)));
   });
-  const t = temporal ?? shared.temporal;
   await startModules(
     o.modules.filter((m) => !m.info.suites || m.info.suites.includes('production')),
-    { worldUrl: o.worldUrl, databaseUrl: pg?.url ?? o.databaseUrl, temporal: t ? temporalEnvOf(t, null) : null },
+    { worldUrl: o.worldUrl, databaseUrl: pg?.url ?? o.databaseUrl, servers: connectionsOf(servers) },
     runtimes,
   );
-  const described = [
-    pg ? `embedded PostgreSQL ${maskDatabaseUrl(pg.url)}` : null,
-    temporal ? `dev server (Temporal CLI) ${temporal.address}, state in ${temporal.dbFilename}` : null,
-  ]
+  const described = [pg ? `embedded PostgreSQL ${maskDatabaseUrl(pg.url)}` : null, ...own.map((s) => s.description)]
     .filter(Boolean)
     .join('; ');
-  return { runtimes, servers: hazardInfra(pg ?? shared.postgres, t), described };
+  return { runtimes, hazardInfra: restartInfra(pg ?? shared.postgres, servers), described };
 }
 
 export async function startInfra(o: InfraOptions): Promise<Infra> {
@@ -237,13 +178,11 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
 
   try {
     const modules = await runtimeModules(o.runtimes);
-    const withTemporal = modules.some((m) => m.needs.temporal);
-    // A dev server restarted under the runs keeps its state in a file, so the restart loses nothing:
-    // the shared one, unless the restart hazards get servers of their own. The file goes with the
-    // rest at teardown (pushed first: removed after the server stopped).
-    const temporalDir = withTemporal ? await mkdtemp(join(tmpdir(), 'vendor-review-temporal-')) : null;
-    if (temporalDir) stops.push(() => rm(temporalDir, { recursive: true, force: true }));
-    const dbFilename = (name: string) => (temporalDir ? { dbFilename: join(temporalDir, name) } : {});
+    // A server restarted under the runs keeps its state on disk, so the restart loses nothing: the
+    // shared ones, unless the restart hazards get servers of their own. The folder goes with the
+    // rest at teardown (pushed first: removed after the servers stopped).
+    const dataDir = serversOf(modules).length ? await mkdtemp(join(tmpdir(), 'vendor-review-servers-')) : null;
+    if (dataDir) stops.push(() => rm(dataDir, { recursive: true, force: true }));
     const servers = await startServers({
       modules,
       env,
@@ -251,10 +190,10 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
       world: o.modelUpstream
         ? { modelUpstream: { ...o.modelUpstream, ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}) } }
         : {},
-      ...(o.restartServers ? {} : { temporal: dbFilename('temporal.db') }),
+      ...(dataDir && !o.restartServers ? { servers: { dataDir: join(dataDir, 'shared') } } : {}),
     });
     stops.push(...servers.stops.map((s) => s.stop));
-    const { world, postgres: pg, temporal: t } = servers;
+    const { world, postgres: pg } = servers;
     // A user's PostgreSQL: everything this invocation creates goes into a database of its own,
     // recorded so that `pnpm compare --clean` can remove it (and nothing else) later.
     let invocation: InvocationDatabase | null = null;
@@ -267,61 +206,54 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
       );
     }
     const databaseUrl = invocation?.url ?? pg.url;
-
-    // A user's own Temporal keeps its runs, so link them; a dev server we started is gone afterwards.
-    const uiUrl = t?.kind === 'external' ? env.TEMPORAL_UI_URL?.trim() || 'http://localhost:8080' : null;
-    const temporal = t
-      ? {
-          ...temporalEnvOf(t, uiUrl),
-          kind: t.kind,
-          source: t.source,
-          // The server's own answer (GetSystemInfo), for a user's server as for ours.
-          version: t.serverVersion,
-        }
-      : null;
+    const connections = connectionsOf(servers.servers);
     await startModules(
       modules,
       {
         worldUrl: world.url,
         databaseUrl,
-        temporal,
+        servers: connections,
         ...(o.sharedQueue ? { sharedQueue: o.sharedQueue } : {}),
       },
       runtimes,
     );
     // After the shared ones: a module started twice on one database must not migrate it twice at once.
-    const restarting = o.restartServers
-      ? await startRestartServers({
-          modules,
-          shared: { runtimes, postgres: pg, temporal: t },
-          env,
-          log,
-          worldUrl: world.url,
-          databaseUrl,
-          ...dbFilename('restart-hazards.db'),
-          stops,
-        })
-      : null;
+    const restarting =
+      o.restartServers && dataDir
+        ? await startRestartServers({
+            modules,
+            shared: { runtimes, postgres: pg, servers: servers.servers },
+            env,
+            log,
+            worldUrl: world.url,
+            databaseUrl,
+            dataDir: join(dataDir, 'restart-hazards'),
+            stops,
+          })
+        : null;
     const built = [...runtimes.values()].flatMap((r) => r.built);
     log(`world: ${world.url} · ${built.join(' · ')}`);
+    const specs = new Map(serversOf(modules).map((spec) => [spec.id, spec]));
+    const withSpecs = new Map([...servers.servers].map(([id, server]) => [id, { spec: specs.get(id)!, server }]));
 
     return {
       worldUrl: world.url,
       databaseUrl,
       postgresKind: pg.kind,
-      temporal,
+      servers: withSpecs,
+      connections,
       runtimes,
-      servers: hazardInfra(pg, t),
+      hazardInfra: restartInfra(pg, servers.servers),
       restarting,
       describe: () => ({
         world: `simulated world at ${world.url}`,
         model: describeModel(o.modelUpstream),
         postgres: `${pg.kind === 'embedded' ? 'embedded PostgreSQL' : 'DATABASE_URL'} ${maskDatabaseUrl(pg.url)}${invocation ? `, this run's tables in database ${invocation.name}` : ''}`,
-        temporal: t
-          ? `${t.kind === 'cli' ? 'dev server (Temporal CLI)' : t.kind === 'external' ? t.source : 'SDK-downloaded dev server'} ${t.address}, namespace ${t.namespace}` +
-            `${t.serverVersion ? `, server ${t.serverVersion}` : ''}${t.tls ? ', TLS' : ''}${t.apiKey ? ', API key' : ''}`
-          : 'not used',
-        temporalUi: uiUrl,
+        servers: [...withSpecs.values()].map(({ spec, server }) => ({
+          title: spec.label,
+          description: server.description,
+          ui: server.uiUrl,
+        })),
         restartHazards: restarting?.described ?? null,
         built,
       }),

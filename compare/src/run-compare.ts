@@ -26,7 +26,7 @@ import {
 import type { CompareOptions } from './cli.ts';
 import { environmentReport } from './environment.ts';
 import { granularityScenarios, runGranularitySuite } from './granularity-suite.ts';
-import { startInfra, type Infra } from './infra.ts';
+import { serverVersions, startInfra, type Infra } from './infra.ts';
 import { expectedTimes } from './expected-times.ts';
 import { exitedChildrenCpuMs, machineCpu, otherProcessesCpu, processCpu, profileDocument } from './profile.ts';
 import { toText } from './report/render-text.ts';
@@ -109,7 +109,7 @@ async function runHazards(
           worldUrl: infra.worldUrl,
           request,
           boundMs: opts.boundSeconds * 1000,
-          infra: (restarts ?? infra).servers,
+          infra: (restarts ?? infra).hazardInfra,
         })
       : {
           scenario: h,
@@ -334,11 +334,15 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
       meta: {
         versions: {
           runtimes: await runtimeVersions(names),
-          temporalServer: infra.temporal?.version ?? null,
+          servers: serverVersions(infra),
           node: process.versions.node,
         },
         infrastructure: infra.describe(),
-        environment: environmentReport(env, opts.modelUpstream),
+        environment: environmentReport(
+          env,
+          opts.modelUpstream,
+          [...infra.servers.values()].map((s) => s.spec),
+        ),
         wallTimeMs,
         startedAt: new Date(started).toISOString(),
         machine: { cpus: os.cpus().length, platform: `${os.platform()} ${os.arch()}` },
@@ -413,7 +417,9 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
     if (ownInfra && !opts.keepInfra) await infra.teardown();
     else if (ownInfra) {
       const d = infra.describe();
-      io.log(`compare: --keep-infra: world ${infra.worldUrl} · ${d.postgres} · ${d.temporal} (stop with Ctrl-C)`);
+      io.log(
+        `compare: --keep-infra: world ${infra.worldUrl} · ${[d.postgres, ...d.servers.map((s) => s.description)].join(' · ')} (stop with Ctrl-C)`,
+      );
     }
   }
 }

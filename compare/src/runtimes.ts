@@ -36,10 +36,6 @@ export async function runtimeInfos(names: readonly string[] = RUNTIME_NAMES): Pr
   return (await runtimeModules(names)).map((m) => m.info);
 }
 
-export async function needsTemporal(names: readonly string[]): Promise<boolean> {
-  return (await runtimeModules(names)).some((m) => m.needs.temporal);
-}
-
 export async function startRuntime(name: string, env: RuntimeEnv): Promise<StartedRuntime> {
   return (await runtimeModule(name)).start(env);
 }

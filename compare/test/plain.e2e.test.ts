@@ -29,7 +29,7 @@ crashSpec({
       env: { DATABASE_URL: process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' },
     });
     [world, db] = await Promise.all([startWorld({}), freshDatabase(server.url, 'plain_crash')]);
-    const rt = await runtime.start({ worldUrl: world.url, databaseUrl: db.url, temporal: null });
+    const rt = await runtime.start({ worldUrl: world.url, databaseUrl: db.url, servers: {} });
     started = rt;
     return runThroughAdapter(() => ({ adapter: rt.adapter, worldUrl: world!.url, request: cellRequest(world!.url) }))(
       scenarios,

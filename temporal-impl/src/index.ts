@@ -1,8 +1,8 @@
-/** @vendor-review/temporal: the vendor review on Temporal. What the compare harness calls. */
+/**
+ * @vendor-review/temporal: the vendor review on Temporal, as a team would deploy it (the workflow,
+ * its activities, the worker, the client, the store). The harness plugin is `../harness/`.
+ */
 export { WORKER_ENTRY, WORKFLOW_BUNDLER } from './paths.ts';
-export { createTemporalAdapter, temporalUiLink, type TemporalAdapterOptions } from './harness/adapter.ts';
-export { TEMPORAL } from './harness/info.ts';
-export { toDurableRecord } from './harness/durable-record.ts';
 
 export { buildWorkflowBundle, cachedWorkflowBundle, WORKFLOWS_PATH } from './bundle.ts';
 export {
@@ -14,15 +14,7 @@ export {
   type DeadLetterRow,
 } from './postgres-store.ts';
 export { startRun, approveRun, getRun, runStatus, waitForRun, RunNotFoundError, type RunDetails } from './client.ts';
-export {
-  readHistory,
-  fetchHistoryJson,
-  summarizeHistory,
-  type HistoryEventSummary,
-  type HistoryJson,
-} from './harness/history.ts';
 export { workflowIdFor, runIdFromWorkflowId } from './identity.ts';
-export { sdkDownloadedTemporal } from './harness/sdk-fallback.ts';
 export { HEARTBEAT_TIMEOUT, WORKFLOW_TASK_TIMEOUT } from './workflows/activity-options.ts';
 export { type ApprovalDecision, type VendorReviewInput } from './workflows/definitions.ts';
 export { STICKY_SCHEDULE_TO_START_TIMEOUT, MAX_HEARTBEAT_THROTTLE } from './worker-options.ts';

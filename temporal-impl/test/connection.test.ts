@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startTemporal, WorkerProcess, type TemporalHandle } from '@vendor-review/testbed';
+import { WorkerProcess } from '@vendor-review/testbed';
+import { startTemporal, type TemporalHandle } from '../harness/index.ts';
 import { WORKER_ENTRY } from '../src/index.ts';
 import { ready } from './support/worker-process.ts';
 

@@ -3,12 +3,17 @@
  * processes killed with SIGKILL (or asked to stop: SIGTERM and a grace period), a replacement
  * process, a real dev server, real PostgreSQL and the real world. Then what only Temporal shows: which worker completed each parallel sibling.
  */
-import { crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/conformance';
-import { describe, expect, inject, it } from 'vitest';
-import { TEMPORAL } from '../src/index.ts';
-import { temporalUnderTest, type TemporalUnderTest } from './support/runtime.ts';
+import {
+  crashCatalogue,
+  crashSpec,
+  runThroughAdapter,
+  runtimeUnderTest,
+  type RuntimeUnderTest,
+} from '@vendor-review/conformance';
+import { describe, expect, it } from 'vitest';
+import { runtime, TEMPORAL } from '../harness/index.ts';
 
-let tm: TemporalUnderTest;
+let tm: RuntimeUnderTest;
 
 const spec = crashSpec({
   name: 'Temporal',
@@ -16,7 +21,7 @@ const spec = crashSpec({
   // each variant's baseline configuration only, to keep CI short.
   scenarios: crashCatalogue([TEMPORAL], { stops: ['kill', 'term'] }),
   run: async (scenarios) => {
-    tm = await temporalUnderTest(inject('workflowBundle'));
+    tm = await runtimeUnderTest(runtime, { name: 'crash' });
     return runThroughAdapter(() => tm.env())(scenarios);
   },
   teardown: () => tm?.stop(),

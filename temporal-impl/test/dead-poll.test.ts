@@ -5,23 +5,28 @@
  * leave the next worker a recorded attempt to refuse (a CI run once judged this row `broke`: the
  * run waited and its history named no reason).
  */
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
-import { runHazard, productionCatalogue } from '@vendor-review/conformance';
+import {
+  connectionTo,
+  productionCatalogue,
+  runHazard,
+  runtimeUnderTest,
+  type RuntimeUnderTest,
+} from '@vendor-review/conformance';
 import type { DeployDrill, RunHandle } from '@vendor-review/pipeline';
-import { TEMPORAL } from '../src/index.ts';
 import { workflowIdFor } from '../src/identity.ts';
-import { fetchHistoryJson } from '../src/harness/history.ts';
-import { temporalUnderTest, type TemporalUnderTest } from './support/runtime.ts';
+import { fetchHistoryJson, runtime, TEMPORAL, TEMPORAL_SERVER } from '../harness/index.ts';
 
-let tm: TemporalUnderTest;
+let tm: RuntimeUnderTest;
 let client: Client;
 const polls: AbortController[] = [];
 
 beforeAll(async () => {
-  tm = await temporalUnderTest(inject('workflowBundle'));
-  const connection = await Connection.connect(tm.environment.temporal.connection);
-  client = new Client({ connection, namespace: tm.environment.temporal.namespace });
+  tm = await runtimeUnderTest(runtime, { name: 'dead_poll' });
+  const temporal = connectionTo(tm.connections, TEMPORAL_SERVER);
+  const connection = await Connection.connect(temporal.connection);
+  client = new Client({ connection, namespace: temporal.namespace });
 });
 
 afterAll(async () => {

@@ -3,19 +3,23 @@
  * worker processes, a real dev server, real PostgreSQL and the real world; verdicts judged from
  * the ledger and the history.
  */
-import { productionCatalogue, productionSpec, runHazardsThroughAdapter } from '@vendor-review/conformance';
-import { inject } from 'vitest';
-import { TEMPORAL } from '../src/index.ts';
-import { temporalUnderTest, type TemporalUnderTest } from './support/runtime.ts';
+import {
+  productionCatalogue,
+  productionSpec,
+  runHazardsThroughAdapter,
+  runtimeUnderTest,
+  type RuntimeUnderTest,
+} from '@vendor-review/conformance';
+import { runtime, TEMPORAL } from '../harness/index.ts';
 
-let tm: TemporalUnderTest;
+let tm: RuntimeUnderTest;
 
 productionSpec({
   name: 'Temporal',
   scenarios: productionCatalogue([TEMPORAL]),
   run: async (scenarios) => {
     // Its own PostgreSQL and a dev server on a database file: the restart hazard restarts both.
-    tm = await temporalUnderTest(inject('workflowBundle'), { restartable: true });
+    tm = await runtimeUnderTest(runtime, { name: 'hazards', restartable: true });
     return runHazardsThroughAdapter(() => tm.env())(scenarios);
   },
   teardown: () => tm?.stop(),

@@ -13,20 +13,12 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createHttpPorts } from '@vendor-review/worker-io';
 import { newRunId, type Variant } from '@vendor-review/pipeline';
-import { freshDatabase, startTemporal } from '@vendor-review/testbed';
+import { freshDatabase } from '@vendor-review/testbed';
 import { startWorld, vendorRequest } from '@vendor-review/world';
 import { createActivities } from '../src/activities.ts';
 import { buildWorkflowBundle } from '../src/bundle.ts';
-import { fetchHistoryJson } from '../src/harness/history.ts';
-import {
-  approveRun,
-  openStore,
-  sdkDownloadedTemporal,
-  setupDatabase,
-  startRun,
-  waitForRun,
-  workflowIdFor,
-} from '../src/index.ts';
+import { fetchHistoryJson, sdkDownloadedTemporal, startTemporal } from '../harness/index.ts';
+import { approveRun, openStore, setupDatabase, startRun, waitForRun, workflowIdFor } from '../src/index.ts';
 import { startOutboxDrainer } from '../src/outbox-drainer.ts';
 
 const OUT_DIR = fileURLToPath(new URL('./histories/', import.meta.url));

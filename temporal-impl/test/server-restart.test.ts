@@ -9,24 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Client, Connection } from '@temporalio/client';
 import { newRunId, reviewDigest, type ReviewRequestInput } from '@vendor-review/pipeline';
-import {
-  freshDatabase,
-  startTemporal,
-  type FreshDatabase,
-  type TemporalHandle,
-  type WorkerProcess,
-} from '@vendor-review/testbed';
+import { freshDatabase, type FreshDatabase, type WorkerProcess } from '@vendor-review/testbed';
+import { readHistory, sdkDownloadedTemporal, startTemporal, type TemporalHandle } from '../harness/index.ts';
 import { EXPECTED_VERDICTS, startWorld, vendorRequest, type World } from '@vendor-review/world';
-import {
-  approveRun,
-  getRun,
-  readHistory,
-  RunNotFoundError,
-  sdkDownloadedTemporal,
-  setupDatabase,
-  startRun,
-  waitForRun,
-} from '../src/index.ts';
+import { approveRun, getRun, RunNotFoundError, setupDatabase, startRun, waitForRun } from '../src/index.ts';
 import { POSTGRES_SERVER_URL, taskQueueFor } from './support/environment.ts';
 import { ready, startWorkerProcess } from './support/worker-process.ts';
 

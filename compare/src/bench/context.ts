@@ -7,7 +7,7 @@ import { loadBenched, type Benched } from './profiles.ts';
 
 /**
  * Everything the measurements share, brought up once: the infrastructure `pnpm compare` uses (the
- * world, PostgreSQL, a Temporal dev server where a runtime needs one, each runtime started from its
+ * world, PostgreSQL, the servers the runtimes declare, each runtime started from its
  * module), the world's latency set to zero (the steps' own waiting would hide what the runtimes
  * cost), and each runtime's bench profile. Worker bundles are named by a hash of their sources and
  * older builds are kept for a day (worker-bundle.ts), so a rebuild elsewhere in the tree during a
@@ -60,7 +60,7 @@ export async function openContext(o: {
       env: {
         worldUrl: infra.worldUrl,
         databaseUrl: infra.databaseUrl,
-        temporal: infra.temporal,
+        servers: infra.connections,
         ports,
         preset: o.plan.preset,
         log: o.log,

@@ -17,7 +17,8 @@ export interface Versions {
   node: string;
   /** Per runtime, the libraries it ran on as installed. */
   runtimes: Record<string, Record<string, string | null>>;
-  temporalServer: string | null;
+  /** Each runtime server's version as it reports it, by its label. */
+  servers: Record<string, string | null>;
   postgres: string | null;
 }
 
@@ -35,7 +36,7 @@ export function machine(): Machine {
 
 export async function versions(
   databaseUrl: string,
-  temporalServer: string | null,
+  servers: Record<string, string | null>,
   runtimes: readonly string[],
 ): Promise<Versions> {
   let postgres: string | null = null;
@@ -48,7 +49,7 @@ export async function versions(
   } finally {
     await client.end().catch(() => undefined);
   }
-  return { node: process.versions.node, runtimes: await runtimeVersions(runtimes), temporalServer, postgres };
+  return { node: process.versions.node, runtimes: await runtimeVersions(runtimes), servers, postgres };
 }
 
 /** Every version in one list, library by library: `{ node, postgres, '@langchain/langgraph': '1.7.3', … }`. */
@@ -56,7 +57,7 @@ export function flatVersions(v: Versions): Record<string, string | null> {
   return {
     node: v.node,
     ...Object.assign({}, ...Object.values(v.runtimes)),
-    'temporal server': v.temporalServer,
+    ...Object.fromEntries(Object.entries(v.servers).map(([label, version]) => [label.toLowerCase(), version])),
     postgresql: v.postgres,
   };
 }

@@ -4,8 +4,8 @@ import pg from 'pg';
 /**
  * CPU time from the kernel's own accounting (/proc), for processes this benchmark does not run
  * in-process: the worker processes (their time is added to ours once they are reaped), the
- * PostgreSQL server (the postmaster, its live backends, and the backends that have exited) and the
- * Temporal dev server. Linux only; null elsewhere or when a process cannot be found.
+ * PostgreSQL server (the postmaster, its live backends, and the backends that have exited) and a
+ * runtime's own server (its process, as its module reports it). Linux only; null elsewhere or when a process cannot be found.
  */
 const TICK_MS = 10; // USER_HZ is 100 on every Linux the project runs on
 
@@ -46,14 +46,6 @@ export function reapedChildrenCpuMs(): number {
   return s ? (s.cutime + s.cstime) * TICK_MS : 0;
 }
 
-function cmdline(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-  } catch {
-    return '';
-  }
-}
-
 function pids(): number[] {
   try {
     return readdirSync('/proc')
@@ -88,14 +80,4 @@ export async function postmasterPid(databaseUrl: string): Promise<number | null>
   } finally {
     await client.end();
   }
-}
-
-/** The Temporal dev server listening on `address` (host:port), when it runs on this machine. */
-export function temporalServerPid(address: string): number | null {
-  const port = address.split(':').at(-1);
-  for (const pid of pids()) {
-    const cmd = cmdline(pid);
-    if (/\bstart-dev\b/.test(cmd) && cmd.includes(`--port ${port} `)) return pid;
-  }
-  return null;
 }

@@ -121,8 +121,8 @@ export async function measureRecovery(ctx: BenchContext): Promise<RecoverySectio
 
 /** Each runtime's module started with one knob set (its other settings as they are). */
 async function tuned(ctx: BenchContext, b: Benched, knob: RecoveryKnob, value: number): Promise<StartedRuntime> {
-  const { worldUrl, databaseUrl, temporal } = ctx.env;
-  return b.module.start({ worldUrl, databaseUrl, temporal, tuning: { [knob.name]: value } });
+  const { worldUrl, databaseUrl, servers } = ctx.env;
+  return b.module.start({ worldUrl, databaseUrl, servers, tuning: { [knob.name]: value } });
 }
 
 async function sweep(ctx: BenchContext): Promise<RecoverySection> {

@@ -24,7 +24,7 @@ export interface BenchReport {
     sectionMs: Partial<Record<SectionName | 'infrastructure' | 'units', number>>;
     machine: Machine;
     versions: Versions;
-    infrastructure: { world: string; postgres: string; temporal: string; built: string[] };
+    infrastructure: { world: string; postgres: string; servers: string[]; built: string[] };
     world: { modelLatencyMs: number; pageLatencyMs: number };
     /** Each runtime in the figures (the floor too) as its module and bench profile name it. */
     benched: Record<string, BenchedFacts>;

@@ -2,6 +2,7 @@ import os from 'node:os';
 import type { InProcessBench } from '@vendor-review/conformance';
 import { runtime as floor } from '../plain/module.ts';
 import { openContext, WORLD_LATENCY } from './context.ts';
+import { serverVersions } from '../infra.ts';
 import { machine, versions } from './machine.ts';
 import type { Plan, SectionName } from './plan.ts';
 import type { Benched } from './profiles.ts';
@@ -79,7 +80,7 @@ export async function runBench(o: {
     harness: null,
   };
   const describe = ctx.infra.describe();
-  const v = await versions(ctx.infra.databaseUrl, ctx.infra.temporal?.version ?? null, o.runtimes);
+  const v = await versions(ctx.infra.databaseUrl, serverVersions(ctx.infra), o.runtimes);
   try {
     // The in-process sections share each profile's session (its pools, clients, in-process workers).
     const inProcess = wants('per-step') || wants('storage');
@@ -134,7 +135,7 @@ export async function runBench(o: {
       infrastructure: {
         world: describe.world,
         postgres: describe.postgres,
-        temporal: describe.temporal,
+        servers: describe.servers.map((s) => `${s.title} ${s.description}`),
         built: describe.built,
       },
       world: WORLD_LATENCY,

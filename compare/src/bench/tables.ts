@@ -114,7 +114,7 @@ function throughputTable(r: BenchReport): Table | null {
     title: 'Throughput, worker processes',
     note:
       'reviews at once on one worker process, then two; window = first world call → last review recorded complete (worker start outside it, shown apart); ' +
-      'CPU from the kernel: workers (less their start), PostgreSQL (every backend), the Temporal dev server; ' +
+      "CPU from the kernel: workers (less their start), PostgreSQL (every backend), the runtime's own server where it runs here (Temporal's); " +
       "commits from pg_stat_database of a database of the cell's own (incl. the workers' own connections and what they poll while they live)",
     head: [
       'runtime',
@@ -124,7 +124,7 @@ function throughputTable(r: BenchReport): Table | null {
       'CPU s/review',
       'workers',
       'postgres',
-      'Temporal server',
+      'its server',
       'commits/review',
       'events/review',
       'worker start',
@@ -138,7 +138,7 @@ function throughputTable(r: BenchReport): Table | null {
       num(c.cpuSecondsPerReview.total, 3),
       num(c.cpuSecondsPerReview.workers, 3),
       num(c.cpuSecondsPerReview.postgres, 3),
-      num(c.cpuSecondsPerReview.temporalServer, 3),
+      num(c.cpuSecondsPerReview.server, 3),
       num(c.pgCommitsPerReview, 1),
       num(c.historyEventsPerReview, 1),
       spread(c.workerStartMs, ms),

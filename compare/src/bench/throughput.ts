@@ -5,7 +5,7 @@ import type { ThroughputBench } from '@vendor-review/conformance';
 import type { BenchContext } from './context.ts';
 import type { Benched } from './profiles.ts';
 import { settledCommits } from './pg-stats.ts';
-import { cpuMs, postmasterPid, reapedChildrenCpuMs, temporalServerPid, treeCpuMs } from './proc.ts';
+import { cpuMs, postmasterPid, reapedChildrenCpuMs, treeCpuMs } from './proc.ts';
 import { sizedRequest } from './requests.ts';
 import { round1, summarize, roundSummary, type Summary } from './stats.ts';
 
@@ -15,7 +15,7 @@ import { round1, summarize, roundSummary, type Summary } from './stats.ts';
  * that its commit count is theirs alone. The window is from the first call any review makes to the
  * world until the last review is recorded complete: the workers' start is outside it and is
  * reported beside it. CPU comes from the kernel: the workers' (less what they spent starting),
- * PostgreSQL's and the Temporal server's.
+ * PostgreSQL's and that of the runtime's own servers (Temporal's), where they run on this machine.
  */
 export interface ThroughputCell {
   runtime: string;
@@ -29,7 +29,8 @@ export interface ThroughputCell {
   cpuSecondsPerReview: {
     workers: number | null;
     postgres: number | null;
-    temporalServer: number | null;
+    /** The runtime's own servers (none: null). */
+    server: number | null;
     total: number | null;
   };
   /** Includes the workers' own connections and, for Temporal, the outbox drainer's polls while they live. */
@@ -43,20 +44,22 @@ export interface ThroughputCell {
 
 interface Servers {
   postmaster: number | null;
-  temporal: number | null;
+  /** Each runtime server's process, by id (null where it runs elsewhere). */
+  own: ReadonlyMap<string, number | null>;
 }
 
 interface Snapshot {
   workersReaped: number;
   postgres: number | null;
-  temporal: number | null;
+  /** Each runtime server's CPU so far, by id. */
+  own: Map<string, number | null>;
 }
 
 function snapshot(s: Servers): Snapshot {
   return {
     workersReaped: reapedChildrenCpuMs(),
     postgres: s.postmaster === null ? null : treeCpuMs(s.postmaster),
-    temporal: s.temporal === null ? null : cpuMs(s.temporal),
+    own: new Map([...s.own].map(([id, pid]) => [id, pid === null ? null : cpuMs(pid)])),
   };
 }
 
@@ -125,26 +128,31 @@ async function runCell(
   const out = await cell.outcome();
   const ids = new Set(out.runIds);
   const ledger = (await worldClient(ctx.infra.worldUrl).ledger()).filter((e) => e.runId !== null && ids.has(e.runId));
-  return figures(c, b.info.name, b.module.needs.temporal !== undefined, {
-    before,
-    after,
-    commits: commits1 - commits0,
-    first: ledger.length ? Math.min(...ledger.map((e) => e.at)) : null,
-    last: out.lastCompletedAt,
-    completed: out.completed,
-    events: out.historyEvents,
-    workers,
-    startMs: start.startMs(),
-    startupCpu: start.cpuMs(),
-    failures: out.failures,
-  });
+  return figures(
+    c,
+    b.info.name,
+    (b.module.servers ?? []).map((spec) => spec.id),
+    {
+      before,
+      after,
+      commits: commits1 - commits0,
+      first: ledger.length ? Math.min(...ledger.map((e) => e.at)) : null,
+      last: out.lastCompletedAt,
+      completed: out.completed,
+      events: out.historyEvents,
+      workers,
+      startMs: start.startMs(),
+      startupCpu: start.cpuMs(),
+      failures: out.failures,
+    },
+  );
 }
 
 function figures(
   c: { concurrency: number; processes: number; mode: Variant },
   runtime: string,
-  /** A runtime on the Temporal server: the server's CPU is part of its cost. */
-  onTemporal: boolean,
+  /** The runtime's own servers: their CPU is part of its cost. */
+  ownServers: readonly string[],
   m: {
     before: Snapshot;
     after: Snapshot;
@@ -164,7 +172,11 @@ function figures(
   const startupTotal = m.startupCpu.reduce((a, b) => a + b, 0);
   const workersCpu = m.after.workersReaped - m.before.workersReaped - startupTotal;
   const pgCpu = diff(m.before.postgres, m.after.postgres);
-  const tmCpu = onTemporal ? diff(m.before.temporal, m.after.temporal) : null;
+  const serverCpu = ownServers.length
+    ? ownServers
+        .map((id) => diff(m.before.own.get(id) ?? null, m.after.own.get(id) ?? null))
+        .reduce<number | null>((sum, ms) => (sum === null || ms === null ? null : sum + ms), 0)
+    : null;
   const perReview = (ms: number | null) => (ms === null ? null : Math.round((ms / 1000 / n) * 1000) / 1000);
   const rss = m.workers.map((w) => w.life.peakRssKb).filter((x): x is number => x !== null);
   return {
@@ -179,8 +191,8 @@ function figures(
     cpuSecondsPerReview: {
       workers: perReview(workersCpu),
       postgres: perReview(pgCpu),
-      temporalServer: perReview(tmCpu),
-      total: perReview(workersCpu + (pgCpu ?? 0) + (tmCpu ?? 0)),
+      server: perReview(serverCpu),
+      total: perReview(workersCpu + (pgCpu ?? 0) + (serverCpu ?? 0)),
     },
     pgCommitsPerReview: round1(m.commits / n),
     historyEventsPerReview: m.events === null ? null : round1(m.events / n),
@@ -194,7 +206,7 @@ function figures(
 export async function measureThroughput(ctx: BenchContext): Promise<ThroughputCell[]> {
   const servers: Servers = {
     postmaster: await postmasterPid(ctx.infra.databaseUrl).catch(() => null),
-    temporal: ctx.infra.temporal ? temporalServerPid(ctx.infra.temporal.address) : null,
+    own: new Map([...ctx.infra.servers].map(([id, { server }]) => [id, server.pid()])),
   };
   const { concurrency, processes, variants } = ctx.plan.throughput;
   const cells: ThroughputCell[] = [];

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { RunStatus, Variant } from '@vendor-review/pipeline';
+import type { InfraServer, RunStatus, Variant } from '@vendor-review/pipeline';
 import { POLICIES, followRun, safeDigest } from '@vendor-review/conformance';
 import { vendorRequest, worldClient, type WorldClient } from '@vendor-review/world';
 import { flatVersions, machine, versions } from '../bench/machine.ts';
-import { startInfra, type Infra } from '../infra.ts';
+import { serverVersions, startInfra, type Infra } from '../infra.ts';
 import { checkRun, poolRow, type Baseline, type PoolRow, type RunVerdict } from './checker.ts';
 import { Injector, type InjectorPool } from './injector.ts';
 import { Journal, type JournalEntry } from './journal.ts';
@@ -78,7 +78,7 @@ export interface CampaignOutcome {
   baselines: { pool: string; vendor: string; runId: string; digest: string | null }[];
   strikes: (Strike & { fired: boolean })[];
   journal: Journal;
-  infra: { world: string; postgres: string; temporal: string };
+  infra: { world: string; postgres: string; servers: string[] };
   machine: ReturnType<typeof machine>;
   versions: Record<string, string | null>;
   notes: string[];
@@ -88,7 +88,7 @@ interface PoolEntry {
   rt: ChaosRuntime;
   variant: Variant;
   pool: Pool;
-  servers: readonly ('postgres' | 'temporal')[];
+  servers: readonly InfraServer[];
   next: number;
 }
 
@@ -152,10 +152,10 @@ export async function runCampaign(o: CampaignOptions, progress: CampaignProgress
       journal,
       infra: (() => {
         const d = infra.describe();
-        return { world: d.world, postgres: d.postgres, temporal: d.temporal };
+        return { world: d.world, postgres: d.postgres, servers: d.servers.map((s) => `${s.title} ${s.description}`) };
       })(),
       machine: { ...host, loadAverage: { ...host.loadAverage, end: Math.round(os.loadavg()[0]! * 100) / 100 } },
-      versions: flatVersions(await versions(infra.databaseUrl, infra.temporal?.version ?? null, o.runtimes)),
+      versions: flatVersions(await versions(infra.databaseUrl, serverVersions(infra), o.runtimes)),
       notes,
     };
   } finally {
@@ -335,7 +335,7 @@ async function campaign(
   const injector = new Injector({
     strikes: schedule,
     pools: injectorPools,
-    servers: infra.servers,
+    servers: infra.hazardInfra,
     world,
     journal,
     approveWaiting,
@@ -510,7 +510,7 @@ async function campaign(
           // Strikes froze workers at random moments; armed plans at their points.
           pause: strikes.pause + afterBaselines('pause', e.pool.id),
           'postgres-restart': strikes['postgres-restart'],
-          'temporal-restart': strikes['temporal-restart'],
+          'server-restart': strikes['server-restart'],
           'approve-while-down': strikes['approve-while-down'],
         },
       });

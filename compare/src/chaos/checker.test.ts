@@ -295,7 +295,7 @@ describe('a false dead letter: dead-lettered below the cap of the step’s own e
         'crash-point': 0,
         pause: 0,
         'postgres-restart': 0,
-        'temporal-restart': 0,
+        'server-restart': 0,
         'approve-while-down': 0,
       },
     });
@@ -322,7 +322,7 @@ describe('a row per runtime × variant', () => {
         'crash-point': 2,
         pause: 0,
         'postgres-restart': 0,
-        'temporal-restart': 0,
+        'server-restart': 0,
         'approve-while-down': 1,
       },
     });

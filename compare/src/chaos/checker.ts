@@ -232,7 +232,7 @@ export interface FaultCounts {
   'crash-point': number;
   pause: number;
   'postgres-restart': number;
-  'temporal-restart': number;
+  'server-restart': number;
   'world-fault': number;
   'approve-while-down': number;
 }

@@ -18,13 +18,13 @@ const PAGE = ['markdown', 'html'] as const;
 const COLUMNS: Column[] = [
   { title: 'runtime / variant', width: 19 },
   { title: 'runs', width: 4, numeric: true },
-  { title: 'faults k/c/p/pg/tm/w/a', width: 22, only: TEXT },
+  { title: 'faults k/c/p/pg/sv/w/a', width: 22, only: TEXT },
   ...[
     'kills',
     'crash points',
     'pauses',
     'PG restarts',
-    'Temporal restarts',
+    'runtime server restarts',
     'world faults',
     'approvals while down',
   ].map((title) => ({ title, numeric: true, only: PAGE })),
@@ -42,7 +42,7 @@ const COLUMNS: Column[] = [
 
 export const FAULTS_LEGEND =
   'faults: k kills · c crash points reached · p pauses (SIGSTOP past the lease / heartbeat) · pg PostgreSQL restarts · ' +
-  'tm Temporal restarts · w requests the world faulted · a approvals sent while no worker was alive';
+  'sv the runtime’s own server restarted (Temporal’s) · w requests the world faulted · a approvals sent while no worker was alive';
 
 const TERMS_LEGEND =
   'done: completed · dead: ended failed (hardened: dead-lettered) · f.dead: of those, dead-lettered below the cap of the ' +
@@ -65,7 +65,7 @@ function faultCounts(f: ChaosResult['rows'][number]['faults']): number[] {
     f['crash-point'],
     f.pause,
     f['postgres-restart'],
-    f['temporal-restart'],
+    f['server-restart'],
     f['world-fault'],
     f['approve-while-down'],
   ];
@@ -159,7 +159,7 @@ export function chaosDocument(
     meta: [
       `seed \`${m.seed}\` · ${m.runsPerPool} review(s) per runtime × variant, ${m.workers} in flight per pool · ${m.startedAt} · wall time ${seconds(m.wallTimeMs)} · \`${m.command}\``,
       `${m.machine.cpus} × ${m.machine.cpuModel}, ${m.machine.memoryGiB} GiB, load ${m.machine.loadAverage.start} → ${m.machine.loadAverage.end ?? '?'} · ${versions}`,
-      `${m.infra.world} · ${m.infra.postgres} · ${m.infra.temporal}`,
+      [m.infra.world, m.infra.postgres, ...m.infra.servers].join(' · '),
     ],
     metaOnly: PAGE,
     css: CHAOS_CSS,

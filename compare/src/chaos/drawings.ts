@@ -12,7 +12,7 @@ const STRIKE_COLOURS: Record<string, string> = {
   kill: '#dc2626',
   pause: '#d97706',
   'postgres-restart': '#2563eb',
-  'temporal-restart': '#7c3aed',
+  'server-restart': '#7c3aed',
   'world-burst': '#0d9488',
   'approve-while-down': '#16a34a',
 };

@@ -1,4 +1,4 @@
-import type { InfraServer } from '@vendor-review/pipeline';
+import { STORE_SERVER, type InfraServer } from '@vendor-review/pipeline';
 import type { HazardInfra } from '@vendor-review/conformance';
 import type { WorkerProcess } from '@vendor-review/testbed';
 import type { WorldClient } from '@vendor-review/world';
@@ -122,8 +122,11 @@ export class Injector {
           return true;
         });
       case 'postgres-restart':
-      case 'temporal-restart':
-        return this.#restart(s, s.kind === 'postgres-restart' ? 'postgres' : 'temporal');
+        return this.#restart(s, [STORE_SERVER]);
+      case 'server-restart':
+        // Every runtime server of the harness's own at once: each pool meets its server's restart
+        // as often as a single runtime's campaign would.
+        return this.#restart(s, Object.keys(this.o.servers.servers ?? {}));
       case 'world-burst':
         return this.#burst(s);
       case 'approve-while-down':
@@ -155,18 +158,26 @@ export class Injector {
     });
   }
 
-  async #restart(s: Strike, server: InfraServer): Promise<void> {
-    const handle = this.o.servers[server];
-    const reached = this.o.pools.filter((p) => p.servers.includes(server));
-    if (!handle?.restart || (server === 'temporal' && !this.o.servers.temporal?.dbFilename)) {
-      this.#note(s, `skipped: the harness does not own a restartable ${server} (kind ${handle?.kind ?? 'none'})`);
-      return;
-    }
-    if (!reached.length) return;
-    this.#note(s, `${server} going down`);
-    const { downMs } = await handle.restart();
-    for (const p of reached) this.#count(p.pool.id, s.kind);
-    this.o.journal.add({ kind: 'server-restart', strike: s.seq, detail: `${server} back after ${downMs} ms` });
+  async #restart(s: Strike, ids: readonly InfraServer[]): Promise<void> {
+    await Promise.all(
+      ids.map(async (id) => {
+        const handle = id === STORE_SERVER ? this.o.servers.postgres : this.o.servers.servers?.[id];
+        const forgets = handle && 'forgetsOnRestart' in handle ? handle.forgetsOnRestart : null;
+        if (!handle?.restart || forgets) {
+          this.#note(
+            s,
+            `skipped: ${id} is not a server the harness owns and may restart${forgets ? ` (${forgets})` : ''}`,
+          );
+          return;
+        }
+        const reached = this.o.pools.filter((p) => p.servers.includes(id));
+        if (!reached.length) return;
+        this.#note(s, `${id} going down`);
+        const { downMs } = await handle.restart();
+        for (const p of reached) this.#count(p.pool.id, s.kind);
+        this.o.journal.add({ kind: 'server-restart', strike: s.seq, detail: `${id} back after ${downMs} ms` });
+      }),
+    );
   }
 
   async #burst(s: Strike): Promise<void> {

@@ -19,7 +19,7 @@ const faults = {
   'crash-point': 2,
   pause: 1,
   'postgres-restart': 1,
-  'temporal-restart': 0,
+  'server-restart': 0,
   'world-fault': 5,
   'approve-while-down': 1,
 };
@@ -90,7 +90,7 @@ function fixture(hardenedDuplicates = 0): ChaosResult {
         loadAverage: { start: 1, end: 2 },
       },
       versions: { node: '20', langgraph: '1' },
-      infra: { world: 'w', postgres: 'p', temporal: 'not used' },
+      infra: { world: 'w', postgres: 'p', servers: [] },
       schedule: {
         ...DEFAULT_SCHEDULE,
         pauseMs: [...DEFAULT_SCHEDULE.pauseMs],

@@ -62,8 +62,8 @@ describe('the schedule is a function of the seed', () => {
   });
 
   it('a kind with no gap never strikes', () => {
-    const quiet = opts('1', { gapsMs: { ...DEFAULT_SCHEDULE.gapsMs, 'temporal-restart': 0 } });
-    expect(strikes(quiet, 3_600_000).some((s) => s.kind === 'temporal-restart')).toBe(false);
+    const quiet = opts('1', { gapsMs: { ...DEFAULT_SCHEDULE.gapsMs, 'server-restart': 0 } });
+    expect(strikes(quiet, 3_600_000).some((s) => s.kind === 'server-restart')).toBe(false);
   });
 
   it('arms runs and worker processes at about the asked rate, never the baselines’ first workers', () => {

@@ -22,7 +22,7 @@ export const STRIKE_KINDS = [
   'kill',
   'pause',
   'postgres-restart',
-  'temporal-restart',
+  'server-restart',
   'world-burst',
   'approve-while-down',
 ] as const;
@@ -81,7 +81,7 @@ export const DEFAULT_SCHEDULE: Omit<ScheduleOptions, 'seed'> = {
     kill: 10_000,
     pause: 20_000,
     'postgres-restart': 45_000,
-    'temporal-restart': 60_000,
+    'server-restart': 60_000,
     'world-burst': 15_000,
     'approve-while-down': 40_000,
   },

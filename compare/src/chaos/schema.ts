@@ -66,7 +66,7 @@ export const PoolRowSchema = z.object({
     'crash-point': z.number().int(),
     pause: z.number().int(),
     'postgres-restart': z.number().int(),
-    'temporal-restart': z.number().int(),
+    'server-restart': z.number().int(),
     'world-fault': z.number().int(),
     'approve-while-down': z.number().int(),
   }),
@@ -139,7 +139,7 @@ export const ChaosResultSchema = z.object({
       loadAverage: z.object({ start: z.number(), end: z.number().nullable() }),
     }),
     versions: z.record(z.string(), z.string().nullable()),
-    infra: z.object({ world: z.string(), postgres: z.string(), temporal: z.string() }),
+    infra: z.object({ world: z.string(), postgres: z.string(), servers: z.array(z.string()) }),
     schedule: z.object({
       gapsMs: z.record(z.string(), z.number()),
       pauseMs: z.tuple([z.number(), z.number()]),

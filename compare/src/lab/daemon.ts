@@ -1,27 +1,20 @@
 /**
  * The lab's background process, started detached by `pnpm lab up` (never by hand): it owns the
- * world (in this process), PostgreSQL (embedded unless DATABASE_URL) and a Temporal dev server with
- * a database file and its web UI, and writes `state.json` once they all answer. `pnpm lab down`
+ * world (in this process), PostgreSQL (embedded unless DATABASE_URL) and each server the lab's
+ * runtimes declare (always its own, keeping its state in the lab's folder, with its web UI where it
+ * has one), and writes `state.json` once they all answer. `pnpm lab down`
  * asks it to stop them (SIGUSR2). If it dies any other way, the infra's own exit hooks and watchers
  * take the servers down with it, so nothing is left behind.
  */
 import { writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { serversOf, startServers } from '@vendor-review/conformance';
 import { isProcessAlive } from '@vendor-review/testbed';
 import { parseCli, runCli } from '@vendor-review/worker-io';
-import { startServers } from '../infra.ts';
 import { runtimeModules } from '../runtimes.ts';
 import { files, LAB_RUNTIMES, labDir, removeState, writeJson, type LabState } from './state.ts';
 
 const USAGE = `usage: daemon.ts --runtime ${LAB_RUNTIMES.join(',')} --model-latency MS --page-latency MS [--world-port N]
   started by \`pnpm lab up\`; LAB_OWNER_PID (tests): stop once that process is gone`;
-
-/** The dev server is always the lab's own: settings meant for a user's Temporal must not redirect it. */
-function devServerEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH };
-  if (process.env.TEMPORAL_CLI_PATH) env.TEMPORAL_CLI_PATH = process.env.TEMPORAL_CLI_PATH;
-  return env;
-}
 
 runCli('lab daemon', async () => {
   const { values } = parseCli({
@@ -64,18 +57,20 @@ runCli('lab daemon', async () => {
   try {
     const modelLatencyMs = Number(values['model-latency']);
     const pageLatencyMs = Number(values['page-latency']);
-    const dbFile = path.join(f.data, 'temporal.db');
-    // The same bring-up as every other tool's (compare/src/infra.ts), with the lab's own settings:
-    // the world slow enough to kill a worker mid-call, and a dev server with its web UI.
+    const modules = await runtimeModules(runtimes);
+    // The same bring-up as every other tool's, with the lab's own settings: the world slow enough
+    // to kill a worker mid-call, and servers of its own (settings meant for a user's server must not
+    // redirect them) that keep their state in the lab's folder and show their web UI.
     const servers = await startServers({
-      modules: await runtimeModules(runtimes),
+      modules,
       env: process.env,
       log,
       world: { port: Number(values['world-port']), modelLatencyMs, pageLatencyMs },
-      temporal: { ui: true, dbFilename: dbFile, env: devServerEnv() },
+      servers: { own: true, ui: true, dataDir: f.data },
     });
     stops.push(...servers.stops);
-    const { world, postgres: pg, temporal } = servers;
+    const { world, postgres: pg } = servers;
+    const titles = new Map(serversOf(modules).map((spec) => [spec.id, spec.title]));
     log(`world: ${world.url} (model latency ${modelLatencyMs} ms, page latency ${pageLatencyMs} ms)`);
     const state: LabState = {
       daemonPid: process.pid,
@@ -84,15 +79,18 @@ runCli('lab daemon', async () => {
       worldUrl: world.url,
       databaseUrl: pg.url,
       postgres: pg.kind,
-      temporal: temporal
-        ? {
-            address: temporal.address,
-            namespace: temporal.namespace,
-            uiUrl: temporal.uiUrl ?? null,
-            pid: temporal.pid ?? null,
-            dbFile,
-          }
-        : null,
+      servers: Object.fromEntries(
+        [...servers.servers].map(([id, s]) => [
+          id,
+          {
+            title: titles.get(id)!,
+            connection: s.connection,
+            description: s.description,
+            uiUrl: s.uiUrl,
+            pid: s.pid(),
+          },
+        ]),
+      ),
       modelLatencyMs,
       pageLatencyMs,
     };

@@ -1,4 +1,4 @@
-import { InfraError, startPostgres, startTemporal } from '@vendor-review/testbed';
+import { startPostgres } from '@vendor-review/testbed';
 import { UsageError } from '@vendor-review/worker-io';
 import { worldClient } from '@vendor-review/world';
 import { runtimeInfos, runtimeModule, type StartedRuntime } from '../runtimes.ts';
@@ -6,8 +6,7 @@ import { LAB_RUNTIMES, type LabRuntime, type LabState } from './state.ts';
 
 /**
  * A runtime for one lab command, through the same registry `pnpm compare` uses (its tables, its
- * prebuilt worker bundles, its adapter), pointed at the lab's servers. Each server is asked first,
- * so a lab whose Temporal died says so in one line instead of failing somewhere inside a client.
+ * prebuilt worker bundles, its adapter), pointed at the lab's servers.
  */
 const TITLES = new Map((await runtimeInfos(LAB_RUNTIMES)).map((info) => [info.name, info.title]));
 
@@ -24,7 +23,7 @@ export function labRuntime(name: string | undefined): LabRuntime {
 const reason = (err: unknown) => (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
 const RESTART = 'restart the lab: pnpm lab down, then pnpm lab up';
 
-async function checkServers(state: LabState, needsTemporal: boolean): Promise<void> {
+async function checkServers(state: LabState): Promise<void> {
   await worldClient(state.worldUrl)
     .health()
     .catch((err: unknown) => {
@@ -35,33 +34,30 @@ async function checkServers(state: LabState, needsTemporal: boolean): Promise<vo
   await startPostgres({ env: { DATABASE_URL: state.databaseUrl }, log: () => {} }).catch((err: unknown) => {
     throw new UsageError(`the lab's PostgreSQL does not answer (${reason(err)}): ${RESTART}`, { seeHelp: false });
   });
-  if (needsTemporal && !state.temporal)
-    throw new UsageError(
-      `this lab was started without Temporal (pnpm lab up --runtime ${state.runtimes.join(',')}): ${RESTART}`,
-      { seeHelp: false },
-    );
 }
 
 export async function openRuntime(state: LabState, name: LabRuntime): Promise<StartedRuntime> {
   const module = await runtimeModule(name);
-  const needsTemporal = Boolean(module.needs.temporal);
-  await checkServers(state, needsTemporal);
-  let temporal = null;
-  if (needsTemporal && state.temporal) {
-    const { address, namespace, uiUrl } = state.temporal;
-    // The lab's server, reached the way any user's Temporal is: this also proves it answers.
-    const server = await startTemporal({
-      env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace },
-      log: () => {},
-      connectTimeoutMs: 3000,
-      namespaceWaitMs: 0,
-    }).catch((err: unknown) => {
-      if (!(err instanceof InfraError)) throw err;
-      throw new UsageError(`the lab's Temporal server at ${address} does not answer (${reason(err)}): ${RESTART}`, {
-        seeHelp: false,
-      });
+  await checkServers(state);
+  // Each server the runtime declares, as the lab started it, asked first so that a lab whose server
+  // died says so in one line instead of failing somewhere inside a client.
+  const servers: Record<string, unknown> = {};
+  for (const spec of module.servers ?? []) {
+    const kept = state.servers[spec.id];
+    if (!kept)
+      throw new UsageError(
+        `this lab was started without ${spec.title} (pnpm lab up --runtime ${state.runtimes.join(',')}): ${RESTART}`,
+        { seeHelp: false },
+      );
+    await spec.check(kept.connection).catch((err: unknown) => {
+      throw new UsageError(
+        `${spec.title} of the lab (${kept.description}) does not answer (${reason(err)}): ${RESTART}`,
+        {
+          seeHelp: false,
+        },
+      );
     });
-    temporal = { ...server, uiUrl };
+    servers[spec.id] = kept.connection;
   }
-  return module.start({ worldUrl: state.worldUrl, databaseUrl: state.databaseUrl, temporal });
+  return module.start({ worldUrl: state.worldUrl, databaseUrl: state.databaseUrl, servers });
 }

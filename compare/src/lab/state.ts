@@ -29,21 +29,25 @@ export type LabRuntime = string;
 export interface LabState {
   daemonPid: number;
   startedAt: number;
-  /** The runtimes this lab serves; their servers started (Temporal only when one of them needs it). */
+  /** The runtimes this lab serves; the servers they declare were started for them. */
   runtimes: LabRuntime[];
   worldUrl: string;
   databaseUrl: string;
   postgres: 'embedded' | 'external';
-  temporal: {
-    address: string;
-    namespace: string;
-    uiUrl: string | null;
-    /** The dev server's process, null when it was not started from the CLI. */
-    pid: number | null;
-    dbFile: string;
-  } | null;
+  /** Each runtime server the lab started, by id, as its spec started it. */
+  servers: Record<string, LabServer>;
   modelLatencyMs: number;
   pageLatencyMs: number;
+}
+
+export interface LabServer {
+  title: string;
+  /** What its runtime is given to reach it (the spec's connection), kept for the later commands. */
+  connection: unknown;
+  description: string;
+  uiUrl: string | null;
+  /** Its process, null when it runs elsewhere. */
+  pid: number | null;
 }
 
 export const files = (dir: string) => ({

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { serversOf } from '@vendor-review/conformance';
 import { isProcessAlive, maskDatabaseUrl } from '@vendor-review/testbed';
 import { makeDirectory } from '@vendor-review/worker-io';
 import { runtimeModules } from '../runtimes.ts';
@@ -29,13 +30,9 @@ function where(dir: string, s: LabState): string[] {
     `  world ledger   ${s.worldUrl}/__ledger   (model calls take ${s.modelLatencyMs} ms: time to kill a worker mid-call)`,
     `  DATABASE_URL   ${s.postgres === 'embedded' ? `${s.databaseUrl}   (embedded PostgreSQL)` : maskDatabaseUrl(s.databaseUrl)}`,
   ];
-  if (s.temporal) {
-    lines.push(
-      `  Temporal UI    ${s.temporal.uiUrl ?? '(none: no Temporal CLI here, the SDK’s dev server has no UI)'}`,
-    );
-    lines.push(
-      `  Temporal       ${s.temporal.address}, namespace ${s.temporal.namespace}, history in ${s.temporal.dbFile}`,
-    );
+  for (const server of Object.values(s.servers)) {
+    lines.push(`  ${server.title.padEnd(14)} ${server.description}`);
+    if (server.uiUrl) lines.push(`  ${'its web UI'.padEnd(14)} ${server.uiUrl}`);
   }
   lines.push(`  lab state      ${dir} (daemon pid ${s.daemonPid}; its log: ${files(dir).daemonLog})`);
   return lines;
@@ -84,9 +81,9 @@ export async function labUp(dir: string, o: UpOptions): Promise<number> {
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
   child.unref();
-  const withTemporal = (await runtimeModules(o.runtimes)).some((m) => m.needs.temporal);
+  const servers = serversOf(await runtimeModules(o.runtimes)).map((spec) => spec.title);
   process.stderr.write(
-    `lab: starting the world, PostgreSQL${withTemporal ? ' and a Temporal dev server' : ''} (daemon pid ${child.pid})…\n`,
+    `lab: starting the world, PostgreSQL${servers.map((t) => ` and ${t}`).join('')} (daemon pid ${child.pid})…\n`,
   );
 
   const deadline = Date.now() + 120_000;
@@ -144,8 +141,8 @@ export async function labDown(dir: string, o: { quiet?: boolean } = {}): Promise
     process.kill(state.daemonPid, 'SIGTERM');
     if (!(await gone(state.daemonPid, 5_000))) process.kill(state.daemonPid, 'SIGKILL');
   }
-  const tpid = state.temporal?.pid;
-  if (tpid && !(await gone(tpid, 10_000))) process.kill(tpid, 'SIGKILL');
+  for (const { pid } of Object.values(state.servers ?? {}))
+    if (pid && !(await gone(pid, 10_000))) process.kill(pid, 'SIGKILL');
   removeState(dir);
   say(
     `the lab is down (daemon pid ${state.daemonPid} and its servers stopped; its files stay in ${dir} until the next lab up)`,

@@ -5,7 +5,6 @@ import { createPlainAdapter, PLAIN, PLAIN_WORKER_ENTRY } from './adapter.ts';
 /** The floor: a worker process per job, a job table, and nothing durable in between. */
 export const runtime: RuntimeModule = {
   info: PLAIN,
-  needs: {},
   versions: () => ({}),
   async start(env) {
     const worker = await workerBundle(PLAIN_WORKER_ENTRY);

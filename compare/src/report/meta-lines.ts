@@ -16,7 +16,7 @@ export function versionsLine(meta: Pick<ResultsMeta, 'runtimes' | 'versions'>): 
     const libs = Object.entries(meta.versions.runtimes[r.name] ?? {});
     return libs.length ? [`${r.title} (${libs.map(([lib, v]) => `${lib} ${v ?? '?'}`).join(', ')})`] : [];
   });
-  if (meta.versions.temporalServer) parts.push(`Temporal server ${meta.versions.temporalServer}`);
+  for (const [label, version] of Object.entries(meta.versions.servers)) if (version) parts.push(`${label} ${version}`);
   parts.push(`Node ${meta.versions.node}`);
   return parts.join(' · ');
 }

@@ -95,7 +95,7 @@ export function resultsDocument(results: Results, o: ResultsDocumentOptions = {}
     meta: [
       `${rows.length} crash cells · ${production.length} production hazard rows · wall time ${seconds(meta.wallTimeMs)} · started ${meta.startedAt}`,
       `Versions: ${versionsLine(meta)}.`,
-      `Infrastructure: world ${meta.infrastructure.world}; model ${meta.infrastructure.model}; PostgreSQL ${meta.infrastructure.postgres}; Temporal ${meta.infrastructure.temporal}${meta.infrastructure.restartHazards ? `; the hazards that restart a server, on servers of their own: ${meta.infrastructure.restartHazards}` : ''}.`,
+      `Infrastructure: world ${meta.infrastructure.world}; model ${meta.infrastructure.model}; PostgreSQL ${meta.infrastructure.postgres}${meta.infrastructure.servers.map((s) => `; ${s.title} ${s.description}`).join('')}${meta.infrastructure.restartHazards ? `; the hazards that restart a server, on servers of their own: ${meta.infrastructure.restartHazards}` : ''}.`,
       `Outside settings in force: ${listed(meta.environment.inForce)}. ` +
         `Set in the harness's environment but deliberately not passed to the workers: ${listed(meta.environment.notPassedToWorkers)}.`,
       `${labelsLine(meta)}. "repeated" counts executions beyond the uncrashed baseline of the same runtime and variant, per kind of operation, as the world's ledger recorded them.`,

@@ -149,15 +149,26 @@ export const ResultsMetaSchema = z.object({
       .describe(
         'per runtime, the libraries it ran on as installed: { langgraph: { "@langchain/langgraph": "1.7.3" } }',
       ),
-    temporalServer: z.string().nullable().describe("the server's own answer (GetSystemInfo), also for your own server"),
+    servers: z
+      .record(z.string(), z.string().nullable())
+      .describe(
+        'each runtime server by its label, with the version it reports, also for your own: { "Temporal server": "1.32.0" }',
+      ),
     node: z.string(),
   }),
   infrastructure: z.object({
     world: z.string(),
     model: z.string().describe('the simulated model, or the --model-upstream provider and model with its price'),
     postgres: z.string(),
-    temporal: z.string(),
-    temporalUi: z.string().nullable(),
+    servers: z
+      .array(
+        z.object({
+          title: z.string(),
+          description: z.string().describe('as the server describes itself: where it is, whose it is, its version'),
+          ui: z.string().nullable().describe('the web UI where its runs are linked, when they outlive the harness'),
+        }),
+      )
+      .describe('the servers the runtimes brought, each as its runtime module started or reached it'),
     restartHazards: z
       .string()
       .nullable()

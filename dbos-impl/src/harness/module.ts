@@ -12,7 +12,6 @@ import { DBOS_INFO } from './info.ts';
  */
 export const runtime: RuntimeModule = {
   info: DBOS_INFO,
-  needs: {},
   versions: () => installedVersions(import.meta.url, ['@dbos-inc/dbos-sdk']),
   bench: async () => (await import('../bench/profile.ts')).profile,
   async start(env) {

@@ -9,7 +9,6 @@ import { LANGGRAPH } from './info.ts';
  */
 export const runtime: RuntimeModule = {
   info: LANGGRAPH,
-  needs: {},
   versions: () =>
     installedVersions(import.meta.url, ['@langchain/langgraph', '@langchain/langgraph-checkpoint-postgres']),
   bench: async () => (await import('../bench/profile.ts')).profile,

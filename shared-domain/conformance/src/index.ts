@@ -63,10 +63,19 @@ export {
   type ProvenanceFact,
   type RuntimeEnv,
   type RuntimeModule,
-  type RuntimeNeeds,
   type RuntimeRecords,
   type StartedRuntime,
-  type TemporalEnv,
   type WorkerModel,
 } from './runtime-module.ts';
+export {
+  connectionTo,
+  serversOf,
+  type ServerConnections,
+  type ServerRestartOptions,
+  type ServerSpec,
+  type ServerStartOptions,
+  type StartedServer,
+} from './servers.ts';
 export { inLanes, type LaneOptions } from './lanes.ts';
+export { startServers, connectionsOf, type Servers, type ServerOptions } from './bring-up.ts';
+export { runtimeUnderTest, restartInfra, type RuntimeUnderTest, type UnderTestOptions } from './under-test.ts';

@@ -9,7 +9,8 @@ import type {
   WorkerSpec,
 } from '@vendor-review/pipeline';
 import type { OutboxRow } from '@vendor-review/worker-io';
-import type { SdkDevServer, TemporalHandle, WorkerProcess } from '@vendor-review/testbed';
+import type { WorkerProcess } from '@vendor-review/testbed';
+import type { ServerConnections, ServerSpec } from './servers.ts';
 
 /**
  * A runtime module: everything the tools (compare, chaos, bench, lab) may know about one runtime,
@@ -21,8 +22,11 @@ import type { SdkDevServer, TemporalHandle, WorkerProcess } from '@vendor-review
 export interface RuntimeModule {
   /** Who it is, its configurations, its colour, and where it departs from the catalogue (with why). */
   readonly info: RuntimeInfo;
-  /** The servers it needs besides the world and PostgreSQL, which every runtime gets. */
-  readonly needs: RuntimeNeeds;
+  /**
+   * The servers it brings besides the world and PostgreSQL (the store every runtime is given): how
+   * each starts, answers, restarts and stops. Absent: a library on PostgreSQL alone.
+   */
+  readonly servers?: readonly ServerSpec[];
   /** The libraries it runs on, read from the installed packages (`{ '@langchain/langgraph': '1.7.3' }`). */
   versions(): Record<string, string | null>;
   /** Its tables, its prebuilt workers and its adapter, given the servers. */
@@ -31,21 +35,11 @@ export interface RuntimeModule {
   bench?(): Promise<BenchProfile>;
 }
 
-export interface RuntimeNeeds {
-  /** A Temporal server; `sdkFallback` brings one where there is no CLI and no TEMPORAL_ADDRESS. */
-  temporal?: { sdkFallback?: (request: { namespace: string }) => Promise<SdkDevServer> };
-}
-
-/** A Temporal server as the harness reached it, for a runtime that needs one. */
-export type TemporalEnv = Pick<TemporalHandle, 'address' | 'namespace' | 'connection' | 'workerEnv'> & {
-  uiUrl: string | null;
-};
-
 export interface RuntimeEnv {
   worldUrl: string;
   databaseUrl: string;
-  /** Present when the module's `needs.temporal` was asked for. */
-  temporal: TemporalEnv | null;
+  /** How to reach each server the module declared, by the server's id (see `connectionTo`). */
+  servers: ServerConnections;
   /**
    * A pool of workers that serves many runs (chaos) names the queue each configuration's runs go
    * to; unset, a runtime with queues gives every run one of its own.
@@ -130,7 +124,7 @@ export type BenchPreset = 'smoke' | 'quick' | 'full';
 export interface BenchEnv {
   worldUrl: string;
   databaseUrl: string;
-  temporal: TemporalEnv | null;
+  servers: ServerConnections;
   ports: Ports;
   preset: BenchPreset;
   log(line: string): void;

@@ -20,8 +20,12 @@ export interface RuntimeDrills<H extends RunHandle = RunHandle> {
   retention?: RetentionDrill<H>;
 }
 
-/** A server the harness may own and restart (infra's `restart()` on its handle). */
-export type InfraServer = 'postgres' | 'temporal';
+/**
+ * A server a run may keep something in: `postgres`, the store every runtime is given, or the id
+ * of a server a runtime module declares (its `servers`).
+ */
+export type InfraServer = string;
+export const STORE_SERVER = 'postgres';
 
 /** A worker process as its supervisor saw it end (plain data: the domain knows no processes). */
 export interface WorkerEnding {

@@ -243,7 +243,7 @@ export const HAZARDS = {
   'memory-lost': {
     section: 'memory',
     title:
-      'the run lives in memory (LangGraph’s MemorySaver; a Temporal dev server without --db-filename) and what holds it is killed mid-run',
+      'the run lives in memory (a checkpointer, or a server, that keeps nothing on disk) and what holds it is killed mid-run',
     verdicts: {
       'lost-and-said-so':
         'the run is gone, and the runtime says so and why in plain words; nothing was started again behind anyone’s back',
@@ -261,10 +261,10 @@ export const HAZARDS = {
     verdicts: RESTART_VERDICTS,
     expected: { naive: 'duplicated-effects', hardened: 'rode-it-out' },
   },
-  'restart-temporal': {
+  'restart-server': {
     section: 'restarts',
     title:
-      'the Temporal server killed and restarted on its database file, twice mid-run: just after a tracker note and just after the mail',
+      'the runtime’s own server killed and restarted on its data, twice mid-run: just after a tracker note and just after the mail',
     verdicts: RESTART_VERDICTS,
     expected: { naive: 'duplicated-effects', hardened: 'rode-it-out' },
   },

@@ -1,15 +1,14 @@
 /**
- * Infrastructure on demand, shared by every package's tests and the compare harness.
+ * Infrastructure on demand, shared by every package's tests and the compare harness: PostgreSQL
+ * (the store every runtime is given), the worker spawner and bundler, and what any server the
+ * harness starts is built from (process cleanup, the port race). A runtime's own server lives in
+ * its package and is declared by its runtime module.
  * Each start logs one line to stderr saying what it started, and fails with one line (InfraError)
  * saying what is missing and how to provide it. Servers it spawns are stopped by `stop()`, or, if
  * the process ends first, by exit/signal hooks and by a watcher that outlives a SIGKILL.
  *
  *   const pg = await startPostgres();                    // DATABASE_URL, else embedded PostgreSQL 17
  *   const db = await freshDatabase(pg.url, 'my_test');   // isolated database; db.drop() afterwards
- *   const temporal = await startTemporal({ namespace }); // TEMPORAL_ADDRESS, else the CLI's dev server
- *
- * The Temporal SDK's own test environment can run the same CLI instead of downloading one:
- *   TestWorkflowEnvironment.createLocal({ server: { executable: { type: 'existing-path', path: resolveTemporalCli()! } } })
  */
 export {
   startPostgres,
@@ -24,20 +23,17 @@ export {
   maskDatabaseUrl,
   type FreshDatabase,
 } from './postgres-databases.ts';
-export { startTemporal, type SdkDevServer, type StartTemporalOptions, type TemporalHandle } from './temporal.ts';
-export type { TemporalRestartOptions } from './temporal-restart.ts';
-export { resolveTemporalCli } from './temporal-cli.ts';
+export { InfraError, reasonOf } from './infra-error.ts';
+export { stderrLog, type InfraLog } from './infra-log.ts';
+export { isProcessAlive, killWithParent, onProcessEnd } from './process-cleanup.ts';
 export {
-  isTemporalConfigVariable,
-  temporalSettings,
-  temporalWorkerEnv,
-  TEMPORAL_CONFIG_VARIABLES,
-  type TemporalConnectionOptions,
-  type TemporalSettings,
-} from './temporal-config.ts';
-export { InfraError } from './infra-error.ts';
-export type { InfraLog } from './infra-log.ts';
-export { isProcessAlive } from './process-cleanup.ts';
+  AddressInUseError,
+  listensOn,
+  mentionsAddressInUse,
+  startOnFreePort,
+  startOnSamePort,
+  type PortRaceOptions,
+} from './port-race.ts';
 export {
   WorkerProcess,
   killAllWorkers,

@@ -2,16 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import {
-  freshDatabase,
-  startPostgres,
-  startTemporal,
-  type FreshDatabase,
-  type PostgresHandle,
-  type TemporalHandle,
-} from '@vendor-review/testbed';
+import { freshDatabase, startPostgres, type FreshDatabase, type PostgresHandle } from '@vendor-review/testbed';
+import { sdkDownloadedTemporal, startTemporal, type TemporalHandle } from '../../harness/index.ts';
 import { startWorld, type World } from '@vendor-review/world';
-import { sdkDownloadedTemporal, setupDatabase } from '../../src/index.ts';
+import { setupDatabase } from '../../src/index.ts';
 
 export const POSTGRES_SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 

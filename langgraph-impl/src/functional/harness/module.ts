@@ -10,7 +10,6 @@ import { LANGGRAPH_FUNCTIONAL } from './info.ts';
  */
 export const runtime: RuntimeModule = {
   info: LANGGRAPH_FUNCTIONAL,
-  needs: {},
   bench: async () => (await import('../bench/profile.ts')).profile,
   versions: () =>
     installedVersions(import.meta.url, ['@langchain/langgraph', '@langchain/langgraph-checkpoint-postgres']),

@@ -41,7 +41,7 @@ export const HAZARD_RUNNERS: Record<HazardId, HazardRunner> = {
   'memory-lost': memoryHazard,
   'rolling-deploy': rollingDeployHazard,
   'restart-postgres': restartHazard,
-  'restart-temporal': restartHazard,
+  'restart-server': restartHazard,
   retention: retentionHazard,
   'two-writers': twoWritersHazard,
   zombie: zombieHazard,
@@ -54,7 +54,7 @@ export const HAZARD_RUNNERS: Record<HazardId, HazardRunner> = {
  * beside the rest, one at a time; on servers other rows share, one at a time once nothing else
  * runs, so no other row meets an outage it did not ask for.
  */
-export const RESTARTS_A_SERVER: ReadonlySet<HazardId> = new Set<HazardId>(['restart-postgres', 'restart-temporal']);
+export const RESTARTS_A_SERVER: ReadonlySet<HazardId> = new Set<HazardId>(['restart-postgres', 'restart-server']);
 
 /** Every hazard for every runtime that takes part in the production suite, in both variants. */
 export function productionCatalogue(

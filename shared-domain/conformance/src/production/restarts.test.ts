@@ -6,12 +6,13 @@ import { describe, expect, it } from 'vitest';
 import type { RuntimeAdapter } from '@vendor-review/pipeline';
 import { FIXTURE_RUNTIMES } from '../fixtures.ts';
 import { runHazard } from './catalogue.ts';
+import type { StartedServer } from '../servers.ts';
 import type { HazardEnv, HazardInfra, HazardScenario } from './types.ts';
 
 const restart = async () => ({ downMs: 1 });
 
 /** An adapter that must not be asked to run anything: every row here ends before a run exists. */
-function adapter(servers: ('postgres' | 'temporal')[]): RuntimeAdapter {
+function adapter(servers: string[]): RuntimeAdapter {
   const never = () => {
     throw new Error('a skipped row started something');
   };
@@ -30,19 +31,32 @@ function adapter(servers: ('postgres' | 'temporal')[]): RuntimeAdapter {
   };
 }
 
-const row = (hazard: 'restart-postgres' | 'restart-temporal'): HazardScenario => ({
-  id: `${hazard}/temporal/hardened`,
+type RestartHazard = 'restart-postgres' | 'restart-server';
+
+const row = (hazard: RestartHazard): HazardScenario => ({
+  id: `${hazard}/acme/hardened`,
   hazard,
-  runtime: 'temporal',
+  runtime: 'acme',
   variant: 'hardened',
   deviations: [],
 });
 
-async function noteOf(
-  hazard: 'restart-postgres' | 'restart-temporal',
-  servers: ('postgres' | 'temporal')[],
-  infra?: HazardInfra,
-) {
+/** A server of the runtime's own, as its module's spec would have started it. */
+function ownServer(o: Partial<StartedServer>): StartedServer {
+  return {
+    connection: {},
+    description: 'the acme server at 127.0.0.1:1',
+    version: null,
+    uiUrl: null,
+    owned: false,
+    forgetsOnRestart: null,
+    pid: () => null,
+    stop: async () => undefined,
+    ...o,
+  };
+}
+
+async function noteOf(hazard: RestartHazard, servers: string[], infra?: HazardInfra) {
   const env: HazardEnv = {
     adapter: adapter(servers),
     worldUrl: 'http://127.0.0.1:1',
@@ -62,22 +76,29 @@ describe('restart rows that cannot run', () => {
     );
   });
 
-  it('a Temporal server at TEMPORAL_ADDRESS: the same', async () => {
-    expect(await noteOf('restart-temporal', ['temporal'], { temporal: { kind: 'external' } })).toMatch(
-      /^the Temporal server is not the harness's own \(TEMPORAL_ADDRESS, kind external\)/,
+  it("the runtime's server, the user's own: the same", async () => {
+    expect(await noteOf('restart-server', ['postgres', 'acme'], { servers: { acme: ownServer({}) } })).toBe(
+      "the acme server at 127.0.0.1:1 is not the harness's own: it cannot restart what it does not own",
     );
   });
 
-  it('our dev server without a database file: a restart would lose every run', async () => {
-    expect(await noteOf('restart-temporal', ['temporal'], { temporal: { kind: 'cli', restart } })).toMatch(
-      /keeps its state in memory: a restart would lose every run/,
+  it('its server of our own that keeps its state in memory: a restart would lose every run', async () => {
+    const inMemory = ownServer({ owned: true, restart, forgetsOnRestart: 'the acme server keeps its state in memory' });
+    expect(await noteOf('restart-server', ['acme'], { servers: { acme: inMemory } })).toBe(
+      'the acme server keeps its state in memory: a restart would lose every run (the memory hazard), not ride one out',
     );
   });
 
   it('no handle at all, or a runtime that keeps nothing on that server', async () => {
     expect(await noteOf('restart-postgres', ['postgres'])).toMatch(/given no handle on PostgreSQL/);
-    expect(await noteOf('restart-postgres', ['temporal'], { postgres: { kind: 'embedded', restart } })).toMatch(
+    expect(await noteOf('restart-postgres', ['acme'], { postgres: { kind: 'embedded', restart } })).toMatch(
       /keep nothing in PostgreSQL/,
+    );
+    expect(await noteOf('restart-server', ['postgres'], { postgres: { kind: 'embedded', restart } })).toMatch(
+      /keep nothing in a server of their own/,
+    );
+    expect(await noteOf('restart-server', ['acme'], { servers: {} })).toMatch(
+      /given no handle on the runtime's server/,
     );
   });
 });

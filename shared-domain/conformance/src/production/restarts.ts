@@ -1,10 +1,10 @@
-import { type InfraServer, newRunId, type DurableRecord, isTerminal } from '@vendor-review/pipeline';
+import { type InfraServer, newRunId, type DurableRecord, isTerminal, STORE_SERVER } from '@vendor-review/pipeline';
 import { oneRequirement } from '../request.ts';
 import type { WorkerProcess } from '@vendor-review/testbed';
 import { worldClient } from '@vendor-review/world';
 import { duplicatedSideEffects, repeatedOperations } from '../evidence.ts';
 import { POLICIES, stopAll, supervise } from './supervisor.ts';
-import { HazardSkipped, type HazardEnv, type HazardOutcome, type HazardRunner } from './types.ts';
+import { HazardSkipped, type HazardEnv, type HazardOutcome, type HazardRunner, type HazardScenario } from './types.ts';
 
 /**
  * The worst moments for an outage: an external effect has happened (the tracker note, the mail)
@@ -14,25 +14,43 @@ import { HazardSkipped, type HazardEnv, type HazardOutcome, type HazardRunner } 
  */
 const STOPS = ['after-progress:stop', 'after-deliver:stop'];
 
-const SERVER_WORDS: Record<InfraServer, { name: string; notOurs: string }> = {
-  postgres: { name: 'PostgreSQL', notOurs: 'DATABASE_URL' },
-  temporal: { name: 'the Temporal server', notOurs: 'TEMPORAL_ADDRESS' },
-};
-
-/** The server to restart, or the reason this row cannot restart it. */
-function serverToRestart(env: HazardEnv, server: InfraServer) {
-  const handle = env.infra?.[server];
-  const { name, notOurs } = SERVER_WORDS[server];
-  if (!handle) throw new HazardSkipped(`the harness was given no handle on ${name}: it has nothing to restart`);
-  if (!handle.restart)
+/**
+ * The server to restart, or the reason this row cannot restart it: PostgreSQL for
+ * `restart-postgres`, else the runtime's own server (the one its runs keep something in besides
+ * PostgreSQL, as its drills say).
+ */
+function serverToRestart(env: HazardEnv, uses: readonly InfraServer[], scenario: HazardScenario) {
+  const { adapter } = env;
+  if (scenario.hazard === 'restart-postgres') {
+    if (!uses.includes(STORE_SERVER))
+      throw new HazardSkipped(
+        `${adapter.title} ${scenario.variant} runs keep nothing in PostgreSQL: there is nothing of theirs to restart`,
+      );
+    const pg = env.infra?.postgres;
+    if (!pg) throw new HazardSkipped('the harness was given no handle on PostgreSQL: it has nothing to restart');
+    if (!pg.restart)
+      throw new HazardSkipped(
+        `PostgreSQL is not the harness's own (DATABASE_URL, kind ${pg.kind}): it cannot restart what it does not own`,
+      );
+    return { title: 'PostgreSQL', restart: pg.restart };
+  }
+  const id = uses.find((s) => s !== STORE_SERVER);
+  if (!id)
     throw new HazardSkipped(
-      `${name} is not the harness's own (${notOurs}, kind ${handle.kind}): it cannot restart what it does not own`,
+      `${adapter.title} ${scenario.variant} runs keep nothing in a server of their own: there is nothing of theirs to restart`,
     );
-  if (server === 'temporal' && !env.infra?.temporal?.dbFilename)
+  const server = env.infra?.servers?.[id];
+  if (!server)
     throw new HazardSkipped(
-      'the harness’s Temporal dev server keeps its state in memory: a restart would lose every run (the memory hazard), not ride one out',
+      `the harness was given no handle on the runtime's server (${id}): it has nothing to restart`,
     );
-  return handle as typeof handle & { restart: NonNullable<typeof handle.restart> };
+  if (!server.restart)
+    throw new HazardSkipped(`${server.description} is not the harness's own: it cannot restart what it does not own`);
+  if (server.forgetsOnRestart)
+    throw new HazardSkipped(
+      `${server.forgetsOnRestart}: a restart would lose every run (the memory hazard), not ride one out`,
+    );
+  return { title: server.description, restart: server.restart };
 }
 
 /**
@@ -65,17 +83,11 @@ function lastWords(output: string): string {
  */
 export const restartHazard: HazardRunner = async (env, scenario) => {
   const { adapter } = env;
-  const server: InfraServer = scenario.hazard === 'restart-postgres' ? 'postgres' : 'temporal';
   const config = { variant: scenario.variant, durability: null };
-  const uses = adapter.drills?.servers(config) ?? [];
-  if (!uses.includes(server))
-    throw new HazardSkipped(
-      `${adapter.title} ${scenario.variant} runs keep nothing in ${SERVER_WORDS[server].name}: there is nothing of theirs to restart`,
-    );
-  const target = serverToRestart(env, server);
+  const target = serverToRestart(env, adapter.drills?.servers(config) ?? [], scenario);
   const world = worldClient(env.worldUrl);
   const handle = await adapter.startRun(oneRequirement(env.request), config, {
-    runId: newRunId(`${scenario.runtime.slice(0, 2)}-restart-${server.slice(0, 2)}`),
+    runId: newRunId(`${scenario.runtime.slice(0, 2)}-restart-${scenario.hazard === 'restart-postgres' ? 'pg' : 'sv'}`),
   });
 
   const outages: { began: number; downMs: number }[] = [];

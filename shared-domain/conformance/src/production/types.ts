@@ -6,7 +6,8 @@ import type {
   RuntimeAdapter,
   Variant,
 } from '@vendor-review/pipeline';
-import type { PostgresHandle, TemporalHandle } from '@vendor-review/testbed';
+import type { PostgresHandle } from '@vendor-review/testbed';
+import type { StartedServer } from '../servers.ts';
 import type { LedgerEntry } from '@vendor-review/world';
 
 /** One hazard, one runtime, one variant: a row of the production suite. */
@@ -37,7 +38,8 @@ export interface HazardEnv {
 
 export interface HazardInfra {
   postgres?: Pick<PostgresHandle, 'kind' | 'restart'>;
-  temporal?: Pick<TemporalHandle, 'kind' | 'restart' | 'dbFilename'>;
+  /** The runtimes' own servers, by id. */
+  servers?: Readonly<Record<string, StartedServer>>;
 }
 
 export type Figure = number | string | boolean | null;

@@ -1,13 +1,12 @@
-// Starts an embedded PostgreSQL and a Temporal dev server, reports where they are, and never
-// stops them: process-cleanup.test.ts then ends this process abruptly and checks nothing survives.
+// Starts an embedded PostgreSQL, reports where it is, and never stops it: process-cleanup.test.ts
+// then ends this process abruptly and checks nothing survives.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { startPostgres, startTemporal } from '../index.ts';
+import { startPostgres } from '../index.ts';
 
 const lines: string[] = [];
 await startPostgres({ env: {}, log: (l) => lines.push(l) });
-const temporal = await startTemporal({ log: () => undefined });
 const dataDir = /\(data in (.+)\)$/.exec(lines[0] ?? '')?.[1] ?? '';
 const postgresPid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-process.stdout.write(`${JSON.stringify({ dataDir, postgresPid, temporalPid: temporal.pid })}\n`);
+process.stdout.write(`${JSON.stringify({ dataDir, postgresPid })}\n`);
 setInterval(() => undefined, 60_000);

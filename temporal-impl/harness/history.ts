@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
-import { workflowIdFor } from '../identity.ts';
+import { workflowIdFor } from '../src/identity.ts';
 
 export interface HistoryEventSummary {
   eventId: number;

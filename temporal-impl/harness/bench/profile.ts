@@ -5,16 +5,24 @@
  * others on the worker processes its runtime module starts.
  */
 import { Client, Connection } from '@temporalio/client';
-import type { BenchEnv, BenchProfile, InProcessBench, StartedRuntime, StorageLimits } from '@vendor-review/conformance';
+import {
+  connectionTo,
+  type BenchEnv,
+  type BenchProfile,
+  type InProcessBench,
+  type StartedRuntime,
+  type StorageLimits,
+} from '@vendor-review/conformance';
 import type { RunHandle, Variant, WorkerSpec } from '@vendor-review/pipeline';
-import { approveRun, startRun } from '../client.ts';
-import { setupDatabase } from '../postgres-store.ts';
+import { approveRun, startRun } from '../../src/client.ts';
+import { setupDatabase } from '../../src/postgres-store.ts';
 import { cachedBenchBundle } from './bundle.ts';
 import { historyFigures } from './history-figures.ts';
 import { startInProcessWorker, type InProcessWorker } from './in-process-worker.ts';
 import { perStepConfigs, reviewRun } from './per-step.ts';
 import { recordingActivities, replayingActivities } from './replay-activities.ts';
 import { measureActivity } from './unit.ts';
+import { TEMPORAL_SERVER, type TemporalServer } from '../server/spec.ts';
 
 /** What the server refuses: one payload past 2 MB, a history past 50 MB or 51,200 events. */
 export const TEMPORAL_LIMITS: StorageLimits = {
@@ -23,15 +31,14 @@ export const TEMPORAL_LIMITS: StorageLimits = {
   payloadBytes: 2 * 1024 * 1024,
 };
 
-async function connect(env: BenchEnv): Promise<{ client: Client; close(): Promise<void> }> {
-  if (!env.temporal) throw new Error('the Temporal bench needs a Temporal server');
-  const connection = await Connection.connect(env.temporal.connection as Parameters<typeof Connection.connect>[0]);
-  return { client: new Client({ connection, namespace: env.temporal.namespace }), close: () => connection.close() };
+async function connect(temporal: TemporalServer): Promise<{ client: Client; close(): Promise<void> }> {
+  const connection = await Connection.connect(temporal.connection as Parameters<typeof Connection.connect>[0]);
+  return { client: new Client({ connection, namespace: temporal.namespace }), close: () => connection.close() };
 }
 
 async function inProcess(env: BenchEnv): Promise<InProcessBench> {
-  const temporal = env.temporal!;
-  const { client, close } = await connect(env);
+  const temporal = connectionTo(env.servers, TEMPORAL_SERVER);
+  const { client, close } = await connect(connectionTo(env.servers, TEMPORAL_SERVER));
   const workers: InProcessWorker[] = [];
   const closeAll = async () => {
     for (const w of workers.reverse()) await w.stop().catch(() => undefined);
@@ -154,7 +161,7 @@ export const profile: BenchProfile = {
         workers: Array.from({ length: processes }, () => spec),
         async drive({ ready }) {
           await ready;
-          const { client, close } = await connect(env);
+          const { client, close } = await connect(connectionTo(env.servers, TEMPORAL_SERVER));
           try {
             const runs = await Promise.all(
               Array.from({ length: concurrency }, async () => {
@@ -206,7 +213,7 @@ export const profile: BenchProfile = {
       const { WorkerProcess } = await import('@vendor-review/testbed');
       const taskQueue = `bench-load-${process.pid}-${Date.now()}`;
       const worker = new WorkerProcess('L', queueWorker(started, taskQueue, 'hardened', 'L'));
-      const { client, close } = await connect(env);
+      const { client, close } = await connect(connectionTo(env.servers, TEMPORAL_SERVER));
       const failed: string[] = [];
       let lost = 0;
       let attempts = 0;

@@ -1,18 +1,25 @@
 import { spawn } from 'node:child_process';
-import { InfraError, reasonOf } from './infra-error.ts';
-import { stderrLog, type InfraLog } from './infra-log.ts';
+import { InfraError, reasonOf } from '@vendor-review/testbed';
+import { stderrLog, type InfraLog } from '@vendor-review/testbed';
 import { freePort, settlesWithin, sleep, tcpConnect } from '@vendor-review/worker-io';
-import { AddressInUseError, listensOn, mentionsAddressInUse, startOnFreePort, startOnSamePort } from './port-race.ts';
-import { killWithParent, onProcessEnd } from './process-cleanup.ts';
-import { cliEnv, resolveTemporalCli, temporalCliVersion } from './temporal-cli.ts';
-import { restartable, type SamePlace, type TemporalRestartOptions } from './temporal-restart.ts';
+import {
+  AddressInUseError,
+  killWithParent,
+  listensOn,
+  mentionsAddressInUse,
+  onProcessEnd,
+  startOnFreePort,
+  startOnSamePort,
+} from '@vendor-review/testbed';
+import { cliEnv, resolveTemporalCli, temporalCliVersion } from './cli.ts';
+import { restartable, type SamePlace, type TemporalRestartOptions } from './restart.ts';
 import {
   temporalSettings,
   temporalWorkerEnv,
   type TemporalConnectionOptions,
   type TemporalSettings,
-} from './temporal-config.ts';
-import { openTemporalProbe, TemporalProbeError, type TemporalProbe } from './temporal-probe.ts';
+} from './config.ts';
+import { openTemporalProbe, TemporalProbeError, type TemporalProbe } from './probe.ts';
 
 export interface TemporalHandle {
   /** `host:port` of the frontend gRPC service. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InfraError, reasonOf } from './infra-error.ts';
+import { InfraError, reasonOf } from '@vendor-review/testbed';
 
 /**
  * Which Temporal to use, read the way Temporal's own clients and CLI read it (`@temporalio/envconfig`):
@@ -114,7 +114,7 @@ export async function temporalSettings(env: NodeJS.ProcessEnv): Promise<Temporal
  * gRPC metadata, profile), and the config file by name. Without a user's Temporal (a dev server of
  * ours) the file is one with an empty profile: a profile in the user's home must not redirect a worker.
  */
-export const NO_PROFILE_FILE = fileURLToPath(new URL('./temporal-no-profile.toml', import.meta.url));
+export const NO_PROFILE_FILE = fileURLToPath(new URL('./no-profile.toml', import.meta.url));
 
 export function temporalWorkerEnv(
   target: { address: string; namespace: string },

@@ -1,7 +1,8 @@
-import type { RuntimeModule } from '@vendor-review/conformance';
+import { connectionTo, type RuntimeModule } from '@vendor-review/conformance';
 import { describeBuilt, workerBundle } from '@vendor-review/testbed';
 import { installedVersions, withConnection } from '@vendor-review/worker-io';
 import { TEMPORAL } from './info.ts';
+import { TEMPORAL_SERVER } from './server/spec.ts';
 
 /**
  * Temporal as the tools see it: a server that keeps each run's history, and worker processes that
@@ -10,12 +11,11 @@ import { TEMPORAL } from './info.ts';
  */
 export const runtime: RuntimeModule = {
   info: TEMPORAL,
-  needs: { temporal: { sdkFallback: async () => (await import('./sdk-fallback.ts')).sdkDownloadedTemporal() } },
+  servers: [TEMPORAL_SERVER],
   versions: () => installedVersions(import.meta.url, ['@temporalio/worker']),
-  bench: async () => (await import('../bench/profile.ts')).profile,
+  bench: async () => (await import('./bench/profile.ts')).profile,
   async start(env) {
-    if (!env.temporal) throw new Error('the Temporal runtime needs a Temporal server');
-    const temporal = env.temporal;
+    const temporal = connectionTo(env.servers, TEMPORAL_SERVER);
     const [
       { createTemporalAdapter },
       { cachedWorkflowBundle },
@@ -23,9 +23,9 @@ export const runtime: RuntimeModule = {
       { WORKER_ENTRY, WORKFLOW_BUNDLER },
     ] = await Promise.all([
       import('./adapter.ts'),
-      import('../bundle.ts'),
-      import('../postgres-store.ts'),
-      import('../paths.ts'),
+      import('../src/bundle.ts'),
+      import('../src/postgres-store.ts'),
+      import('../src/paths.ts'),
     ]);
     const [worker, bundle] = await Promise.all([
       workerBundle(WORKER_ENTRY, WORKFLOW_BUNDLER),

@@ -1,5 +1,4 @@
 import { Client, Connection } from '@temporalio/client';
-import type { TemporalHandle as TemporalServer } from '@vendor-review/testbed';
 import {
   granularityOf,
   newRunId,
@@ -14,20 +13,21 @@ import {
   type RunView,
   type WorkerSpec,
 } from '@vendor-review/pipeline';
-import { approveRun, getRun, runStatus, startRun } from '../client.ts';
+import { approveRun, getRun, runStatus, startRun } from '../src/client.ts';
 import { temporalDrills } from './drills.ts';
 import { toDurableRecord } from './durable-record.ts';
 import { TEMPORAL } from './info.ts';
 import { readHistory } from './history.ts';
 import { pendingActivities } from './in-flight.ts';
-import { workflowIdFor } from '../identity.ts';
-import { WORKER_ENTRY } from '../paths.ts';
-import { HARDENED_SHUTDOWN_GRACE_MS } from '../worker-options.ts';
+import { workflowIdFor } from '../src/identity.ts';
+import { WORKER_ENTRY } from '../src/paths.ts';
+import { HARDENED_SHUTDOWN_GRACE_MS } from '../src/worker-options.ts';
+import type { TemporalServer } from './server/spec.ts';
 
 export interface TemporalAdapterOptions {
   /**
-   * The server as `startTemporal` returned it: how the harness connects (address, TLS, API key),
-   * the namespace, and the environment its workers need to connect the same way.
+   * How the harness reaches the server (address, TLS, API key), the namespace, and the environment
+   * its workers need to connect the same way.
    */
   temporal: Pick<TemporalServer, 'connection' | 'namespace' | 'workerEnv'>;
   /** Where hardened workers keep the outbox and the dead letters. */

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveTemporalCli, startTemporal, type TemporalHandle } from './index.ts';
 import { tcpConnect } from '@vendor-review/worker-io';
-import { isProcessAlive } from './process-cleanup.ts';
+import { isProcessAlive } from '@vendor-review/testbed';
 
 const run = promisify(execFile);
 const quiet = () => undefined;

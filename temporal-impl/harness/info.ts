@@ -55,7 +55,7 @@ export const TEMPORAL: RuntimeInfo = {
     { hazard: 'zombie', variant: 'naive', expected: 'fenced', why: TEMPORAL_STALE_TOKEN },
     { hazard: 'zombie-at-effect', variant: 'naive', expected: 'duplicated-effects', why: TEMPORAL_ZOMBIE_AT_EFFECT },
     { hazard: 'deploy-unknown-format', variant: 'naive', expected: 'refused-clearly', why: TEMPORAL_CHECKS_ENCODINGS },
-    { hazard: 'restart-temporal', variant: 'naive', expected: 'rode-it-out', why: TEMPORAL_SERVER_KEEPS_IT },
+    { hazard: 'restart-server', variant: 'naive', expected: 'rode-it-out', why: TEMPORAL_SERVER_KEEPS_IT },
     { hazard: 'rolling-deploy', variant: 'naive', expected: 'seamless', why: TEMPORAL_DRAINS_BY_ITSELF },
   ],
 };

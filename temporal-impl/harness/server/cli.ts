@@ -3,7 +3,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { InfraError, reasonOf } from './infra-error.ts';
+import { InfraError, reasonOf } from '@vendor-review/testbed';
 
 const run = promisify(execFile);
 

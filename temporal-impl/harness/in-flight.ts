@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { workerNameOf, type InFlightTask } from '@vendor-review/pipeline';
 import { stepOf } from './durable-record.ts';
-import { workflowIdFor } from '../identity.ts';
+import { workflowIdFor } from '../src/identity.ts';
 
 /** temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED: handed to a poller. */
 const STARTED = 2;

@@ -1,4 +1,4 @@
-import type { TemporalConnectionOptions } from './temporal-config.ts';
+import type { TemporalConnectionOptions } from './config.ts';
 
 /**
  * Asks a Temporal frontend what a harness needs to know before it starts runs, through the

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { Built } from '@vendor-review/testbed';
-import { cachedWorkflowBundle } from '../bundle.ts';
+import { cachedWorkflowBundle } from '../../src/bundle.ts';
 
 export const BENCH_WORKFLOWS_PATH = fileURLToPath(new URL('./workflows.ts', import.meta.url));
 

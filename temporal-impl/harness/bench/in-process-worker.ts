@@ -6,15 +6,15 @@
  */
 import { DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { Ports } from '@vendor-review/pipeline';
-import type { TemporalConnectionOptions } from '@vendor-review/testbed';
-import { createActivities } from '../activities.ts';
-import { startOutboxDrainer } from '../outbox-drainer.ts';
-import { openStore } from '../postgres-store.ts';
+import type { TemporalConnectionOptions } from '../server/config.ts';
+import { createActivities } from '../../src/activities.ts';
+import { startOutboxDrainer } from '../../src/outbox-drainer.ts';
+import { openStore } from '../../src/postgres-store.ts';
 import {
   MAX_HEARTBEAT_THROTTLE,
   STICKY_SCHEDULE_TO_START_TIMEOUT,
   WORKFLOWS_ON_MAIN_THREAD,
-} from '../worker-options.ts';
+} from '../../src/worker-options.ts';
 import { bareActivities } from './bare-activities.ts';
 
 export interface InProcessWorker {

@@ -12,17 +12,18 @@ import {
   type RuntimeAdapter,
   type RuntimeDrills,
 } from '@vendor-review/pipeline';
-import { startTemporal, type TemporalHandle as TemporalServer } from '@vendor-review/testbed';
+import { startTemporal, type TemporalHandle } from './server/dev-server.ts';
+import type { TemporalServer } from './server/spec.ts';
 import pg from 'pg';
-import { cachedWorkflowBundle } from '../bundle.ts';
+import { cachedWorkflowBundle } from '../src/bundle.ts';
 import { fetchHistoryJson } from './history.ts';
-import { workflowIdFor } from '../identity.ts';
-import { DEAD_LETTER_TABLE, OUTBOX_TABLE } from '../postgres-store.ts';
-import { approveSignal } from '../workflows/definitions.ts';
+import { workflowIdFor } from '../src/identity.ts';
+import { DEAD_LETTER_TABLE, OUTBOX_TABLE } from '../src/postgres-store.ts';
+import { approveSignal } from '../src/workflows/definitions.ts';
 
 const VERSIONS = {
-  v1: fileURLToPath(new URL('../versions/v1.ts', import.meta.url)),
-  unpatched: fileURLToPath(new URL('../versions/v2-unpatched.ts', import.meta.url)),
+  v1: fileURLToPath(new URL('../src/versions/v1.ts', import.meta.url)),
+  unpatched: fileURLToPath(new URL('../src/versions/v2-unpatched.ts', import.meta.url)),
 };
 const building = new Map<keyof typeof VERSIONS, Promise<string>>();
 
@@ -132,7 +133,7 @@ export interface TemporalDrillDeps<H extends RunHandle> {
   client: Client;
   databaseUrl: string;
   /** An adapter of the same options on another server: the memory drill's throwaway one. */
-  onServer(server: TemporalServer): Promise<RuntimeAdapter<H>>;
+  onServer(server: Pick<TemporalServer, 'connection' | 'namespace' | 'workerEnv'>): Promise<RuntimeAdapter<H>>;
 }
 
 export function temporalDrills<H extends RunHandle>(d: TemporalDrillDeps<H>): RuntimeDrills<H> {
@@ -191,7 +192,7 @@ export function temporalDrills<H extends RunHandle>(d: TemporalDrillDeps<H>): Ru
       // A dev server of its own from the CLI, whatever the harness uses: only PATH and the CLI's
       // location are passed on, so no TEMPORAL_ADDRESS or profile turns it into someone else's server.
       const env = { PATH: process.env.PATH, TEMPORAL_CLI_PATH: process.env.TEMPORAL_CLI_PATH };
-      let server: TemporalServer;
+      let server: TemporalHandle;
       try {
         server = await startTemporal({ env, namespace: 'default', log: () => undefined });
       } catch (err) {

@@ -1,4 +1,4 @@
-import type { TemporalHandle } from './temporal.ts';
+import type { TemporalHandle } from './dev-server.ts';
 
 export interface TemporalRestartOptions {
   /** How the running server ends: `kill` (SIGKILL, a crash; the default) or `stop` (SIGTERM, graceful). */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { summarizeHistory, type HistoryJson } from './history.ts';
 
 const fixture = JSON.parse(
-  readFileSync(new URL('../../test/histories/v1-hardened-approved.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../test/histories/v1-hardened-approved.json', import.meta.url), 'utf8'),
 ) as HistoryJson;
 
 describe('summarizeHistory', () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { timedRun, type BareShape, type PerStepConfig, type TimedRun } from '@vendor-review/conformance';
 import type { ReviewRequestInput, Variant } from '@vendor-review/pipeline';
-import { approveRun, startRun } from '../client.ts';
+import { approveRun, startRun } from '../../src/client.ts';
 
 /** A review on `taskQueue`, approved at once (a person who approves at first glance: the wait is not the runtime's cost). */
 export function reviewRun(
