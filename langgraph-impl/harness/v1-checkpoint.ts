@@ -1,9 +1,9 @@
 import { toV1, type ReviewState } from '@vendor-review/pipeline';
-import { ReviewSaver, isRuntimeChannel } from '../checkpointer.ts';
-import { RunNotFoundError } from '../errors.ts';
-import { withPool } from '../pool.ts';
-import { checkpointKey, readProvenance } from '../provenance.ts';
-import { loadRun } from '../runs.ts';
+import { ReviewSaver, isRuntimeChannel } from '../src/checkpointer.ts';
+import { RunNotFoundError } from '../src/errors.ts';
+import { withPool } from '../src/pool.ts';
+import { checkpointKey, readProvenance } from '../src/provenance.ts';
+import { loadRun } from '../src/runs.ts';
 
 /**
  * Rewrites a run's latest checkpoint as the previous release (state schema v1, with `sitemap`

@@ -6,8 +6,8 @@ import { bareSaver, runBareGraph, type BareSaver } from './bare-graph.ts';
 import { runReviewInProcess } from './in-process.ts';
 import { runGraphDirect } from './replay-graph.ts';
 import { recordingSteps, replayingSteps } from './replay-steps.ts';
-import type { DomainSteps } from '../nodes.ts';
-import type { LangGraphApi } from '../runs.ts';
+import type { DomainSteps } from '../../src/nodes.ts';
+import type { LangGraphApi } from '../../src/runs.ts';
 
 export type LangGraphMode = { saver: BareSaver; durability: Durability; variant: Variant; api?: LangGraphApi };
 

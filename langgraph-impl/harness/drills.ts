@@ -13,11 +13,11 @@ import {
   type WorkerEnding,
 } from '@vendor-review/pipeline';
 import type pg from 'pg';
-import { defaultDurability } from '../durability.ts';
-import { EXIT } from '../exit-codes.ts';
-import { insertRun, loadRun, type LangGraphApi } from '../runs.ts';
-import { runRetention } from '../retention.ts';
-import { RELABEL_LATEST_SERIALIZER, SELECT_RUN_FOOTPRINT } from '../sql.ts';
+import { defaultDurability } from '../src/durability.ts';
+import { EXIT } from '../src/exit-codes.ts';
+import { insertRun, loadRun, type LangGraphApi } from '../src/runs.ts';
+import { runRetention } from '../src/retention.ts';
+import { RELABEL_LATEST_SERIALIZER, SELECT_RUN_FOOTPRINT } from '../src/sql.ts';
 import { writeV1Checkpoint } from './v1-checkpoint.ts';
 
 /**
@@ -32,7 +32,7 @@ function lineOf(output: string, pattern: RegExp): string {
   return line.replace(/^\[worker [^\]]*\]\s*/, '').trim();
 }
 
-/** Why a LangGraph worker would not go on with a run: its exit code, which means one thing each (exit-codes.ts). */
+/** Why a LangGraph worker would not go on with a run: its exit code, which means one thing each (src/exit-codes.ts). */
 function explainExit(e: WorkerEnding): Refusal | null {
   if (e.exitCode === EXIT.checkpointUnreadable)
     return {

@@ -1,35 +1,36 @@
 import type { RuntimeModule } from '@vendor-review/conformance';
 import { describeBuilt, workerBundle } from '@vendor-review/testbed';
 import { installedVersions } from '@vendor-review/worker-io';
-import { LANGGRAPH } from './info.ts';
+import { LANGGRAPH_FUNCTIONAL } from './info.ts';
 
 /**
- * LangGraph's StateGraph as the tools see it: a library on the PostgreSQL it is given, one worker
- * process per run (it owns the run's thread for as long as it lives).
+ * LangGraph's Functional API as the tools see it: like the StateGraph, a library on the
+ * PostgreSQL it is given and one worker process per run; the worker is the StateGraph's (one
+ * worker loop), which builds the entrypoint for runs recorded as functional.
  */
 export const runtime: RuntimeModule = {
-  info: LANGGRAPH,
+  info: LANGGRAPH_FUNCTIONAL,
   needs: {},
+  bench: async () => (await import('./bench-profile.ts')).profile,
   versions: () =>
     installedVersions(import.meta.url, ['@langchain/langgraph', '@langchain/langgraph-checkpoint-postgres']),
-  bench: async () => (await import('../bench/profile.ts')).profile,
   async start(env) {
-    const [{ createLangGraphAdapter }, { langGraphRecords }, { setupDatabase }, { WORKER_ENTRY }] = await Promise.all([
+    const [{ createFunctionalAdapter }, { langGraphRecords }, { setupDatabase }, { WORKER_ENTRY }] = await Promise.all([
       import('./adapter.ts'),
-      import('./records.ts'),
-      import('../setup.ts'),
+      import('../records.ts'),
+      import('../../src/setup.ts'),
       import('../paths.ts'),
     ]);
     const [worker] = await Promise.all([workerBundle(WORKER_ENTRY), setupDatabase(env.databaseUrl)]);
     const leaseTtlMs = env.tuning?.leaseTtlMs;
-    const adapter = createLangGraphAdapter({
+    const adapter = createFunctionalAdapter({
       databaseUrl: env.databaseUrl,
       worldUrl: env.worldUrl,
       workerEntry: worker.path,
       ...(leaseTtlMs ? { leaseTtlMs } : {}),
     });
     return {
-      info: LANGGRAPH,
+      info: LANGGRAPH_FUNCTIONAL,
       adapter,
       built: [describeBuilt('LangGraph worker', worker)],
       workers: { kind: 'per-run' },

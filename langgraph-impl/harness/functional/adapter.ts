@@ -1,5 +1,5 @@
 import type { RuntimeAdapter } from '@vendor-review/pipeline';
-import { createLangGraphAdapter, type LangGraphAdapterOptions } from '../../harness/adapter.ts';
+import { createLangGraphAdapter, type LangGraphAdapterOptions } from '../adapter.ts';
 import { LANGGRAPH_FUNCTIONAL } from './info.ts';
 
 /**

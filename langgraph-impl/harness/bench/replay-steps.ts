@@ -6,7 +6,7 @@
  * review less the floor less that is what our own code around the runtime adds.
  */
 import type { ReviewState, StateUpdate } from '@vendor-review/pipeline';
-import { DOMAIN_STEPS, type DomainSteps } from '../nodes.ts';
+import { DOMAIN_STEPS, type DomainSteps } from '../../src/nodes.ts';
 
 export type Recording = Map<string, StateUpdate>;
 

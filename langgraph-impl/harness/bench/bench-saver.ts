@@ -1,5 +1,5 @@
 /**
- * node --import tsx src/bench-saver.ts [--threads 5] [--steps 8]
+ * node --import tsx harness/bench/bench-saver.ts [--threads 5] [--steps 8]
  *
  * PostgreSQL round trips and commits per graph step of our saver against the stock PostgresSaver:
  * a chain of `steps` nodes over the review channels, durability "sync", run on `threads` threads per
@@ -14,11 +14,11 @@ import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import { STATE_SCHEMA_VERSION } from '@vendor-review/pipeline';
 import { freshDatabase } from '@vendor-review/testbed';
 import pg from 'pg';
-import { ReviewChannels } from '../channels.ts';
-import { ReviewSaver } from '../checkpointer.ts';
-import { claimLease, fencedPool } from '../lease.ts';
-import { createPool } from '../pool.ts';
-import { setupDatabase } from '../setup.ts';
+import { ReviewChannels } from '../../src/channels.ts';
+import { ReviewSaver } from '../../src/checkpointer.ts';
+import { claimLease, fencedPool } from '../../src/lease.ts';
+import { createPool } from '../../src/pool.ts';
+import { setupDatabase } from '../../src/setup.ts';
 
 const { values: args } = parseArgs({
   options: { threads: { type: 'string', default: '5' }, steps: { type: 'string', default: '8' } },

@@ -2,10 +2,11 @@ import { BEFORE_THE_GATE, type RuntimeInfo } from '@vendor-review/pipeline';
 
 /**
  * LangGraph's Functional API as the harness sees it: the review as an entrypoint whose steps are
- * tasks (../review.ts), on the same saver, tables and worker as the StateGraph. The naive variant
- * in the three durability modes (`async` first, what the docs get without choosing), hardened in
- * its own (`sync`, each task's result committed before the next task starts: ../task-commits.ts).
- * The deviations are the measured ones (MEASUREMENTS.md, "Functional API").
+ * tasks (src/functional/review.ts), on the same saver, tables and worker as the StateGraph. The
+ * naive variant in the three durability modes (`async` first, what the docs get without choosing),
+ * hardened in its own (`sync`, each task's result committed before the next task starts:
+ * src/functional/task-commits.ts). The deviations are the measured ones (MEASUREMENTS.md,
+ * "Functional API").
  */
 export const LANGGRAPH_FUNCTIONAL: RuntimeInfo = {
   name: 'langgraph-functional',

@@ -1,14 +1,14 @@
 import type { DeliveryReceipt, Ports, ReviewState, Durability, Variant } from '@vendor-review/pipeline';
 import type pg from 'pg';
-import { ReviewSaver } from '../checkpointer.ts';
-import { RunNotFoundError } from '../errors.ts';
-import { isAwaitingApproval } from '../execute-run.ts';
-import { reviewRunnable } from '../review-runnable.ts';
-import { isTaskResult } from '../functional/review.ts';
-import { withPool } from '../pool.ts';
-import { loadRun, type RunRow, type StoredStatus } from '../runs.ts';
-import { LG_OUTBOX } from '../outbox.ts';
-import { SELECT_CHECKPOINT_ROWS, SELECT_THREAD_BYTES, SELECT_WRITE_ROWS } from '../sql.ts';
+import { ReviewSaver } from '../src/checkpointer.ts';
+import { RunNotFoundError } from '../src/errors.ts';
+import { isAwaitingApproval } from '../src/execute-run.ts';
+import { reviewRunnable } from '../src/review-runnable.ts';
+import { isTaskResult } from '../src/functional/review.ts';
+import { withPool } from '../src/pool.ts';
+import { loadRun, type RunRow, type StoredStatus } from '../src/runs.ts';
+import { LG_OUTBOX } from '../src/outbox.ts';
+import { SELECT_CHECKPOINT_ROWS, SELECT_THREAD_BYTES, SELECT_WRITE_ROWS } from '../src/sql.ts';
 
 /** Reading a run never executes a node; these ports make sure of it. */
 const NO_PORTS: Ports = new Proxy({} as Ports, {
@@ -138,7 +138,7 @@ export async function readDurableRecord(o: { databaseUrl: string; runId: string 
         const id = snap.config.configurable?.checkpoint_id as string;
         tasksOf.set(id, new Map(snap.tasks.map((t) => [t.id, t.name])));
       }
-      // An entrypoint's steps are task calls, which a snapshot does not list: their results name them (functional/review.ts).
+      // An entrypoint's steps are task calls, which a snapshot does not list: their results name them (src/functional/review.ts).
       if (run.api === 'functional')
         for await (const tuple of new ReviewSaver(pool, { variant: run.variant }).list({
           configurable: { thread_id: run.threadId },

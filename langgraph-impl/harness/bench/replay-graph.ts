@@ -7,8 +7,8 @@ import {
   type ReviewRequestInput,
   type ReviewState,
 } from '@vendor-review/pipeline';
-import { compileGraph } from '../graph.ts';
-import type { DomainSteps } from '../nodes.ts';
+import { compileGraph } from '../../src/graph.ts';
+import type { DomainSteps } from '../../src/nodes.ts';
 
 const NO_PORTS = new Proxy({} as Ports, {
   get() {

@@ -6,11 +6,11 @@
  */
 import type { Durability, Ports, ReviewRequestInput, Variant } from '@vendor-review/pipeline';
 import type pg from 'pg';
-import { recordApproval } from '../approvals.ts';
-import type { CheckpointerKind } from '../checkpointer.ts';
-import { executeRun, type ExecuteOutcome } from '../execute-run.ts';
-import type { DomainSteps } from '../nodes.ts';
-import { insertRun, type LangGraphApi } from '../runs.ts';
+import { recordApproval } from '../../src/approvals.ts';
+import type { CheckpointerKind } from '../../src/checkpointer.ts';
+import { executeRun, type ExecuteOutcome } from '../../src/execute-run.ts';
+import type { DomainSteps } from '../../src/nodes.ts';
+import { insertRun, type LangGraphApi } from '../../src/runs.ts';
 
 export interface RunSpec {
   request: ReviewRequestInput;

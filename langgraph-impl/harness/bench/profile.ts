@@ -5,10 +5,10 @@
  */
 import type { BenchProfile } from '@vendor-review/conformance';
 import type { RunHandle, WorkerSpec } from '@vendor-review/pipeline';
-import { defaultDurability } from '../durability.ts';
-import { createPool } from '../pool.ts';
-import { setupDatabase } from '../setup.ts';
-import { TABLES } from '../sql.ts';
+import { defaultDurability } from '../../src/durability.ts';
+import { createPool } from '../../src/pool.ts';
+import { setupDatabase } from '../../src/setup.ts';
+import { TABLES } from '../../src/sql.ts';
 import { createApprovedRun } from './in-process.ts';
 import { perStepConfigs, type LangGraphMode } from './per-step.ts';
 import { checkpointStorage } from './storage.ts';

@@ -3,15 +3,15 @@
  * @vendor-review/conformance): the review as an entrypoint, executed in this process as a
  * worker executes it, naive in its three durability modes and hardened, against the plain runner's
  * floor in PostgreSQL commits; and what a finished run keeps in LangGraph's tables and ours. The
- * StateGraph's profile (../../bench/profile.ts) measures the same review as a graph beside it. No
+ * StateGraph's profile (../bench/profile.ts) measures the same review as a graph beside it. No
  * bare or replayed configurations, no throughput or recovery sweep: the worker, lease and saver
  * are the StateGraph's, which its profile measures.
  */
 import type { ReviewRequestInput } from '@vendor-review/pipeline';
 import type { BenchProfile, PerStepConfig } from '@vendor-review/conformance';
-import { reviewRun, type LangGraphMode } from '../../bench/per-step.ts';
-import { checkpointStorage } from '../../bench/storage.ts';
-import { createPool } from '../../pool.ts';
+import { reviewRun, type LangGraphMode } from '../bench/per-step.ts';
+import { checkpointStorage } from '../bench/storage.ts';
+import { createPool } from '../../src/pool.ts';
 
 const MODES: Record<string, LangGraphMode & { label: string }> = {
   async: { label: 'naive, async', saver: 'postgres', durability: 'async', variant: 'naive', api: 'functional' },

@@ -15,18 +15,18 @@ import {
   type RunView,
   type WorkerSpec,
 } from '@vendor-review/pipeline';
-import { approveRun } from '../approvals.ts';
+import { approveRun } from '../src/approvals.ts';
 import { LANGGRAPH } from './info.ts';
 import { toDurableRecord } from './durable-record.ts';
 import { langGraphDrills } from './drills.ts';
-import { defaultDurability } from '../durability.ts';
-import { EXIT } from '../exit-codes.ts';
+import { defaultDurability } from '../src/durability.ts';
+import { EXIT } from '../src/exit-codes.ts';
 import { getRun, readDurableRecord } from './inspect.ts';
-import { expireLeasesOf, leaseOwnerOf } from '../lease.ts';
-import { WORKER_ENTRY } from '../paths.ts';
-import { createPool } from '../pool.ts';
-import { insertRun, type LangGraphApi } from '../runs.ts';
-import { ABANDON_RUN, SELECT_LEASE, SELECT_LEASE_REMAINING_MS, SELECT_RUN_STATUS } from '../sql.ts';
+import { expireLeasesOf, leaseOwnerOf } from '../src/lease.ts';
+import { WORKER_ENTRY } from './paths.ts';
+import { createPool } from '../src/pool.ts';
+import { insertRun, type LangGraphApi } from '../src/runs.ts';
+import { ABANDON_RUN, SELECT_LEASE, SELECT_LEASE_REMAINING_MS, SELECT_RUN_STATUS } from '../src/sql.ts';
 
 export interface LangGraphAdapterOptions {
   databaseUrl: string;
@@ -40,7 +40,7 @@ export interface LangGraphAdapterOptions {
   leaseTtlMs?: number;
   /**
    * Which LangGraph API the runs are written in, and who the adapter says it is: the StateGraph
-   * (default, LANGGRAPH) or the Functional API's entrypoint (functional/harness/adapter.ts).
+   * (default, LANGGRAPH) or the Functional API's entrypoint (functional/adapter.ts).
    */
   api?: { name: LangGraphApi; info: RuntimeInfo; runPrefix: string };
 }

@@ -1,7 +1,7 @@
 import type { Ports } from '@vendor-review/pipeline';
 import type { StorageBench } from '@vendor-review/conformance';
 import type pg from 'pg';
-import { TABLES } from '../sql.ts';
+import { TABLES } from '../../src/sql.ts';
 import { reviewRun, type LangGraphMode } from './per-step.ts';
 
 /**
