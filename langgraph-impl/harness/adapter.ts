@@ -26,7 +26,8 @@ import { expireLeasesOf, leaseOwnerOf } from '../src/lease.ts';
 import { WORKER_ENTRY } from './paths.ts';
 import { createPool } from '../src/pool.ts';
 import { insertRun, type LangGraphApi } from '../src/runs.ts';
-import { ABANDON_RUN, SELECT_LEASE, SELECT_LEASE_REMAINING_MS, SELECT_RUN_STATUS } from '../src/sql.ts';
+import { SELECT_LEASE } from '../src/sql.ts';
+import { ABANDON_RUN, SELECT_LEASE_REMAINING_MS, SELECT_RUN_STATUS } from './sql.ts';
 
 export interface LangGraphAdapterOptions {
   databaseUrl: string;

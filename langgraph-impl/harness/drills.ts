@@ -17,7 +17,7 @@ import { defaultDurability } from '../src/durability.ts';
 import { EXIT } from '../src/exit-codes.ts';
 import { insertRun, loadRun, type LangGraphApi } from '../src/runs.ts';
 import { runRetention } from '../src/retention.ts';
-import { RELABEL_LATEST_SERIALIZER, SELECT_RUN_FOOTPRINT } from '../src/sql.ts';
+import { RELABEL_LATEST_SERIALIZER, SELECT_RUN_FOOTPRINT } from './sql.ts';
 import { writeV1Checkpoint } from './v1-checkpoint.ts';
 
 /**

@@ -8,7 +8,7 @@ import { isTaskResult } from '../src/functional/review.ts';
 import { withPool } from '../src/pool.ts';
 import { loadRun, type RunRow, type StoredStatus } from '../src/runs.ts';
 import { LG_OUTBOX } from '../src/outbox.ts';
-import { SELECT_CHECKPOINT_ROWS, SELECT_THREAD_BYTES, SELECT_WRITE_ROWS } from '../src/sql.ts';
+import { SELECT_CHECKPOINT_ROWS, SELECT_THREAD_BYTES, SELECT_WRITE_ROWS } from './sql.ts';
 
 /** Reading a run never executes a node; these ports make sure of it. */
 const NO_PORTS: Ports = new Proxy({} as Ports, {

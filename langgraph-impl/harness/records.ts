@@ -1,7 +1,7 @@
 import type { CompletionFact, ProvenanceFact, RuntimeRecords } from '@vendor-review/conformance';
 import { withConnection } from '@vendor-review/worker-io';
 import { LG_OUTBOX } from '../src/outbox.ts';
-import { SELECT_COMPLETIONS, SELECT_PROVENANCE_OF_RUNS } from '../src/sql.ts';
+import { SELECT_COMPLETIONS, SELECT_PROVENANCE_OF_RUNS } from './sql.ts';
 
 const epochMs = (t: Date | string | null) => (t ? new Date(t).getTime() : null);
 const token = (t: string | number | null) => (t === null ? null : Number(t));
