@@ -10,9 +10,9 @@ import type {
   RuntimeDrills,
 } from '@vendor-review/pipeline';
 import type pg from 'pg';
-import { hardenedVersionFor, WORKFLOW_RELEASE } from '../identity.ts';
-import { APPROVAL_TOPIC } from '../workflow.ts';
-import { VERSION_CHECK } from '../version-check.ts';
+import { hardenedVersionFor, WORKFLOW_RELEASE } from '../src/identity.ts';
+import { APPROVAL_TOPIC } from '../src/workflow.ts';
+import { VERSION_CHECK } from '../src/version-check.ts';
 
 /** DBOS's tables that hold a workflow, keyed by its id, and ours keyed by the run (the same id). */
 const FOOTPRINT = `

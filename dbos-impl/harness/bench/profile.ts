@@ -9,9 +9,9 @@ import { DBOS } from '@dbos-inc/dbos-sdk';
 import { newRunId, type ReviewRequestInput, type Variant } from '@vendor-review/pipeline';
 import { timedRun, type BenchProfile, type PerStepConfig } from '@vendor-review/conformance';
 import pg from 'pg';
-import { appNameFor } from '../identity.ts';
-import { setupDatabase } from '../store.ts';
-import { APPROVAL_TOPIC, approvalKey, makeVendorReview, type WorkflowDeps } from '../workflow.ts';
+import { appNameFor } from '../../src/identity.ts';
+import { setupDatabase } from '../../src/store.ts';
+import { APPROVAL_TOPIC, approvalKey, makeVendorReview, type WorkflowDeps } from '../../src/workflow.ts';
 
 const TABLES = [
   ['dbos.workflow_status', 'workflow_uuid'],

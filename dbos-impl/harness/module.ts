@@ -14,10 +14,15 @@ export const runtime: RuntimeModule = {
   info: DBOS_INFO,
   needs: {},
   versions: () => installedVersions(import.meta.url, ['@dbos-inc/dbos-sdk']),
-  bench: async () => (await import('../bench/profile.ts')).profile,
+  bench: async () => (await import('./bench/profile.ts')).profile,
   async start(env) {
     const [{ createDbosAdapter }, { dbosRecords }, { setupDatabase }, { WORKER_ENTRY, OPTIONAL_TELEMETRY }] =
-      await Promise.all([import('./adapter.ts'), import('./records.ts'), import('../store.ts'), import('../paths.ts')]);
+      await Promise.all([
+        import('./adapter.ts'),
+        import('./records.ts'),
+        import('../src/store.ts'),
+        import('./paths.ts'),
+      ]);
     const [worker] = await Promise.all([
       workerBundle(WORKER_ENTRY, OPTIONAL_TELEMETRY),
       setupDatabase(env.databaseUrl),

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 
-export const WORKER_ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
+export const WORKER_ENTRY = fileURLToPath(new URL('../src/worker.ts', import.meta.url));
 
 /**
  * What the worker's bundle leaves out: the SDK's optional telemetry, which it loads only when

@@ -15,10 +15,10 @@ import {
   type WorkerSpec,
 } from '@vendor-review/pipeline';
 import pg from 'pg';
-import { executorIdFor, hardenedVersionFor } from '../identity.ts';
-import { WORKER_ENTRY } from '../paths.ts';
-import { insertRun, keepDecision, loadRun } from '../store.ts';
-import { APPROVAL_TOPIC, approvalKey, STATUS_EVENT, type PhaseEvent } from '../workflow.ts';
+import { executorIdFor, hardenedVersionFor } from '../src/identity.ts';
+import { WORKER_ENTRY } from './paths.ts';
+import { insertRun, keepDecision, loadRun } from '../src/store.ts';
+import { APPROVAL_TOPIC, approvalKey, STATUS_EVENT, type PhaseEvent } from '../src/workflow.ts';
 import { dbosDrills } from './drills.ts';
 import { toDurableRecord } from './durable-record.ts';
 import { DBOS_INFO } from './info.ts';
@@ -49,7 +49,7 @@ function statusOf(dbosStatus: string, phase: PhaseEvent | null): RunView['status
 export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeAdapter> {
   const pool = new pg.Pool({ connectionString: o.databaseUrl, max: 3 });
   pool.on('error', () => {});
-  // No application of its own: every run is an application (identity.ts), and the client reads them all.
+  // No application of its own: every run is an application (src/identity.ts), and the client reads them all.
   const client = await DBOSClient.create({ systemDatabaseUrl: o.databaseUrl, systemDatabasePoolSize: 4 });
   const phaseOf = (runId: string) =>
     client.getEvent<PhaseEvent>(runId, STATUS_EVENT, { timeoutSeconds: 0 }).catch(() => null);
