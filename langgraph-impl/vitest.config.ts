@@ -2,7 +2,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'harness/**/*.test.ts', 'test/**/*.test.ts'],
     // Runs in its own project with vitest globals on (root vitest.config.ts).
     exclude: [...configDefaults.exclude, 'test/conformance*.test.ts'],
     testTimeout: 60_000,

@@ -11,7 +11,17 @@ import { describe, expect, it } from 'vitest';
  * or from the document's own folder.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TOP = ['compare', 'shared-domain', 'langgraph-impl', 'temporal-impl', 'dbos-impl', '.ci', 'src', 'test'];
+const TOP = [
+  'compare',
+  'shared-domain',
+  'langgraph-impl',
+  'temporal-impl',
+  'dbos-impl',
+  '.ci',
+  'src',
+  'harness',
+  'test',
+];
 
 function markdownFiles(): string[] {
   return execFileSync('git', ['ls-files', '*.md'], { cwd: ROOT, encoding: 'utf8' })

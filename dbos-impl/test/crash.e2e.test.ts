@@ -5,7 +5,7 @@
  */
 import { crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
-import { DBOS_INFO } from '../src/index.ts';
+import { DBOS_INFO } from '../harness/index.ts';
 import { dbosUnderTest, type DbosUnderTest } from './runtime.ts';
 
 let db: DbosUnderTest;

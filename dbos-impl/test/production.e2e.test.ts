@@ -5,7 +5,7 @@
  * PostgreSQL): those rows skip, saying so; so does restart-server, which has no server here.
  */
 import { productionCatalogue, productionSpec, runHazardsThroughAdapter } from '@vendor-review/conformance';
-import { DBOS_INFO } from '../src/index.ts';
+import { DBOS_INFO } from '../harness/index.ts';
 import { dbosUnderTest, type DbosUnderTest } from './runtime.ts';
 
 let db: DbosUnderTest;

@@ -2,7 +2,8 @@ import type { RuntimeAdapter } from '@vendor-review/pipeline';
 import { cellRequest, type HazardInfra } from '@vendor-review/conformance';
 import { freshDatabase, startPostgres, workerBundle, type PostgresHandle } from '@vendor-review/testbed';
 import { startWorld, type World } from '@vendor-review/world';
-import { createDbosAdapter, OPTIONAL_TELEMETRY, setupDatabase, WORKER_ENTRY } from '../src/index.ts';
+import { createDbosAdapter, OPTIONAL_TELEMETRY, WORKER_ENTRY } from '../harness/index.ts';
+import { setupDatabase } from '../src/index.ts';
 
 /**
  * What a conformance suite needs to put DBOS through its scenarios: the world, a fresh database

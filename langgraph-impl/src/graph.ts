@@ -1,27 +1,68 @@
-import { Send, type BaseCheckpointSaver } from '@langchain/langgraph';
+import { END, START, Send, StateGraph, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { DEFAULT_GRANULARITY, hasMoreRequirements, type Granularity, type ReviewState } from '@vendor-review/pipeline';
-import { failedOr, nodePolicy } from './edges.ts';
-import { buildCoarseGraph } from './graph-coarse.ts';
-import { buildGraphFrame } from './graph-frame.ts';
-import { buildPerRequirementGraph } from './graph-per-requirement.ts';
-import { createNodes, type NodeDeps } from './nodes.ts';
+import { ReviewChannels } from './channels.ts';
+import { createNodes, createStageNodes, type NodeDeps } from './nodes.ts';
+import { nodeRetryPolicy } from './retry.ts';
 
 /**
- * VALIDATE → DISCOVER → SELECT_REQUIREMENT → SELECT_PAGE ⇉ FETCH (one task per candidate page,
- * in parallel, via Send) → EXTRACT → VERIFY → SAVE_PROGRESS → (more requirements? loop : DRAFT)
- * → AWAIT_APPROVAL (interrupt) → DELIVER (unless rejected) → END; DEAD_LETTER on final failure.
+ * The review as a LangGraph StateGraph, in the three granularities a run can ask for (domain
+ * granularity.ts). They differ in where the checkpoints are, not in state, channels or steps: every
+ * node is a thin wrapper around a shared step (nodes.ts), and each node is one checkpoint boundary.
  *
- * The frame around the requirement loop is graph-frame.ts, shared with the per-requirement graph.
- * Each node is one checkpoint boundary. FETCH siblings run in one superstep, so a crash between
- * them leaves the finished siblings as pending writes on the previous checkpoint, and a resume
- * runs only the unfinished one.
+ *   fine (buildGraph, the default):
+ *     START → VALIDATE → DISCOVER → SELECT_REQUIREMENT → SELECT_PAGE ⇉ FETCH (one task per
+ *     candidate page, in parallel, via Send) → EXTRACT → VERIFY → SAVE_PROGRESS → (more
+ *     requirements? loop : DRAFT) → AWAIT_APPROVAL (interrupt) → DELIVER (unless rejected) → END
+ *   per-requirement (buildPerRequirementGraph):
+ *     START → VALIDATE → DISCOVER → REQUIREMENT (looped) → DRAFT → AWAIT_APPROVAL → DELIVER → END
+ *   coarse (buildCoarseGraph):
+ *     START → REVIEW → AWAIT_APPROVAL → SEND → END
+ *
+ * In every one, a run that fails for good goes to DEAD_LETTER → END.
+ */
+
+/**
+ * What the fine and per-requirement graphs share, everything but the requirement loop:
+ * VALIDATE → DISCOVER → … → DRAFT → AWAIT_APPROVAL (interrupt) → DELIVER (unless rejected) → END;
+ * DEAD_LETTER on final failure. A graph built on it adds the loop's nodes, DISCOVER's edge into the
+ * loop and the loop's edge out to DRAFT. The coarse graph runs these steps inside its stages, so it
+ * is built without it.
+ *
+ * The frame's nodes come first, the loop's after: node order changes no checkpoint's content, only
+ * the order of keys in its channel_versions, which PostgreSQL's jsonb does not keep anyway.
+ */
+function reviewFrame(deps: NodeDeps) {
+  const n = createNodes(deps);
+  const policy = nodePolicy(deps);
+  return new StateGraph(ReviewChannels)
+    .addNode('VALIDATE', n.VALIDATE, policy('VALIDATE'))
+    .addNode('DISCOVER', n.DISCOVER, policy('DISCOVER'))
+    .addNode('DRAFT', n.DRAFT, policy('DRAFT'))
+    .addNode('AWAIT_APPROVAL', n.AWAIT_APPROVAL)
+    .addNode('DELIVER', n.DELIVER, policy('DELIVER'))
+    .addNode('DEAD_LETTER', n.DEAD_LETTER)
+    .addEdge(START, 'VALIDATE')
+    .addConditionalEdges('VALIDATE', failedOr('DISCOVER'), ['DISCOVER', 'DEAD_LETTER'])
+    .addConditionalEdges('DRAFT', failedOr('AWAIT_APPROVAL'), ['AWAIT_APPROVAL', 'DEAD_LETTER'])
+    .addConditionalEdges('AWAIT_APPROVAL', (s: ReviewState) => (s.approval?.approved ? 'DELIVER' : END), [
+      'DELIVER',
+      END,
+    ])
+    .addConditionalEdges('DELIVER', failedOr(END), [END, 'DEAD_LETTER'])
+    .addEdge('DEAD_LETTER', END);
+}
+
+/**
+ * The fine graph: the frame, and inside it one node per step of each requirement. FETCH siblings
+ * run in one superstep, so a crash between them leaves the finished siblings as pending writes on
+ * the previous checkpoint, and a resume runs only the unfinished one.
  */
 export function buildGraph(deps: NodeDeps) {
   const n = createNodes(deps);
   const policy = nodePolicy(deps);
 
   return (
-    buildGraphFrame(deps)
+    reviewFrame(deps)
       .addNode('SELECT_REQUIREMENT', n.SELECT_REQUIREMENT, policy('SELECT_REQUIREMENT'))
       .addNode('SELECT_PAGE', n.SELECT_PAGE, policy('SELECT_PAGE'))
       .addNode('FETCH', n.FETCH, policy('FETCH'))
@@ -53,9 +94,48 @@ export function buildGraph(deps: NodeDeps) {
 }
 
 /**
- * The graph of a run's granularity (domain granularity.ts): this file's fine graph, or one of the
- * coarser ones built from the same nodes and the domain's stages. They differ in node names, not in
- * state or channels, so every caller treats them as one type.
+ * The per-requirement graph: the frame, and inside it REQUIREMENT (one requirement from choosing it
+ * to its tracker note, one checkpoint; looped while requirements are pending).
+ */
+export function buildPerRequirementGraph(deps: NodeDeps) {
+  const stage = createStageNodes(deps);
+  const policy = nodePolicy(deps);
+  const nextRequirementOr = (s: ReviewState) =>
+    s.failure ? 'DEAD_LETTER' : hasMoreRequirements(s) ? 'REQUIREMENT' : 'DRAFT';
+  return reviewFrame(deps)
+    .addNode('REQUIREMENT', stage.REQUIREMENT, policy('REQUIREMENT'))
+    .addConditionalEdges('DISCOVER', nextRequirementOr, ['REQUIREMENT', 'DRAFT', 'DEAD_LETTER'])
+    .addConditionalEdges('REQUIREMENT', nextRequirementOr, ['REQUIREMENT', 'DRAFT', 'DEAD_LETTER']);
+}
+
+/**
+ * The coarse graph: REVIEW (VALIDATE, DISCOVER and every requirement to its tracker note, one
+ * checkpoint) → AWAIT_APPROVAL (interrupt) → SEND (DRAFT and DELIVER, one checkpoint) → END;
+ * DEAD_LETTER on final failure. The human is asked about the verdicts; the approval must be a
+ * boundary of its own in every graph (an interrupt ends a node). SEND mails straight from the node,
+ * with the step's key in hardened: the outbox is a durable boundary right before the effect, and
+ * this graph has none there.
+ */
+export function buildCoarseGraph(deps: NodeDeps) {
+  const n = createNodes(deps);
+  const stage = createStageNodes(deps);
+  const policy = nodePolicy(deps);
+  return new StateGraph(ReviewChannels)
+    .addNode('REVIEW', stage.REVIEW, policy('REVIEW'))
+    .addNode('AWAIT_APPROVAL', n.AWAIT_APPROVAL)
+    .addNode('SEND', stage.SEND, policy('SEND'))
+    .addNode('DEAD_LETTER', n.DEAD_LETTER)
+    .addEdge(START, 'REVIEW')
+    .addConditionalEdges('REVIEW', failedOr('AWAIT_APPROVAL'), ['AWAIT_APPROVAL', 'DEAD_LETTER'])
+    .addConditionalEdges('AWAIT_APPROVAL', (s: ReviewState) => (s.approval?.approved ? 'SEND' : END), ['SEND', END])
+    .addConditionalEdges('SEND', failedOr(END), [END, 'DEAD_LETTER'])
+    .addEdge('DEAD_LETTER', END);
+}
+
+/**
+ * The graph of a run's granularity (domain granularity.ts): the fine graph, or one of the coarser
+ * ones built from the same nodes and the domain's stages. They differ in node names, not in state
+ * or channels, so every caller treats them as one type.
  */
 export function compileGraph(
   deps: NodeDeps,
@@ -68,3 +148,16 @@ export function compileGraph(
 }
 
 export type ReviewGraph = ReturnType<typeof compileGraph>;
+
+/** A conditional edge that takes a failed run to DEAD_LETTER and any other to `next`. */
+function failedOr<T extends string>(next: T) {
+  return (s: ReviewState) => (s.failure ? 'DEAD_LETTER' : next);
+}
+
+/**
+ * The options of a working node, by its name: hardened, the retry rule of its step's kind (retry.ts);
+ * naive is the graph as a tutorial writes it, with no retry policy at all.
+ */
+function nodePolicy(deps: Pick<NodeDeps, 'variant'>) {
+  return (node: string) => (deps.variant === 'hardened' ? { retryPolicy: nodeRetryPolicy(node) } : {});
+}

@@ -1,7 +1,8 @@
 import { outboxTableSql, stepErrorsTableSql } from '@vendor-review/worker-io';
 
 /**
- * Every statement this package runs against its own tables, in one place. The checkpoint tables
+ * Every statement the application runs against its own tables, in one place (what only the harness
+ * reads or rewrites, for inspection, drills and checks, is harness/sql.ts). The checkpoint tables
  * (checkpoints, checkpoint_blobs, checkpoint_writes, checkpoint_migrations) belong to
  * PostgresSaver.setup(); we read them, write a checkpoint with its provenance (ReviewSaver.put),
  * and delete from them in retention.
@@ -179,8 +180,6 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`;
 
 export const SELECT_RUN = `SELECT * FROM lg_runs WHERE run_id = $1`;
 
-export const SELECT_RUN_STATUS = `SELECT status FROM lg_runs WHERE run_id = $1`;
-
 export const MARK_RUN_STARTED = `
 UPDATE lg_runs SET status = 'running', started_at = coalesce(started_at, now()), updated_at = now(), last_worker = $2
 WHERE run_id = $1 AND status NOT IN ('completed', 'failed')`;
@@ -199,11 +198,6 @@ WHERE run_id = $1 AND (status <> 'completed' OR $2 = 'completed')`;
 export const MARK_RUN_FAILED = `
 UPDATE lg_runs SET status = 'failed', updated_at = now(), finished_at = now(), last_worker = $2, error = $3, failure = $4
 WHERE run_id = $1 AND status <> 'completed'`;
-
-/** An operator gives up on a run that is still going; a run that already ended keeps its ending. */
-export const ABANDON_RUN = `
-UPDATE lg_runs SET status = 'failed', updated_at = now(), finished_at = now(), last_worker = 'operator', error = $2
-WHERE run_id = $1 AND status NOT IN ('completed', 'failed')`;
 
 /** A naive run has no lease: the only claim is marking a pending run as taken, once. */
 export const CLAIM_PENDING_NAIVE_RUN = `
@@ -273,9 +267,6 @@ UPDATE lg_leases SET expires_at = now() WHERE owner = $1 AND expires_at > now()`
 
 export const SELECT_LEASE = `SELECT owner, expires_at, fencing_token, expires_at > now() AS live FROM lg_leases WHERE thread_id = $1`;
 
-/** Milliseconds until a live lease lapses, by the database's clock (the one the lease was written by). */
-export const SELECT_LEASE_REMAINING_MS = `SELECT ceil(extract(epoch FROM expires_at - now()) * 1000)::int AS ms FROM lg_leases WHERE thread_id = $1 AND expires_at > now()`;
-
 /**
  * Run inside every fenced write transaction. FOR SHARE holds the row until COMMIT, so a rival's
  * claim (an UPDATE of this row) waits for our write to finish or fails it: the write either
@@ -295,26 +286,6 @@ export const BEGIN_FENCED = (threadId: string, owner: string, token: string) => 
 SELECT 1 FROM lg_leases
 WHERE thread_id = ${threadId} AND owner = ${owner} AND fencing_token = ${token} AND expires_at > now()
 FOR SHARE`;
-
-// --- durable record (LangGraph's own tables, read-only) -----------------------------------------
-
-export const SELECT_CHECKPOINT_ROWS = `
-SELECT c.checkpoint_id, c.parent_checkpoint_id, c.metadata, c.checkpoint->>'ts' AS ts, c.checkpoint->'versions_seen' AS versions_seen,
-  p.writer, p.fencing_token, p.state_schema_version
-FROM checkpoints c
-LEFT JOIN lg_checkpoint_provenance p
-  ON p.thread_id = c.thread_id AND p.checkpoint_ns = c.checkpoint_ns AND p.checkpoint_id = c.checkpoint_id
-WHERE c.thread_id = $1 AND c.checkpoint_ns = '' ORDER BY c.checkpoint_id`;
-
-/** What LangGraph's saver stores for one thread, in bytes as PostgreSQL keeps the rows (after compression). */
-export const SELECT_THREAD_BYTES = `
-SELECT (SELECT coalesce(sum(pg_column_size(c.*)), 0) FROM checkpoints c WHERE c.thread_id = $1)
-     + (SELECT coalesce(sum(pg_column_size(b.*)), 0) FROM checkpoint_blobs b WHERE b.thread_id = $1)
-     + (SELECT coalesce(sum(pg_column_size(w.*)), 0) FROM checkpoint_writes w WHERE w.thread_id = $1) AS bytes`;
-
-export const SELECT_WRITE_ROWS = `
-SELECT checkpoint_id, task_id, idx, channel FROM checkpoint_writes
-WHERE thread_id = $1 AND checkpoint_ns = '' ORDER BY checkpoint_id, task_id, idx`;
 
 // --- retention ----------------------------------------------------------------------------------
 
@@ -344,34 +315,10 @@ export const DELETE_RUN_APPROVALS = `DELETE FROM lg_approvals WHERE run_id = ANY
 export const DELETE_SPENT_LEASES = `DELETE FROM lg_leases WHERE thread_id = ANY($1) AND expires_at <= now()`;
 export const DELETE_RUN_STEP_ERRORS = `DELETE FROM lg_step_errors WHERE run_key = ANY($1)`;
 
-/**
- * What is stored for one run ($1 run id, $2 thread id), per table: rows and bytes as PostgreSQL
- * keeps them (pg_column_size of the row, after compression). The run's own row is left out: it
- * stays, marked purged, so a later resume can say why nothing is left.
- */
-export const SELECT_RUN_FOOTPRINT = `
-SELECT 'checkpoints' AS what, count(*)::int AS n, coalesce(sum(pg_column_size(t.*)), 0)::bigint AS bytes FROM checkpoints t WHERE thread_id = $2
-UNION ALL SELECT 'blobs', count(*)::int, coalesce(sum(pg_column_size(t.*)), 0)::bigint FROM checkpoint_blobs t WHERE thread_id = $2
-UNION ALL SELECT 'writes', count(*)::int, coalesce(sum(pg_column_size(t.*)), 0)::bigint FROM checkpoint_writes t WHERE thread_id = $2
-UNION ALL SELECT 'provenance rows', count(*)::int, coalesce(sum(pg_column_size(t.*)), 0)::bigint FROM lg_checkpoint_provenance t WHERE thread_id = $2
-UNION ALL SELECT 'outbox rows', count(*)::int, coalesce(sum(pg_column_size(t.*)), 0)::bigint FROM lg_outbox t WHERE run_id = $1
-UNION ALL SELECT 'approvals', count(*)::int, coalesce(sum(pg_column_size(t.*)), 0)::bigint FROM lg_approvals t WHERE run_id = $1
-UNION ALL SELECT 'leases', count(*)::int, coalesce(sum(pg_column_size(t.*)), 0)::bigint FROM lg_leases t WHERE thread_id = $2`;
-
 /** The mail bodies go too: a finished run's delivered review is the customer's, not an archive's. */
 export const DELETE_FINISHED_OUTBOX = `DELETE FROM lg_outbox WHERE run_id = ANY($1) AND status <> 'pending'`;
 
 export const MARK_RUNS_PURGED = `UPDATE lg_runs SET purged_at = now() WHERE run_id = ANY($1)`;
-
-/**
- * A drill's stand-in for a checkpoint another serializer wrote (a later release, since rolled back):
- * the provenance of the thread's latest checkpoint names `$2`. The bytes stay as they are.
- */
-export const RELABEL_LATEST_SERIALIZER = `
-UPDATE lg_checkpoint_provenance SET serializer = $2
-WHERE thread_id = $1 AND checkpoint_ns = ''
-  AND checkpoint_id = (SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id = $1 AND checkpoint_ns = '')
-RETURNING checkpoint_id`;
 
 // --- checkpoint writes (ReviewSaver.put) --------------------------------------------------------
 
@@ -409,16 +356,3 @@ JOIN unnest($1::text[], $2::text[], $3::text[]) AS k (thread_id, checkpoint_ns, 
 
 /** Migrated channel values are stored as blobs under fresh versions, next to the ones PostgresSaver writes. */
 export const INSERT_MIGRATED_BLOB = UPSERT_CHECKPOINT_BLOB;
-
-/** How each run's status and lease were left (a checker's question, asked for many runs at once). */
-export const SELECT_COMPLETIONS = `
-SELECT r.run_id, r.status, r.last_worker, r.finished_at, l.owner, l.fencing_token, l.claimed_at
-FROM lg_runs r LEFT JOIN lg_leases l ON l.thread_id = r.thread_id
-WHERE r.run_id = ANY($1::text[])`;
-
-/** Who wrote each checkpoint of these runs' root graphs, in the order the rows were written. */
-export const SELECT_PROVENANCE_OF_RUNS = `
-SELECT r.run_id, p.checkpoint_id, p.writer, p.fencing_token, p.written_at
-FROM lg_runs r JOIN lg_checkpoint_provenance p ON p.thread_id = r.thread_id AND p.checkpoint_ns = ''
-WHERE r.run_id = ANY($1::text[])
-ORDER BY p.written_at, p.checkpoint_id`;

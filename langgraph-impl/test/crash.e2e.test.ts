@@ -7,7 +7,7 @@
 import { crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/conformance';
 import type { CrashPointName, DurableMark } from '@vendor-review/pipeline';
 import { describe, expect, it } from 'vitest';
-import { LANGGRAPH } from '../src/index.ts';
+import { LANGGRAPH } from '../harness/index.ts';
 import { langGraphUnderTest, type LangGraphUnderTest } from './runtime.ts';
 
 let lg: LangGraphUnderTest;

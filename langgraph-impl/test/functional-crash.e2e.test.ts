@@ -13,7 +13,7 @@ import {
 } from '@vendor-review/conformance';
 import { BEFORE_THE_GATE, CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/pipeline';
 import { describe, expect, it } from 'vitest';
-import { LANGGRAPH_FUNCTIONAL } from '../src/index.ts';
+import { LANGGRAPH_FUNCTIONAL } from '../harness/index.ts';
 import { ENTRYPOINT_NAME } from '../src/functional/review.ts';
 import { langGraphUnderTest, type LangGraphUnderTest } from './runtime.ts';
 

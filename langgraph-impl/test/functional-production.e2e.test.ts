@@ -10,7 +10,7 @@ import {
   runHazardsThroughAdapter,
   type HazardObservation,
 } from '@vendor-review/conformance';
-import { LANGGRAPH_FUNCTIONAL } from '../src/index.ts';
+import { LANGGRAPH_FUNCTIONAL } from '../harness/index.ts';
 import { langGraphUnderTest, type LangGraphUnderTest } from './runtime.ts';
 
 let lf: LangGraphUnderTest;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveRun } from '../src/approvals.ts';
 import { executeRun } from '../src/execute-run.ts';
 import { compileGraph } from '../src/graph.ts';
-import { getRun, readDurableRecord } from '../src/harness/inspect.ts';
+import { getRun, readDurableRecord } from '../harness/inspect.ts';
 import { createPool } from '../src/pool.ts';
 import { createRun } from '../src/runs.ts';
 import { freshTestDatabase } from './db.ts';

@@ -12,12 +12,12 @@ import { ReviewSaver } from '../src/checkpointer.ts';
 import { CheckpointUnreadableError, NothingToResumeError } from '../src/errors.ts';
 import { executeRun } from '../src/execute-run.ts';
 import { buildGraph } from '../src/graph.ts';
-import { getRun, readDurableRecord } from '../src/harness/inspect.ts';
+import { getRun, readDurableRecord } from '../harness/inspect.ts';
 import { claimLease, fencedPool, FencedOutError, LeaseHeldError } from '../src/lease.ts';
 import { createPool } from '../src/pool.ts';
 import { runRetention } from '../src/retention.ts';
 import { createRun, loadRun } from '../src/runs.ts';
-import { writeV1Checkpoint } from '../src/harness/v1-checkpoint.ts';
+import { writeV1Checkpoint } from '../harness/v1-checkpoint.ts';
 import { freshTestDatabase } from './db.ts';
 import { fakePorts, fakeSteps, sampleRequest, type FaultRule } from './fakes.ts';
 

@@ -1,5 +1,5 @@
 import { WorkerProcess, killAllWorkers } from '@vendor-review/testbed';
-import { WORKER_ENTRY } from '../src/index.ts';
+import { WORKER_ENTRY } from '../harness/index.ts';
 
 /**
  * LangGraph worker processes for the tests, through the one worker-process module the harness

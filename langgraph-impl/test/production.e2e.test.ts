@@ -4,7 +4,7 @@
  * durable records.
  */
 import { productionCatalogue, productionSpec, runHazardsThroughAdapter } from '@vendor-review/conformance';
-import { LANGGRAPH } from '../src/index.ts';
+import { LANGGRAPH } from '../harness/index.ts';
 import { langGraphUnderTest, type LangGraphUnderTest } from './runtime.ts';
 
 let lg: LangGraphUnderTest;

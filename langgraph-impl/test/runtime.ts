@@ -2,7 +2,8 @@ import type { RuntimeAdapter } from '@vendor-review/pipeline';
 import { cellRequest, type HazardInfra } from '@vendor-review/conformance';
 import { startPostgres, workerBundle } from '@vendor-review/testbed';
 import { startWorld, type World } from '@vendor-review/world';
-import { createFunctionalAdapter, createLangGraphAdapter, setupDatabase, WORKER_ENTRY } from '../src/index.ts';
+import { createFunctionalAdapter, createLangGraphAdapter, WORKER_ENTRY } from '../harness/index.ts';
+import { setupDatabase } from '../src/index.ts';
 import { freshTestDatabase } from './db.ts';
 
 /**

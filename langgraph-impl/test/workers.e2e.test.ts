@@ -9,7 +9,8 @@ import { reviewDigest, STATE_SCHEMA_VERSION, retryRuleFor } from '@vendor-review
 import { startWorld, vendorRequest, type World } from '@vendor-review/world';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeRun } from '../src/execute-run.ts';
-import { approveRun, createRun, EXIT, getRun, readDurableRecord, writeV1Checkpoint } from '../src/index.ts';
+import { getRun, readDurableRecord, writeV1Checkpoint } from '../harness/index.ts';
+import { approveRun, createRun, EXIT } from '../src/index.ts';
 import { claimLease } from '../src/lease.ts';
 import { createPool } from '../src/pool.ts';
 import { freshTestDatabase } from './db.ts';
