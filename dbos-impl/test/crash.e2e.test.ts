@@ -6,15 +6,16 @@
 import { crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
 import { DBOS_INFO } from '../harness/index.ts';
-import { dbosUnderTest, type DbosUnderTest } from './runtime.ts';
+import { runtime } from '../harness/module.ts';
+import { runtimeUnderTest, type RuntimeUnderTest } from '@vendor-review/conformance';
 
-let db: DbosUnderTest;
+let db: RuntimeUnderTest;
 
 const spec = crashSpec({
   name: 'DBOS',
   scenarios: crashCatalogue([DBOS_INFO]),
   run: async (scenarios) => {
-    db = await dbosUnderTest('crash');
+    db = await runtimeUnderTest(runtime, { name: 'crash' });
     return runThroughAdapter(() => db.env())(scenarios);
   },
   teardown: () => db?.stop(),

@@ -6,16 +6,17 @@
  */
 import { productionCatalogue, productionSpec, runHazardsThroughAdapter } from '@vendor-review/conformance';
 import { DBOS_INFO } from '../harness/index.ts';
-import { dbosUnderTest, type DbosUnderTest } from './runtime.ts';
+import { runtime } from '../harness/module.ts';
+import { runtimeUnderTest, type RuntimeUnderTest } from '@vendor-review/conformance';
 
-let db: DbosUnderTest;
+let db: RuntimeUnderTest;
 
 productionSpec({
   name: 'DBOS',
   scenarios: productionCatalogue([DBOS_INFO]),
   run: async (scenarios) => {
     // Its own PostgreSQL: the restart hazard restarts it.
-    db = await dbosUnderTest('hazards', { ownPostgres: true });
+    db = await runtimeUnderTest(runtime, { name: 'hazards', restartable: true });
     return runHazardsThroughAdapter(() => db.env())(scenarios);
   },
   teardown: () => db?.stop(),

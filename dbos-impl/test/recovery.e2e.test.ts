@@ -13,15 +13,16 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executorIdFor, hardenedVersionFor } from '../src/index.ts';
 import { VERSION_CHECK, VERSION_CHECK_EXIT } from '../src/version-check.ts';
-import { dbosUnderTest, type DbosUnderTest } from './runtime.ts';
+import { runtime } from '../harness/module.ts';
+import { runtimeUnderTest, type RuntimeUnderTest } from '@vendor-review/conformance';
 
-let db: DbosUnderTest;
+let db: RuntimeUnderTest;
 let pool: pg.Pool;
 let client: DBOSClient;
 const workers: WorkerProcess[] = [];
 
 beforeAll(async () => {
-  db = await dbosUnderTest('recovery');
+  db = await runtimeUnderTest(runtime, { name: 'recovery' });
   pool = new pg.Pool({ connectionString: db.databaseUrl, max: 2 });
   client = await DBOSClient.create({ systemDatabaseUrl: db.databaseUrl });
 });

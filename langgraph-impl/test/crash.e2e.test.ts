@@ -8,9 +8,10 @@ import { crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/con
 import type { CrashPointName, DurableMark } from '@vendor-review/pipeline';
 import { describe, expect, it } from 'vitest';
 import { LANGGRAPH } from '../harness/index.ts';
-import { langGraphUnderTest, type LangGraphUnderTest } from './runtime.ts';
+import { runtime } from '../harness/module.ts';
+import { runtimeUnderTest, type RuntimeUnderTest } from '@vendor-review/conformance';
 
-let lg: LangGraphUnderTest;
+let lg: RuntimeUnderTest;
 
 const spec = crashSpec({
   name: 'LangGraph',
@@ -18,7 +19,7 @@ const spec = crashSpec({
   // each variant's baseline configuration only, to keep CI short.
   scenarios: crashCatalogue([LANGGRAPH], { stops: ['kill', 'term'] }),
   run: async (scenarios) => {
-    lg = await langGraphUnderTest('crash');
+    lg = await runtimeUnderTest(runtime, { name: 'crash' });
     return runThroughAdapter(() => lg.env())(scenarios);
   },
   teardown: () => lg?.stop(),

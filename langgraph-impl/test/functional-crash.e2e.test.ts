@@ -15,9 +15,10 @@ import { BEFORE_THE_GATE, CRASH_POINT_NAMES, type CrashPointName } from '@vendor
 import { describe, expect, it } from 'vitest';
 import { LANGGRAPH_FUNCTIONAL } from '../harness/index.ts';
 import { ENTRYPOINT_NAME } from '../src/functional/review.ts';
-import { langGraphUnderTest, type LangGraphUnderTest } from './runtime.ts';
+import { runtime } from '../harness/functional/module.ts';
+import { runtimeUnderTest, type RuntimeUnderTest } from '@vendor-review/conformance';
 
-let lf: LangGraphUnderTest;
+let lf: RuntimeUnderTest;
 /** Every run of every cell (a cell whose outcome varies runs three times; spec.get keeps one). */
 let observed: CellObservation[] = [];
 
@@ -30,7 +31,7 @@ const spec = crashSpec({
     (s) => !only || s.crashPoint === null || only.split(',').some((f) => s.id.includes(f)),
   ),
   run: async (scenarios) => {
-    lf = await langGraphUnderTest('functional_crash', { functional: true });
+    lf = await runtimeUnderTest(runtime, { name: 'crash' });
     observed = await runThroughAdapter(() => lf.env())(scenarios);
     return observed;
   },

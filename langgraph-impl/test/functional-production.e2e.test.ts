@@ -11,9 +11,10 @@ import {
   type HazardObservation,
 } from '@vendor-review/conformance';
 import { LANGGRAPH_FUNCTIONAL } from '../harness/index.ts';
-import { langGraphUnderTest, type LangGraphUnderTest } from './runtime.ts';
+import { runtime } from '../harness/functional/module.ts';
+import { runtimeUnderTest, type RuntimeUnderTest } from '@vendor-review/conformance';
 
-let lf: LangGraphUnderTest;
+let lf: RuntimeUnderTest;
 
 /** Every hazard's verdict and figures, for MEASUREMENTS.md (LF_SUMMARY=1 prints them). */
 let observed: HazardObservation[] = [];
@@ -26,7 +27,7 @@ productionSpec({
   ),
   run: async (scenarios) => {
     // Its own PostgreSQL: the restart hazard restarts it.
-    lf = await langGraphUnderTest('functional_hazards', { ownPostgres: true, functional: true });
+    lf = await runtimeUnderTest(runtime, { name: 'hazards', restartable: true });
     observed = await runHazardsThroughAdapter(() => lf.env())(scenarios);
     return observed;
   },

@@ -5,16 +5,17 @@
  */
 import { productionCatalogue, productionSpec, runHazardsThroughAdapter } from '@vendor-review/conformance';
 import { LANGGRAPH } from '../harness/index.ts';
-import { langGraphUnderTest, type LangGraphUnderTest } from './runtime.ts';
+import { runtime } from '../harness/module.ts';
+import { runtimeUnderTest, type RuntimeUnderTest } from '@vendor-review/conformance';
 
-let lg: LangGraphUnderTest;
+let lg: RuntimeUnderTest;
 
 productionSpec({
   name: 'LangGraph',
   scenarios: productionCatalogue([LANGGRAPH]),
   run: async (scenarios) => {
     // Its own PostgreSQL: the restart hazard restarts it.
-    lg = await langGraphUnderTest('hazards', { ownPostgres: true });
+    lg = await runtimeUnderTest(runtime, { name: 'hazards', restartable: true });
     return runHazardsThroughAdapter(() => lg.env())(scenarios);
   },
   teardown: () => lg?.stop(),
