@@ -1,6 +1,12 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { retryRuleFor, TransientError, type RetryStepKind, type Variant } from '@vendor-review/pipeline';
+import {
+  PermanentError,
+  retryRuleFor,
+  TransientError,
+  type RetryStepKind,
+  type Variant,
+} from '@vendor-review/pipeline';
 import { isConnectionLoss } from '@vendor-review/worker-io';
 import type { Store } from '../postgres-store.ts';
 import { toActivityFailure } from './failures.ts';
@@ -9,15 +15,17 @@ import { toActivityFailure } from './failures.ts';
  * A step's error, counted as the step's own before it leaves the activity (hardened). The count is
  * a row per (workflow run, activity id) in PostgreSQL, so it survives the attempt and the worker;
  * a heartbeat or start-to-close timeout never reaches this code, so a lost machine spends nothing.
+ * The server's attempt number is never the count: it goes up with every lost worker.
  *
  * - Our store losing its connection (a PostgreSQL restart) is transient, like a dropped HTTP call.
  * - An attempt the server has already taken away (its cancellation signal fired: the heartbeat
  *   timed out while this worker was frozen or cut off) is not the step's error: the woken worker's
  *   failure reaches no history, so it is not counted either.
- * - A local activity runs in the worker that runs the workflow, so it cannot outlive a lost
- *   machine: its own attempt number is its count. So is the server's attempt number where there
- *   is no store, or when the count cannot be written: then a lost machine does spend an attempt,
- *   the pre-rule behaviour, rather than an error going uncounted forever.
+ * - When the count cannot be written (PostgreSQL restarting, a frozen worker's dead connection),
+ *   the attempt fails as a transient store error, uncounted: the step is tried again after the
+ *   server's backoff, and its count runs one error late, never early.
+ * - A local activity counts in the same row: it runs in the worker that runs the workflow task,
+ *   and its in-process attempt number starts again in the worker that replays the task.
  */
 export async function failStep(
   err: unknown,
@@ -32,21 +40,35 @@ export async function failStep(
   const rule = retryRuleFor(o.kind);
   if (o.variant === 'naive') return toActivityFailure(own, o.variant, { ownErrors: info.attempt, rule });
   if (ctx.cancellationSignal.aborted) return retryableUncounted(own);
-  const ownErrors = await countOwn(own, o.store).catch((e: unknown) => {
-    process.stderr.write(`own-error count not written (${(e as Error).message}); using attempt ${info.attempt}\n`);
-    return info.attempt;
-  });
+  if (!o.store)
+    return toActivityFailure(
+      new PermanentError(
+        `this worker has no DATABASE_URL: the hardened retry rule counts own errors in PostgreSQL (${describe(own)})`,
+        'no-database',
+      ),
+      o.variant,
+      { ownErrors: 0, rule },
+    );
+  let ownErrors: number;
+  try {
+    ownErrors = await o.store.recordStepError({
+      runtimeRunId: info.workflowExecution?.runId ?? 'unknown-run',
+      activityId: info.activityId,
+      error: describe(own),
+    });
+  } catch (e) {
+    // A store error, whatever the step's was: the server retries it (a PermanentError type it would not).
+    return ApplicationFailure.create({
+      type: 'TransientError',
+      message: `own error not counted (store unreachable: ${(e as Error).message}): ${describe(own)}`,
+      nonRetryable: false,
+    });
+  }
   return toActivityFailure(own, o.variant, { ownErrors, rule });
 }
 
-async function countOwn(err: unknown, store: Store | undefined): Promise<number> {
-  const { info } = Context.current();
-  if (info.isLocal || !store) return info.attempt;
-  return store.recordStepError({
-    runtimeRunId: info.workflowExecution?.runId ?? 'unknown-run',
-    activityId: info.activityId,
-    error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
-  });
+function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
 /** Its failure reaches no history (the task token is stale); retryable, so nothing reads it as a give-up. */

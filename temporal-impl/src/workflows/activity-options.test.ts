@@ -26,8 +26,9 @@ describe('activityOptions', () => {
     }
   });
 
-  it('a local activity cannot lose its machine alone: the rule’s cap applies as it is', () => {
-    expect(localVerifyOptions('hardened').retry?.maximumAttempts).toBe(retryRuleFor('pure').maxAttempts);
+  it('a local activity leaves the cap to the activity too: its attempt number starts again in the worker that replays it', () => {
+    expect(localVerifyOptions('hardened').retry).toEqual(activityOptions('hardened', 'pure', 'VERIFY:sso').retry);
+    expect(localVerifyOptions('hardened').retry?.maximumAttempts).toBeUndefined();
   });
 
   it('every activity has a heartbeat timeout: that is how a dead worker is noticed', () => {

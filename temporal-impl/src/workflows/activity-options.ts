@@ -92,14 +92,13 @@ export function activityOptions(
 
 /**
  * VERIFY as a local activity (workflow v2): it is pure and fast, so it needs no task queue round
- * trip. A local activity runs in the worker that runs the workflow task, so no machine can be lost
- * under it alone: the worker's own attempt number is the count of its own errors, and the rule's
- * cap applies as it is.
+ * trip. Its retries are the hardened policy's, without a cap too: a local activity's attempt
+ * number lives in the worker that runs the workflow task and starts again in the one that replays
+ * it, so the activity counts its own errors in PostgreSQL like any other (activities/own-errors.ts).
  */
 export function localVerifyOptions(variant: Variant) {
-  const rule = retryRuleFor('pure');
   return {
     startToCloseTimeout: startToClose.pure,
-    ...(variant === 'hardened' ? { retry: { ...hardenedRetry('pure'), maximumAttempts: rule.maxAttempts } } : {}),
+    ...(variant === 'hardened' ? { retry: hardenedRetry('pure') } : {}),
   };
 }
