@@ -15,7 +15,8 @@ import { ownErrorsOfStep } from '@vendor-review/conformance';
 import { newRunId, retryRuleFor, stepKindOf, type ReviewRequestInput } from '@vendor-review/pipeline';
 import type { WorkerProcess } from '@vendor-review/testbed';
 import { vendorRequest } from '@vendor-review/world';
-import { approveRun, openStore, readHistory, startRun, waitForRun, workflowIdFor, type Store } from '../src/index.ts';
+import { approveRun, openStore, startRun, waitForRun, workflowIdFor, type Store } from '../src/index.ts';
+import { readHistory } from '../harness/index.ts';
 import { startTestEnvironment, taskQueueFor, type TestEnvironment } from './support/environment.ts';
 import { ready, startWorkerProcess } from './support/worker-process.ts';
 
