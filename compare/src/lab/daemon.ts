@@ -7,11 +7,10 @@
  * take the servers down with it, so nothing is left behind.
  */
 import { writeFileSync } from 'node:fs';
-import { serversOf, startServers } from '@vendor-review/conformance';
 import { isProcessAlive } from '@vendor-review/testbed';
 import { parseCli, runCli } from '@vendor-review/worker-io';
-import { runtimeModules } from '../runtimes.ts';
-import { files, LAB_RUNTIMES, labDir, removeState, writeJson, type LabState } from './state.ts';
+import { startLabServers } from './servers.ts';
+import { files, LAB_RUNTIMES, labDir, removeState, writeJson } from './state.ts';
 
 const USAGE = `usage: daemon.ts --runtime ${LAB_RUNTIMES.join(',')} --model-latency MS --page-latency MS [--world-port N]
   started by \`pnpm lab up\`; LAB_OWNER_PID (tests): stop once that process is gone`;
@@ -55,45 +54,15 @@ runCli('lab daemon', async () => {
   }
 
   try {
-    const modelLatencyMs = Number(values['model-latency']);
-    const pageLatencyMs = Number(values['page-latency']);
-    const modules = await runtimeModules(runtimes);
-    // The same bring-up as every other tool's, with the lab's own settings: the world slow enough
-    // to kill a worker mid-call, and servers of its own (settings meant for a user's server must not
-    // redirect them) that keep their state in the lab's folder and show their web UI.
-    const servers = await startServers({
-      modules,
-      env: process.env,
-      log,
-      world: { port: Number(values['world-port']), modelLatencyMs, pageLatencyMs },
-      servers: { own: true, ui: true, dataDir: f.data },
-    });
-    stops.push(...servers.stops);
-    const { world, postgres: pg } = servers;
-    const titles = new Map(serversOf(modules).map((spec) => [spec.id, spec.title]));
-    log(`world: ${world.url} (model latency ${modelLatencyMs} ms, page latency ${pageLatencyMs} ms)`);
-    const state: LabState = {
-      daemonPid: process.pid,
-      startedAt: Date.now(),
+    const { state, stops: started } = await startLabServers({
+      dir,
       runtimes,
-      worldUrl: world.url,
-      databaseUrl: pg.url,
-      postgres: pg.kind,
-      servers: Object.fromEntries(
-        [...servers.servers].map(([id, s]) => [
-          id,
-          {
-            title: titles.get(id)!,
-            connection: s.connection,
-            description: s.description,
-            uiUrl: s.uiUrl,
-            pid: s.pid(),
-          },
-        ]),
-      ),
-      modelLatencyMs,
-      pageLatencyMs,
-    };
+      modelLatencyMs: Number(values['model-latency']),
+      pageLatencyMs: Number(values['page-latency']),
+      worldPort: Number(values['world-port']),
+      log,
+    });
+    stops.push(...started);
     writeJson(f.state, state);
     log('servers ready');
   } catch (err) {
