@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -11,22 +10,24 @@ import { describe, expect, it } from 'vitest';
  * or from the document's own folder.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** What is not the project's own (installed, generated, kept by a person's runs): as .gitignore has it. */
+const NOT_OURS = new Set(['node_modules', '.git', '.cache', '.lab', '.tmp', 'report']);
+/** The repository's top-level folders, and the folders a package's own documents name paths from. */
 const TOP = [
-  'compare',
-  'shared-domain',
-  'langgraph-impl',
-  'temporal-impl',
-  'dbos-impl',
-  '.ci',
+  ...readdirSync(ROOT, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !NOT_OURS.has(d.name))
+    .map((d) => d.name),
   'src',
   'harness',
   'test',
 ];
 
-function markdownFiles(): string[] {
-  return execFileSync('git', ['ls-files', '*.md'], { cwd: ROOT, encoding: 'utf8' })
-    .split('\n')
-    .filter((f) => f && !f.includes('node_modules'));
+function markdownFiles(dir = ''): string[] {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((d) => {
+    const rel = path.join(dir, d.name);
+    if (d.isDirectory()) return NOT_OURS.has(d.name) ? [] : markdownFiles(rel);
+    return d.name.endsWith('.md') ? [rel] : [];
+  });
 }
 
 /** Candidate paths in a Markdown text: code spans and link targets that look like files or folders. */

@@ -1,4 +1,4 @@
-// Starts an embedded PostgreSQL, reports where it is, and never stops it: process-cleanup.test.ts
+// Starts an embedded PostgreSQL, reports where it is, and never stops it: process-cleanup.e2e.test.ts
 // then ends this process abruptly and checks nothing survives.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

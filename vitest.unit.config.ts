@@ -1,0 +1,19 @@
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The fast loop (`pnpm test:unit`): every test that needs no database, no runtime server and no
+ * child process, in one run. vitest.unit-guard.ts fails a test that reaches for one; those are
+ * named *.e2e.test.ts and run, with everything else, in `pnpm test` (vitest.config.ts).
+ */
+export default defineConfig({
+  test: {
+    include: [
+      'shared-domain/*/{src,test}/**/*.test.ts',
+      '*-impl/{src,harness,test}/**/*.test.ts',
+      'compare/{src,test}/**/*.test.ts',
+    ],
+    exclude: [...configDefaults.exclude, '**/*.e2e.test.ts', 'langgraph-impl/test/conformance*.test.ts'],
+    setupFiles: ['./vitest.unit-guard.ts'],
+    testTimeout: 30_000,
+  },
+});
