@@ -130,7 +130,10 @@ export interface RuntimeInfo {
   readonly label: string;
   /** For people: "LangGraph". */
   readonly title: string;
-  /** Its colour in every chart (a CSS colour). */
+  /**
+   * Its colour in every chart, `#rrggbb`: a hue no other registered runtime has (or a grey), since
+   * the charts tell variants apart by shade (hardened lighter), runtimes by hue.
+   */
   readonly colour: string;
   /** The ways it can run, the baseline configuration of each variant first. */
   readonly configurations: readonly RunConfig[];

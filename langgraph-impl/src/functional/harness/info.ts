@@ -11,7 +11,7 @@ export const LANGGRAPH_FUNCTIONAL: RuntimeInfo = {
   name: 'langgraph-functional',
   label: 'LF',
   title: 'LangGraph Functional API',
-  colour: '#0d9488',
+  colour: '#d97706',
   configurations: [
     { variant: 'naive', durability: 'async' },
     { variant: 'naive', durability: 'sync' },
