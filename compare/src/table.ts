@@ -175,7 +175,9 @@ export function runsText(
   distribution: () => string,
   what: 'cell' | 'hazard row' = 'cell',
 ): string | null {
-  if (r.variesAcrossRepeats) return `over ${r.repetitions} runs: ${distribution()}`;
+  // Several runs of a row that depends on timing show what they gave, also when they all agreed.
+  if (r.variesAcrossRepeats || (r.dependsOnTiming && r.repetitions > 1))
+    return `over ${r.repetitions} runs: ${distribution()}`;
   if (r.dependsOnTiming && r.repetitions === 1)
     return `one run of a ${what} whose outcome depends on timing: --full runs it ${fullRuns} times and shows how often each outcome comes`;
   return null;

@@ -104,6 +104,18 @@ describe('a hazard row whose verdict depends on timing', () => {
     expect(cell.detail).toContain('rode-it-out (nothing repeated) 2/3');
   });
 
+  it('three runs that agreed still say so: a distribution of one outcome, not one sample', () => {
+    const rows = buildProductionRows([
+      run(0, 'rode-it-out', clean),
+      run(1, 'rode-it-out', clean),
+      run(2, 'rode-it-out', clean),
+    ]);
+    expect(rows[0]).toMatchObject({ repetitions: 3, variesAcrossRepeats: false });
+    expect(toMarkdown(resultsDocument({ ...fixtureResults(), rows }))).toContain(
+      'over 3 runs: rode-it-out (nothing repeated) 3/3',
+    );
+  });
+
   it('run once (the default), it says it varies and how to see the rest', () => {
     const [row] = buildProductionRows([run(0, 'rode-it-out', clean)]);
     expect(row).toMatchObject({ repetitions: 1, dependsOnTiming: true, variesAcrossRepeats: false });
