@@ -26,6 +26,8 @@ describe('outside text in the report’s opening lines', () => {
         ...base.meta.infrastructure,
         postgres: `DATABASE_URL ${masked}, this run's tables in database vr_run_1`,
         temporal: 'TEMPORAL_ADDRESS 127.0.0.1:7233 (namespace *team_a*)',
+        // A second masked password on the same line: between the two, Markdown would read bold.
+        restartHazards: `PostgreSQL ${maskDatabaseUrl('postgres://postgres:s3_*<b>@127.0.0.1:5433/postgres')}`,
       },
       environment: environmentReport(env, undefined),
       versions: { ...base.meta.versions, temporalServer: '1.32.0_<rc>' },
@@ -43,6 +45,7 @@ describe('outside text in the report’s opening lines', () => {
     expect(meta).not.toMatch(/<b>|<i>|<\/i>/);
     expect(meta).toContain('PostgreSQL DATABASE_URL postgres://ad_min:***@127.0.0.1:5432/post_gres, this run');
     expect(meta).toContain('(namespace *team_a*)');
+    expect(meta).toContain('on servers of their own: PostgreSQL postgres://postgres:***@127.0.0.1:5433/postgres.');
     expect(meta).toContain('<code>TEMPORAL_NAMESPACE=team_a*b&lt;i&gt;x&lt;/i&gt;`</code>');
     expect(meta).toContain('Temporal server 1.32.0_&lt;rc&gt;');
   });
