@@ -54,8 +54,9 @@ export interface CompareOptions {
   /** The granularity suite's granularities (default: every one a runtime offers). */
   granularities?: Granularity[];
   /**
-   * Times every cell runs. Unset: once; with `full`, the cells whose outcome depends on timing (the
-   * `varies` deviations a runtime names, and the racing crash points) run VARYING_REPEATS times.
+   * Times every cell and hazard row runs. Unset: once; with `full`, those whose outcome depends on
+   * timing (the `varies` deviations and `alsoSeen` verdicts a runtime names, and the racing crash
+   * points) run VARYING_REPEATS times.
    */
   repeat?: number;
   /** Model calls forwarded by the world to a real OpenAI-compatible provider (key: OPENAI_API_KEY, never stored here). */
@@ -69,8 +70,8 @@ export interface CompareOptions {
   /** Seconds a phase (worker A until the crash, worker B until done) may take before the cell is "stuck". */
   boundSeconds: number;
   /**
-   * Every durability mode, both ways of leaving (kill and term), every suite, and the cells whose
-   * outcome depends on timing VARYING_REPEATS times, where the default runs each variant in its
+   * Every durability mode, both ways of leaving (kill and term), every suite, and the cells and
+   * hazard rows whose outcome depends on timing VARYING_REPEATS times, where the default runs each variant in its
    * baseline configuration, kills only, crash and production, every cell once.
    */
   full?: boolean;
@@ -83,7 +84,8 @@ export const USAGE = `usage: pnpm compare [options]
   point, killed with SIGKILL, once each, and every production hazard: 2.5 to 5 minutes with five runtimes
   on the 2-core machine measured, by the day; --full adds the rest: about 7 minutes there)
   --full                                 every durability mode, --stop kill,term, every suite (granularity too), and
-                                         the cells whose outcome depends on timing ${VARYING_REPEATS} times, to show their distribution
+                                         the cells and hazard rows whose outcome depends on timing ${VARYING_REPEATS} times, to show
+                                         their distribution
   --suite    crash,production,granularity which suites (default: crash,production; --full: all three): crash points,
                                          production hazards, node size (what a crash repeats against what boundaries cost)
   --runtime  <name>[,<name>…]            which runtimes (default: every registered one): ${RUNTIME_NAMES.join(', ')}
@@ -99,8 +101,8 @@ ${wrap(HAZARD_IDS.join(', '), 117, ' '.repeat(41)).join('\n')}
   --granularity ${GRANULARITIES.join(',')}
                                          the granularity suite's node sizes (default: all three), in the hardened
                                          variant unless --variant says otherwise
-  --repeat N                             run every cell N times and show the distribution (default: once; --full:
-                                         the cells whose outcome depends on timing ${VARYING_REPEATS} times)
+  --repeat N                             run every cell and hazard row N times and show the distribution (default:
+                                         once; --full: those whose outcome depends on timing ${VARYING_REPEATS} times)
   --model-upstream URL                   forward model calls to a real OpenAI-compatible provider (…/v1), still
                                          counted and priced by the world: model from OPENAI_MODEL, key from OPENAI_API_KEY
   --clean                                remove what earlier runs left in DATABASE_URL's database (only that), then exit

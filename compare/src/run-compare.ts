@@ -11,6 +11,7 @@ import {
   cellRequest,
   computeEvidence,
   crashCatalogue,
+  hazardHarm,
   errorObservation,
   jobsFor,
   productionCatalogue,
@@ -84,10 +85,11 @@ function progressLine(
 
 /**
  * The production hazards, each through its runtime's adapter, beside the cells; one progress line
- * per row. Those that restart a server run on servers of their own (infra.restarting), one at a time.
+ * per run of a row (a row whose verdict depends on timing runs several times under --full). Those
+ * that restart a server run on servers of their own (infra.restarting), one at a time.
  */
 async function runHazards(
-  hazards: HazardScenario[],
+  jobs: { scenario: HazardScenario; repetition: number }[],
   infra: Infra,
   request: ReturnType<typeof cellRequest>,
   opts: CompareOptions,
@@ -98,21 +100,27 @@ async function runHazards(
 ): Promise<HazardObservation[]> {
   const log = (line: string) => progress.log(line);
   let done = 0;
-  const runOne = async (h: HazardScenario): Promise<HazardObservation> => {
-    const id = `hazard ${h.id}`;
-    progress.started(id, `${labelOf(h.runtime)} ${h.variant} ${h.hazard}`, expectedMs(h));
+  const runOne = async ({ scenario: h, repetition }: (typeof jobs)[number]): Promise<HazardObservation> => {
+    const rep = repetition > 0 ? ` #${repetition + 1}` : '';
+    const id = `hazard ${h.id}#${repetition}`;
+    progress.started(id, `${labelOf(h.runtime)} ${h.variant} ${h.hazard}${rep}`, expectedMs(h));
     const restarts = RESTARTS_A_SERVER.has(h.hazard) ? infra.restarting : null;
     const adapter = (restarts ?? infra).runtimes.get(h.runtime)?.adapter;
     const o: HazardObservation = adapter
-      ? await runHazard(h, {
-          adapter,
-          worldUrl: infra.worldUrl,
-          request,
-          boundMs: opts.boundSeconds * 1000,
-          infra: (restarts ?? infra).hazardInfra,
-        })
+      ? await runHazard(
+          h,
+          {
+            adapter,
+            worldUrl: infra.worldUrl,
+            request,
+            boundMs: opts.boundSeconds * 1000,
+            infra: (restarts ?? infra).hazardInfra,
+          },
+          repetition,
+        )
       : {
           scenario: h,
+          repetition,
           status: 'error',
           verdict: null,
           figures: {},
@@ -122,10 +130,11 @@ async function runHazards(
           endedAt: Date.now(),
           ledger: [],
           durable: null,
+          harm: hazardHarm([]),
         };
     progress.finished(id);
     log(
-      `[hazard ${++done}/${hazards.length}] ${labelOf(h.runtime)} ${h.variant} ${h.hazard}: ${o.verdict ?? o.status}${o.note ? ` · ${o.note.slice(0, 120)}` : ''}`,
+      `[hazard ${++done}/${jobs.length}] ${labelOf(h.runtime)} ${h.variant} ${h.hazard}${rep}: ${o.verdict ?? o.status}${o.note ? ` · ${o.note.slice(0, 120)}` : ''}`,
     );
     return o;
   };
@@ -135,16 +144,16 @@ async function runHazards(
   let cellsDone = false;
   void quiet.then(() => (cellsDone = true));
   return inLanes(
-    hazards,
+    jobs,
     {
       concurrency: () => (cellsDone ? 2 * opts.concurrency : Math.max(2, Math.floor(opts.concurrency / 2))),
       widen: quiet,
       room: machineRoom(0.15),
       recheckMs: 500,
       most: 3 * opts.concurrency,
-      expectedMs,
+      expectedMs: (j) => expectedMs(j.scenario),
       // The restart hazards share the servers they restart.
-      exclusive: (h) => (RESTARTS_A_SERVER.has(h.hazard) ? 'restarts' : null),
+      exclusive: (j) => (RESTARTS_A_SERVER.has(j.scenario.hazard) ? 'restarts' : null),
     },
     runOne,
   );
@@ -204,17 +213,20 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
     : [];
   const granularRuns =
     granular.filter((s) => s.crash === null).length * (opts.repeat ?? 1) + granular.filter((s) => s.crash).length;
-  // --full runs the cells whose outcome depends on timing several times, to show their distribution.
+  // --full runs the cells and hazard rows whose outcome depends on timing several times, to show their distribution.
   const repeats = opts.repeat ?? (opts.full ? distributionRepeats : 1);
   const jobs = jobsFor(scenarios, repeats);
-  const varying = opts.full && !opts.repeat ? scenarios.filter(dependsOnTiming).length : 0;
-  const repeated = opts.repeat
-    ? ` × ${opts.repeat}`
-    : varying
-      ? `, ${varying} of them whose outcome depends on timing × ${VARYING_REPEATS}`
-      : '';
+  const hazardJobs = jobsFor(hazards, repeats);
+  const repeatedText = (varying: number) =>
+    opts.repeat
+      ? ` × ${opts.repeat}`
+      : varying
+        ? `, ${varying} of them whose outcome depends on timing × ${VARYING_REPEATS}`
+        : '';
+  const varying = (rows: Parameters<typeof dependsOnTiming>[0][]) =>
+    opts.full && !opts.repeat ? rows.filter(dependsOnTiming).length : 0;
   io.log(
-    `compare: ${jobs.length} crash cell runs (${scenarios.length} cells${repeated}) and ${hazards.length} production hazards (${names.join(', ')}), concurrency ${opts.concurrency}; starting infrastructure…`,
+    `compare: ${jobs.length} crash cell runs (${scenarios.length} cells${repeatedText(varying(scenarios))}) and ${hazardJobs.length} production hazard runs (${hazards.length} rows${repeatedText(varying(hazards))}) (${names.join(', ')}), concurrency ${opts.concurrency}; starting infrastructure…`,
   );
   if (granular.length)
     io.log(
@@ -234,7 +246,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
   // Each item's expected length for the ETA; one no run has measured counts as the typical one.
   const known = [
     ...jobs.map((j) => expected.cell(j.scenario.id)),
-    ...hazards.map((h) => expected.hazard(h.id, h.hazard)),
+    ...hazardJobs.map((j) => expected.hazard(j.scenario.id, j.scenario.hazard)),
   ].filter((ms): ms is number => ms !== null);
   const typical = known.length ? known.reduce((a, b) => a + b, 0) / known.length : 3_000;
   const expectedOf = {
@@ -251,10 +263,10 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
           .filter(Boolean)
           .forEach((l) => io.log(l))),
     tty: io.progress?.tty ?? false,
-    total: jobs.length + hazards.length + granularRuns,
+    total: jobs.length + hazardJobs.length + granularRuns,
     totalExpectedMs:
       jobs.reduce((sum, j) => sum + expectedOf.cell(j.scenario), 0) +
-      hazards.reduce((sum, h) => sum + expectedOf.hazard(h), 0) +
+      hazardJobs.reduce((sum, j) => sum + expectedOf.hazard(j.scenario), 0) +
       granularRuns * expectedOf.unknown,
     ...(io.progress?.columns ? { columns: io.progress.columns } : {}),
     ...(io.progress?.heartbeatMs ? { heartbeatMs: io.progress.heartbeatMs } : {}),
@@ -279,7 +291,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
     // The hazards mostly wait (a retry's backoff, a run watched while it retries): they run beside the cells.
     let cellsDone!: () => void;
     const quiet = new Promise<void>((resolve) => (cellsDone = resolve));
-    const hazardRows = runHazards(hazards, infra, request, opts, progress, labelOf, quiet, expectedOf.hazard);
+    const hazardRows = runHazards(hazardJobs, infra, request, opts, progress, labelOf, quiet, expectedOf.hazard);
     const jobLabel = (s: (typeof scenarios)[number], repetition: number) =>
       `${rowLabel({
         runtimeLabel: labelOf(s.runtime),

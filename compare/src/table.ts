@@ -144,8 +144,8 @@ export function columnWidths(rows: ResultRow[], width: number = TABLE_WIDTH): nu
   return widths;
 }
 
-/** "web+1 model+1" for one outcome of a cell. */
-function kindsText(o: Outcome): string {
+/** "web+1 model+1" for one outcome of a cell or hazard row. */
+export function kindsText(o: Pick<Outcome, 'repeatedByKind'>): string {
   const parts = Object.entries(o.repeatedByKind).filter(([, n]) => n && n > 0);
   return parts.length ? parts.map(([k, n]) => `${k}+${n}`).join(' ') : 'none';
 }
@@ -166,16 +166,29 @@ export function distributionText(r: Pick<ResultRow, 'outcomes' | 'repetitions'>)
 
 /**
  * What a row says of its runs where its outcome depends on timing: the distribution its runs
- * showed, or that it ran once and how to see more (`--full` runs such a cell `fullRuns` times).
+ * showed, or that it ran once and how to see more (`--full` runs such a row `fullRuns` times). One
+ * wording for crash cells and hazard rows alike; each gives its own distribution.
  */
+export function runsText(
+  r: { repetitions: number; variesAcrossRepeats: boolean; dependsOnTiming: boolean },
+  fullRuns: number,
+  distribution: () => string,
+  what: 'cell' | 'hazard row' = 'cell',
+): string | null {
+  // Several runs of a row that depends on timing show what they gave, also when they all agreed.
+  if (r.variesAcrossRepeats || (r.dependsOnTiming && r.repetitions > 1))
+    return `over ${r.repetitions} runs: ${distribution()}`;
+  if (r.dependsOnTiming && r.repetitions === 1)
+    return `one run of a ${what} whose outcome depends on timing: --full runs it ${fullRuns} times and shows how often each outcome comes`;
+  return null;
+}
+
+/** A crash cell's runsText, its distribution by where each resume started and what repeated. */
 export function timingText(
   r: Pick<ResultRow, 'outcomes' | 'repetitions' | 'variesAcrossRepeats' | 'dependsOnTiming'>,
   fullRuns: number,
 ): string | null {
-  if (r.variesAcrossRepeats) return `over ${r.repetitions} runs: ${distributionText(r)}`;
-  if (r.dependsOnTiming && r.repetitions === 1)
-    return `one run of a cell whose outcome depends on timing: --full runs it ${fullRuns} times and shows how often each outcome comes`;
-  return null;
+  return runsText(r, fullRuns, () => distributionText(r));
 }
 
 const KIND_WORDS: Record<string, string> = {

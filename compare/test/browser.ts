@@ -92,3 +92,71 @@ export async function renderReport(htmlPath: string): Promise<RenderedReport> {
     await browser.close();
   }
 }
+
+/** A box as Chromium laid it out, in page pixels. */
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** What a reader of the drawings sees: every label of every timeline, and the cost chart's series and legend. */
+export interface RenderedDrawings {
+  errors: string[];
+  timelines: { id: string; svg: Box; labels: { text: string; box: Box }[] }[];
+  legend: { series: string; label: string; fill: string; stroke: string; box: Box }[];
+  bars: { series: string; fill: string; stroke: string }[];
+}
+
+export async function renderDrawings(htmlPath: string): Promise<RenderedDrawings> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
+    await page.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load' });
+    const timelines = await page.$$eval('svg.timeline', (svgs) =>
+      svgs.map((svg) => {
+        const b = (r: DOMRect) => ({ x: r.x, y: r.y, width: r.width, height: r.height });
+        return {
+          id: svg.getAttribute('aria-label') ?? '',
+          svg: b(svg.getBoundingClientRect()),
+          labels: [...svg.querySelectorAll('text')].map((t) => ({
+            text: t.textContent ?? '',
+            box: b(t.getBoundingClientRect()),
+          })),
+        };
+      }),
+    );
+    const legend = await page.$$eval('svg.cost-chart .legend-entry', (gs) =>
+      gs.map((g) => {
+        const swatch = g.querySelector('rect')!;
+        const text = g.querySelector('text')!;
+        const r = text.getBoundingClientRect();
+        return {
+          series: g.getAttribute('data-series') ?? '',
+          label: text.textContent ?? '',
+          fill: getComputedStyle(swatch).fill,
+          stroke: getComputedStyle(swatch).stroke,
+          box: { x: r.x, y: r.y, width: r.width, height: r.height },
+        };
+      }),
+    );
+    const bars = await page.$$eval('svg.cost-chart rect.bar', (rs) =>
+      rs.map((r) => ({
+        series: r.getAttribute('data-series') ?? '',
+        fill: getComputedStyle(r).fill,
+        stroke: getComputedStyle(r).stroke,
+      })),
+    );
+    return { errors, timelines, legend, bars };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Whether two laid-out boxes share any pixel. */
+export function overlap(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}

@@ -1,4 +1,9 @@
-import type { CellObservation, HazardObservation, HazardScenario } from '@vendor-review/conformance';
+import {
+  hazardHarm,
+  type CellObservation,
+  type HazardObservation,
+  type HazardScenario,
+} from '@vendor-review/conformance';
 import { SCHEMA_VERSION } from '../src/report/results-schema.ts';
 import { baselineObservation, crashedObservation, FIXTURE_RUNTIMES } from '@vendor-review/conformance/fixtures';
 import { buildProductionRows, buildRows, type Results } from '../src/report/results.ts';
@@ -34,6 +39,7 @@ export function fixtureHazards(): HazardObservation[] {
     figures: HazardObservation['figures'],
   ): HazardObservation => ({
     scenario: { ...s, id: `${s.hazard}/${s.runtime}/${s.variant}` },
+    repetition: 0,
     status: 'ran',
     verdict,
     figures,
@@ -43,6 +49,7 @@ export function fixtureHazards(): HazardObservation[] {
     endedAt: 1500,
     ledger: [],
     durable: null,
+    harm: hazardHarm([]),
   });
   return [
     row({ hazard: 'retry-permanent', runtime: 'langgraph', variant: 'hardened', deviations: [] }, 'dead-lettered', {

@@ -6,6 +6,7 @@ import {
   parseReviewRequest,
   type Decision,
   type DurableRecord,
+  type InFlightTask,
   type ReviewRequestInput,
   type ReviewState,
   type RunConfig,
@@ -113,6 +114,16 @@ export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeA
 
     async durableRecord(h: RunHandle): Promise<DurableRecord> {
       return toDurableRecord((await client.listWorkflowSteps(h.runId)) ?? []);
+    },
+
+    // One owner at a time (DBOS's owner token): every claim of the workflow, its first start or a
+    // recovery by another process, counts in recoveryAttempts, so a higher count means the earlier
+    // owner's steps are refused. Which process holds it DBOS does not record.
+    async inFlight(h: RunHandle): Promise<InFlightTask[]> {
+      const wf = await client.getWorkflow(h.runId);
+      return wf?.status === 'PENDING'
+        ? [{ step: null, attempt: wf.recoveryAttempts ?? 1, worker: null, fence: 'runtime' }]
+        : [];
     },
 
     async abandon(h: RunHandle): Promise<void> {

@@ -12,6 +12,9 @@ const DBOS_OWNER_TOKEN =
 const DBOS_TAKEOVER_RESENDS =
   'The takeover is fenced (the woken worker’s step is refused), but the step it was frozen in had already sent the mail; the new owner runs the unrecorded step again, and without a key the mailer accepts the second copy.';
 
+const DBOS_NAIVE_DIES_OF_SIGTERM =
+  'The naive worker has no SIGTERM handler and dies wherever it is; the deploy sends the signal once the world has answered its model call. Repeated-paid-calls: it was still in its step, which its successor runs again (paid twice). Duplicated-effects: it had gone on and sent an effect its journal had not recorded, which its successor sends again without a key (measured on a loaded machine). The row’s runs say how often each came.';
+
 const DBOS_RETRIES_ITS_DATABASE =
   'DBOS retries its own system-database calls on a lost connection (withDbRetry), so a step that finished while PostgreSQL was restarting is recorded once the server is back instead of being run again: nothing repeats, in both variants (measured in three runs, 0.2 to 1.5 s down).';
 
@@ -45,9 +48,18 @@ export const DBOS_INFO: RuntimeInfo = {
   ],
   hazardDeviations: [
     { hazard: 'two-writers', variant: 'naive', expected: 'one-writer', why: DBOS_OWNER_TOKEN },
-    { hazard: 'zombie', variant: 'naive', expected: 'fenced', why: DBOS_OWNER_TOKEN },
+    { hazard: 'zombie', variant: 'naive', expected: 'fenced-by-runtime', why: DBOS_OWNER_TOKEN },
+    { hazard: 'zombie', variant: 'hardened', expected: 'fenced-by-runtime', why: DBOS_OWNER_TOKEN },
     { hazard: 'zombie-at-effect', variant: 'naive', expected: 'duplicated-effects', why: DBOS_TAKEOVER_RESENDS },
+    { hazard: 'zombie-at-effect', variant: 'hardened', expected: 'fenced-by-runtime', why: DBOS_OWNER_TOKEN },
     { hazard: 'restart-postgres', variant: 'naive', expected: 'rode-it-out', why: DBOS_RETRIES_ITS_DATABASE },
+    {
+      hazard: 'rolling-deploy',
+      variant: 'naive',
+      expected: 'repeated-paid-calls',
+      alsoSeen: ['duplicated-effects'],
+      why: DBOS_NAIVE_DIES_OF_SIGTERM,
+    },
     { hazard: 'deploy-v1-state', variant: 'naive', expected: 'broke', why: DBOS_VERSION_SILENT },
     { hazard: 'deploy-v1-state', variant: 'hardened', expected: 'refused-clearly', why: DBOS_VERSION_CHECK },
     {

@@ -122,7 +122,7 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
     async inFlight(h: RunHandle): Promise<InFlightTask[]> {
       const lease = (await pool.query(SELECT_LEASE, [h.runtimeIds.threadId])).rows[0];
       return lease?.live
-        ? [{ step: null, attempt: Number(lease.fencing_token), worker: workerNameOf(lease.owner) }]
+        ? [{ step: null, attempt: Number(lease.fencing_token), worker: workerNameOf(lease.owner), fence: 'lease' }]
         : [];
     },
 

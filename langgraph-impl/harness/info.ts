@@ -1,5 +1,8 @@
 import { BEFORE_THE_GATE, type RuntimeInfo } from '@vendor-review/pipeline';
 
+const NAIVE_DIES_OF_SIGTERM =
+  'A naive worker dies of SIGTERM wherever it is, and the deploy sends it once the world has answered the worker’s model call. Repeated-paid-calls: the worker was still in its call, which its successor pays again. Duplicated-effects: by the time the signal came it had gone on and sent an effect it had not recorded, which its successor sends again without a key (measured on a loaded machine). The row’s runs say how often each came.';
+
 /**
  * LangGraph as the harness sees it. Its naive variant comes in all three durability modes
  * (`async` first: what a tutorial gets without choosing); the hardened variant picks its own.
@@ -19,6 +22,22 @@ export const LANGGRAPH: RuntimeInfo = {
     { variant: 'naive', durability: 'sync', granularity: 'coarse' },
     { variant: 'hardened', durability: null, granularity: 'per-requirement' },
     { variant: 'hardened', durability: null, granularity: 'coarse' },
+  ],
+  hazardDeviations: [
+    {
+      hazard: 'restart-postgres',
+      variant: 'hardened',
+      expected: 'rode-it-out',
+      alsoSeen: ['restart-needed'],
+      why: 'The lease is renewed in the PostgreSQL being restarted. Rode-it-out: the outage ends before the lease does, and the worker carries on. Restart-needed: it outlasts the lease, the worker is fenced out (exit 5, its writes refused) and a supervisor starts another, which takes the run over with nothing delivered twice. Which comes depends on how long the restart takes against the lease’s TTL.',
+    },
+    {
+      hazard: 'rolling-deploy',
+      variant: 'naive',
+      expected: 'repeated-paid-calls',
+      alsoSeen: ['duplicated-effects'],
+      why: NAIVE_DIES_OF_SIGTERM,
+    },
   ],
   crashDeviations: [
     {

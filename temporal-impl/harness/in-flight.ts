@@ -17,5 +17,6 @@ export async function pendingActivities(client: Client, runId: string): Promise<
     step: stepOf(p.activityId ?? undefined, p.activityType?.name ?? undefined),
     attempt: p.attempt ?? 1,
     worker: p.state === STARTED ? workerNameOf(p.lastWorkerIdentity) : null,
+    fence: 'runtime' as const,
   }));
 }

@@ -7,13 +7,16 @@ const TEMPORAL_ONE_TASK =
   'Temporal hands each task (a workflow task, an activity attempt) to exactly one polling worker and lets one workflow task run at a time: a second worker on the queue gets the next task, never the one the first holds. The runtime owns this, not the variant.';
 
 const TEMPORAL_STALE_TOKEN =
-  'An activity completes with its task token, which names the attempt; once the heartbeat timeout has ended an attempt, the server answers its completion with NotFound and its result never reaches the history. The fence is the runtime’s, not the variant’s. Its catch: a stopped worker’s long polls stay open, so the server usually hands the retry back to the frozen worker rather than to the live one, and nobody runs the step until it wakes.';
+  'An activity completes with its task token, which names the attempt; once the heartbeat timeout has ended an attempt, the server answers its completion with NotFound and its result never reaches the history. The fence is the runtime’s, not the variant’s: hardened adds no lease of its own. Its catch: a stopped worker’s long polls stay open, so the server usually hands the retry back to the frozen worker rather than to the live one, and nobody runs the step until it wakes.';
 
 const TEMPORAL_CHECKS_ENCODINGS =
   'Every Temporal payload carries its encoding, and the data converter refuses one it has no converter or codec for, whatever the workflow code: the check is the SDK’s, not the variant’s.';
 
 const TEMPORAL_SERVER_KEEPS_IT =
   'The workflow’s history is on the server’s database file and the worker’s pollers retry until the server is back; an activity that reports within its heartbeat timeout counts once. The runtime rides it out in both variants.';
+
+const TEMPORAL_RESTART_RACE =
+  'The server is stopped with a tracker note sent and its activity not yet reported. Rode-it-out: the worker’s report reaches the server once it is back, the activity counts once and nothing repeats. Duplicated-effects: it does not, the activity runs again, and without a key the tracker keeps the note twice (measured on a loaded machine, the row’s figures say how long the server was down). Which comes is a race between the outage and the activity’s own timeouts; the hardened key makes the second send harmless.';
 
 const TEMPORAL_DRAINS_BY_ITSELF =
   'The SDK’s Runtime shuts the worker down on SIGTERM by itself (its default shutdownSignals) with no code of ours; with the default shutdownGraceTime of 0 it cancels the activity in flight at once, but cancellation is cooperative and the step does not listen for it, so the step finishes, its result is reported, and the worker exits 0 (measured: 0.03–0.8 s after SIGTERM). Naive drains like hardened.';
@@ -52,10 +55,18 @@ export const TEMPORAL: RuntimeInfo = {
     { hazard: 'retry-lost-workers', variant: 'naive', expected: 'recovered', why: NAIVE_TEMPORAL_RETRIES },
     { hazard: 'retry-lost-workers-exhausted', variant: 'naive', expected: 'looks-stuck', why: NAIVE_TEMPORAL_RETRIES },
     { hazard: 'two-writers', variant: 'naive', expected: 'one-writer', why: TEMPORAL_ONE_TASK },
-    { hazard: 'zombie', variant: 'naive', expected: 'fenced', why: TEMPORAL_STALE_TOKEN },
+    { hazard: 'zombie', variant: 'naive', expected: 'fenced-by-runtime', why: TEMPORAL_STALE_TOKEN },
+    { hazard: 'zombie', variant: 'hardened', expected: 'fenced-by-runtime', why: TEMPORAL_STALE_TOKEN },
     { hazard: 'zombie-at-effect', variant: 'naive', expected: 'duplicated-effects', why: TEMPORAL_ZOMBIE_AT_EFFECT },
+    { hazard: 'zombie-at-effect', variant: 'hardened', expected: 'fenced-by-runtime', why: TEMPORAL_STALE_TOKEN },
     { hazard: 'deploy-unknown-format', variant: 'naive', expected: 'refused-clearly', why: TEMPORAL_CHECKS_ENCODINGS },
-    { hazard: 'restart-server', variant: 'naive', expected: 'rode-it-out', why: TEMPORAL_SERVER_KEEPS_IT },
+    {
+      hazard: 'restart-server',
+      variant: 'naive',
+      expected: 'rode-it-out',
+      alsoSeen: ['duplicated-effects'],
+      why: `${TEMPORAL_SERVER_KEEPS_IT} ${TEMPORAL_RESTART_RACE}`,
+    },
     { hazard: 'rolling-deploy', variant: 'naive', expected: 'seamless', why: TEMPORAL_DRAINS_BY_ITSELF },
   ],
 };

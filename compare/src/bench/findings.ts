@@ -1,3 +1,4 @@
+import { literal } from '../report/document.ts';
 import { flatVersions } from './machine.ts';
 import { bytes, ms, pct, times, us } from './format.ts';
 import type { BenchReport } from './report.ts';
@@ -12,9 +13,9 @@ export function provenanceLine(r: BenchReport): string {
   const v = r.meta.versions;
   return (
     `Measured ${r.meta.startedAt.slice(0, 16).replace('T', ' ')} UTC by \`pnpm bench${r.meta.preset === 'quick' ? '' : ` --${r.meta.preset}`}\` ` +
-    `on ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB (${m.platform}), shared: load average ${m.loadAverage.start} at the start, ${m.loadAverage.end ?? '—'} at the end; ` +
+    `on ${m.cpus} × ${literal(m.cpuModel)}, ${m.memoryGiB} GiB (${literal(m.platform)}), shared: load average ${m.loadAverage.start} at the start, ${m.loadAverage.end ?? '—'} at the end; ` +
     `${Object.entries(flatVersions(v))
-      .map(([k, x]) => `${k} ${x ?? '?'}`)
+      .map(([k, x]) => literal(`${k} ${x ?? '?'}`))
       .join(', ')}; wall time ${ms(r.meta.wallTimeMs)}.`
   );
 }

@@ -1,4 +1,4 @@
-import type { Column, ReportDocument, Row, Section } from '../report/document.ts';
+import { code, literal, type Column, type ReportDocument, type Row, type Section } from '../report/document.ts';
 import { CHAOS_CSS } from '../report/style.ts';
 import { money, seconds, TABLE_WIDTH } from '../table.ts';
 import { clean } from './checker.ts';
@@ -157,9 +157,10 @@ export function chaosDocument(
     heading: `Chaos campaign${m.replayOf ? `: replay of ${m.replayOf}` : ''}`,
     textHeading: `chaos campaign, seed ${m.seed}: ${m.runsPerPool} review(s) per runtime × variant, ${m.workers} in flight per pool`,
     meta: [
-      `seed \`${m.seed}\` · ${m.runsPerPool} review(s) per runtime × variant, ${m.workers} in flight per pool · ${m.startedAt} · wall time ${seconds(m.wallTimeMs)} · \`${m.command}\``,
-      `${m.machine.cpus} × ${m.machine.cpuModel}, ${m.machine.memoryGiB} GiB, load ${m.machine.loadAverage.start} → ${m.machine.loadAverage.end ?? '?'} · ${versions}`,
-      [m.infra.world, m.infra.postgres, ...m.infra.servers].join(' · '),
+      `seed ${code(String(m.seed))} · ${m.runsPerPool} review(s) per runtime × variant, ${m.workers} in flight per pool · ${literal(m.startedAt)} · wall time ${seconds(m.wallTimeMs)} · ${code(m.command)}`,
+      `${m.machine.cpus} × ${literal(m.machine.cpuModel)}, ${m.machine.memoryGiB} GiB, load ${m.machine.loadAverage.start} → ${m.machine.loadAverage.end ?? '?'} · ${literal(versions)}`,
+      // The servers as the environment named them (a masked password among them): shown, never read as markup.
+      literal([m.infra.world, m.infra.postgres, ...m.infra.servers].join(' · ')),
     ],
     metaOnly: PAGE,
     css: CHAOS_CSS,

@@ -22,7 +22,7 @@ export const PLAIN: RuntimeInfo = {
   name: 'plain',
   label: 'plain',
   title: 'Plain runner (no durability)',
-  colour: '#64748b',
+  colour: '#71717a',
   configurations: [
     { variant: 'naive', durability: null },
     { variant: 'hardened', durability: null },

@@ -3,9 +3,28 @@ import { money, rowLabel } from '../table.ts';
 import type { ResultRow } from './results.ts';
 import { colourOf, esc, num, type RuntimeLook } from './svg.ts';
 
+/** A colour mixed with white: `share` 0 is the colour, 1 is white. */
+export function lighter(colour: string, share: number): string {
+  const hex = /^#([0-9a-f]{6})$/i.exec(colour)?.[1];
+  if (!hex) return colour;
+  const mix = (i: number) =>
+    Math.round(parseInt(hex.slice(i, i + 2), 16) * (1 - share) + 255 * share)
+      .toString(16)
+      .padStart(2, '0');
+  return `#${mix(0)}${mix(2)}${mix(4)}`;
+}
+
+/**
+ * How a series is drawn: its runtime's one hue, naive solid, hardened a lighter shade of it with
+ * an outline in the full colour, so the two read apart without hovering, also on paper.
+ */
+export function seriesLook(colour: string, variant: string): { fill: string; stroke: string } {
+  return variant === 'hardened' ? { fill: lighter(colour, 0.6), stroke: colour } : { fill: colour, stroke: colour };
+}
+
 /**
  * Extra model cost per crash point, one bar per runtime/variant row: the price of re-execution at a
- * glance. Hardened rows are drawn lighter so the naive/hardened gap reads without a legend hunt.
+ * glance. The legend lists the series in the order of the tables' rows.
  */
 export function renderCostChart(rows: ResultRow[], runtimes: readonly RuntimeLook[], width = 900): string {
   const crashed = rows.filter((r) => r.crashPoint !== null);
@@ -18,15 +37,16 @@ export function renderCostChart(rows: ResultRow[], runtimes: readonly RuntimeLoo
   const top = 24;
   const plotH = 180;
   const left = 64;
-  // A legend entry per runtime and variant present, as many to a line as fit.
-  const legend = runtimes
-    .filter((rt) => crashed.some((r) => r.runtime === rt.name))
-    .flatMap((rt) =>
-      (['naive', 'hardened'] as const)
-        .filter((v) => crashed.some((r) => r.runtime === rt.name && r.variant === v))
-        .map((v) => ({ label: `${rt.title} ${v}`, colour: rt.colour, cls: v === 'hardened' ? ' hardened' : '' })),
-    );
-  const entryW = 210;
+  // A legend entry per runtime and variant, in the order the rows first appear in the tables.
+  const legend: { key: string; label: string; variant: string; colour: string }[] = [];
+  for (const r of crashed) {
+    const key = `${r.runtime}/${r.variant}`;
+    if (legend.some((l) => l.key === key)) continue;
+    const title = runtimes.find((rt) => rt.name === r.runtime)?.title ?? r.runtime;
+    legend.push({ key, label: `${title} ${r.variant}`, variant: r.variant, colour: colourOf(runtimes, r.runtime) });
+  }
+  // Wide enough for the longest label (10.5 px text), so no entry runs into the next.
+  const entryW = Math.max(150, Math.ceil(30 + 6.4 * Math.max(0, ...legend.map((l) => l.label.length))));
   const perLine = Math.max(1, Math.floor((width - left) / entryW));
   const legendLines = Math.ceil(legend.length / perLine);
   const bottom = 42 + 22 * legendLines;
@@ -53,20 +73,21 @@ export function renderCostChart(rows: ResultRow[], runtimes: readonly RuntimeLoo
       const cost = r.extraCostUsd ?? 0;
       const by = y(cost);
       const h = Math.max(cost > 0 ? 1.5 : 0.5, top + plotH - by);
-      const light = r.variant === 'hardened' ? ' hardened' : '';
+      const look = seriesLook(colourOf(runtimes, r.runtime), r.variant);
       parts.push(
-        `<rect class="bar${light}" x="${num(bx)}" y="${num(top + plotH - h)}" width="${num(barW)}" height="${num(h)}" fill="${colourOf(runtimes, r.runtime)}"><title>${esc(`${p} · ${rowLabel(r)}: ${r.extraModelCalls} extra model call(s), ${r.extraTokens} tokens, ${money(r.extraCostUsd)}`)}</title></rect>`,
+        `<rect class="bar" data-series="${esc(`${r.runtime}/${r.variant}`)}" x="${num(bx)}" y="${num(top + plotH - h)}" width="${num(barW)}" height="${num(h)}" fill="${look.fill}" stroke="${look.stroke}" stroke-width="1.2"><title>${esc(`${p} · ${rowLabel(r)}: ${r.extraModelCalls} extra model call(s), ${r.extraTokens} tokens, ${money(r.extraCostUsd)}`)}</title></rect>`,
       );
     });
     parts.push(
       `<text class="axis group-label" x="${num(gx + groupW / 2)}" y="${top + plotH + 16}" text-anchor="middle">${esc(p)}</text>`,
     );
   });
-  legend.forEach(({ label, colour, cls }, i) => {
+  legend.forEach(({ key, label, variant, colour }, i) => {
     const lx = left + (i % perLine) * entryW;
     const ly = top + plotH + 50 + 22 * Math.floor(i / perLine);
+    const look = seriesLook(colour, variant);
     parts.push(
-      `<rect class="bar${cls}" x="${lx}" y="${ly - 9}" width="12" height="12" fill="${colour}"/><text class="axis" x="${lx + 16}" y="${ly + 1}">${esc(label)}</text>`,
+      `<g class="legend-entry" data-series="${esc(key)}"><rect class="swatch" x="${lx}" y="${ly - 9}" width="12" height="12" fill="${look.fill}" stroke="${look.stroke}" stroke-width="1.2"/><text class="axis" x="${lx + 16}" y="${ly + 1}">${esc(label)}</text></g>`,
     );
   });
   parts.push('</svg>');

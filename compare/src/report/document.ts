@@ -7,8 +7,79 @@
  *
  * Prose (meta lines, paragraphs, list items) may carry `**bold**` and `` `code` ``: the terminal
  * drops the marks, Markdown keeps them, HTML turns them into tags. Table cells are plain text.
+ * Text a run took from outside (the environment, a server's answer, a URL, a masked secret) goes
+ * into prose through `literal` or `code`, never as it came: a `*` in a password is no bold.
  */
 export type Medium = 'text' | 'markdown' | 'html';
+
+/** The characters prose markup (and Markdown around it) gives a meaning to. */
+const MARKUP = /[\\`*_<>[\]~&#|!]/g;
+
+/** Outside text as prose shows it, every mark in it escaped (a backslash, as Markdown reads it). */
+export function literal(text: string): string {
+  return text.replace(MARKUP, (c) => `\\${c}`);
+}
+
+/** Outside text as a code span: fenced by more backticks than it holds (Markdown's rule), so nothing in it is markup. */
+export function code(text: string): string {
+  const fence = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length)) + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/** A stretch of prose and its marks: what each renderer draws its own way. */
+export interface InlinePart {
+  text: string;
+  bold?: true;
+  code?: true;
+}
+
+/**
+ * Prose split at its marks, as Markdown reads them: a backslash before punctuation is that
+ * character, a code span is closed by a run of as many backticks and holds no marks, `**` opens
+ * bold only where another closes it.
+ */
+export function inlineParts(text: string): InlinePart[] {
+  const parts: InlinePart[] = [];
+  let bold = false;
+  let buf = '';
+  const flush = () => {
+    if (buf) parts.push({ text: buf, ...(bold ? { bold: true as const } : {}) });
+    buf = '';
+  };
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '\\' && /[!-/:-@[-`{-~]/.test(text[i + 1] ?? '')) {
+      buf += text[i + 1];
+      i += 2;
+    } else if (c === '`') {
+      const fence = /^`+/.exec(text.slice(i))![0];
+      const close = new RegExp(`(?<!\`)${fence}(?!\`)`, 'g');
+      close.lastIndex = i + fence.length;
+      const end = close.exec(text);
+      if (!end) {
+        buf += fence;
+        i += fence.length;
+        continue;
+      }
+      flush();
+      let inner = text.slice(i + fence.length, end.index);
+      if (inner.length > 1 && inner.startsWith(' ') && inner.endsWith(' ') && inner.trim()) inner = inner.slice(1, -1);
+      parts.push({ text: inner, code: true, ...(bold ? { bold: true as const } : {}) });
+      i = end.index + fence.length;
+    } else if (text.startsWith('**', i) && (bold || text.indexOf('**', i + 2) > i + 2)) {
+      flush();
+      bold = !bold;
+      i += 2;
+    } else {
+      buf += c;
+      i++;
+    }
+  }
+  flush();
+  return parts;
+}
 
 /** How a cell or paragraph reads: red and bold (bad), green (ok), amber (warn), dim (muted). */
 export type Tone = 'bad' | 'ok' | 'warn' | 'muted';

@@ -1,3 +1,4 @@
+import { literal } from './document.ts';
 import type { ResultsMeta } from './results-schema.ts';
 
 /**
@@ -14,10 +15,14 @@ export function runtimesTitle(meta: Pick<ResultsMeta, 'runtimes'>): string {
 export function versionsLine(meta: Pick<ResultsMeta, 'runtimes' | 'versions'>): string {
   const parts = meta.runtimes.flatMap((r) => {
     const libs = Object.entries(meta.versions.runtimes[r.name] ?? {});
-    return libs.length ? [`${r.title} (${libs.map(([lib, v]) => `${lib} ${v ?? '?'}`).join(', ')})`] : [];
+    return libs.length
+      ? [`${literal(r.title)} (${libs.map(([lib, v]) => literal(`${lib} ${v ?? '?'}`)).join(', ')})`]
+      : [];
   });
-  for (const [label, version] of Object.entries(meta.versions.servers)) if (version) parts.push(`${label} ${version}`);
-  parts.push(`Node ${meta.versions.node}`);
+  // The servers' own answers and the installed versions are outside text: shown, never read as markup.
+  for (const [label, version] of Object.entries(meta.versions.servers))
+    if (version) parts.push(`${label} ${literal(version)}`);
+  parts.push(`Node ${literal(meta.versions.node)}`);
   return parts.join(' · ');
 }
 

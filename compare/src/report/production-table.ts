@@ -1,8 +1,9 @@
-import { HAZARD_SECTIONS, type HazardSection } from '@vendor-review/pipeline';
+import { HAZARD_SECTIONS, VARYING_REPEATS, type HazardSection } from '@vendor-review/pipeline';
 import type { Figure, HazardObservation } from '@vendor-review/conformance';
 import type { Column, Row, Section } from './document.ts';
 import { sectionHtml } from './render-html.ts';
 import { sectionText, type TextOptions } from './render-text.ts';
+import { kindsText, runsText } from '../table.ts';
 import type { ProductionRow } from './results.ts';
 import { hazardAnchor } from './scorecard.ts';
 import { renderWritersChart } from './writers-chart.ts';
@@ -43,11 +44,37 @@ function picture(r: ProductionRow, obs: HazardObservation | undefined): string {
   return svg ? `<tr class="picture"><td></td><td colspan="3">${svg}</td></tr>` : '';
 }
 
+/**
+ * A row's runs where its verdict depends on timing: how often each outcome came (its verdict and
+ * what it cost), or that this was one run of several it might have been.
+ */
+export function hazardRunsText(r: ProductionRow): string | null {
+  return runsText(
+    r,
+    VARYING_REPEATS,
+    () =>
+      r.outcomes
+        .map((o) => {
+          const kinds = kindsText(o);
+          const cost = [
+            kinds === 'none' ? 'nothing repeated' : kinds,
+            ...(o.sideEffectDuplicated ? ['an effect twice'] : []),
+          ];
+          return `${o.verdict ?? o.status} (${cost.join(', ')}) ${o.count}/${r.repetitions}`;
+        })
+        .join(' · '),
+    'hazard row',
+  );
+}
+
 function row(r: ProductionRow, obs: HazardObservation | undefined): Row {
   const ok = r.violations.length === 0;
-  const figures = Object.entries(r.figures)
-    .map(([k, v]) => figureText(k, v))
-    .join(' · ');
+  const runs = hazardRunsText(r);
+  // Several runs: the figures are the worst one's, and the distribution says what the others did.
+  const figures = [
+    ...Object.entries(r.figures).map(([k, v]) => figureText(k, v)),
+    ...(runs ? [r.repetitions > 1 ? `${runs} (figures: the worst)` : runs] : []),
+  ].join(' · ');
   const mark = ok ? (r.deviation ? ' (documented)' : '') : ' ✗ not what it must show';
   const tone = ok ? undefined : ('bad' as const);
   return {

@@ -1,6 +1,7 @@
 import {
   cellOf,
   columnsFor,
+  inlineParts,
   shows,
   type Block,
   type Cell,
@@ -17,9 +18,12 @@ import { esc } from './svg.ts';
  * screen and on paper: the one stylesheet of every report, plus the document's own few rules.
  */
 export function inline(text: string): string {
-  return esc(text)
-    .replace(/\*\*(.+?)\*\*/g, '<b>$1</b>')
-    .replace(/`(.+?)`/g, '<code>$1</code>');
+  return inlineParts(text)
+    .map((p) => {
+      const shown = p.code ? `<code>${esc(p.text)}</code>` : esc(p.text);
+      return p.bold ? `<b>${shown}</b>` : shown;
+    })
+    .join('');
 }
 
 const classAttr = (...names: (string | undefined | false)[]) => {

@@ -2,6 +2,7 @@ import { fit, TABLE_WIDTH, wrap } from '../table.ts';
 import {
   cellOf,
   columnsFor,
+  inlineParts,
   shows,
   type Block,
   type ReportDocument,
@@ -17,9 +18,11 @@ import {
  */
 const TONE_CODES: Record<Tone, string> = { bad: '31;1', ok: '32', warn: '33', muted: '2' };
 
-/** The marks of inline prose (bold, code) are for Markdown and HTML. */
+/** The marks of inline prose (bold, code, escapes) are for Markdown and HTML. */
 export function plain(text: string): string {
-  return text.replace(/\*\*/g, '').replace(/`/g, '');
+  return inlineParts(text)
+    .map((p) => p.text)
+    .join('');
 }
 
 export interface TextOptions {

@@ -3,7 +3,7 @@ import { seconds, TABLE_WIDTH } from '../table.ts';
 import { CELL_CARD_CSS, TIMELINE_LEGEND } from './cell-card.ts';
 import { renderCostChart } from './chart.ts';
 import { CRASH_CSS, crashSections, crashSummarySection } from './crash-sections.ts';
-import type { ReportDocument, Section } from './document.ts';
+import { code, literal, type ReportDocument, type Section } from './document.ts';
 import { granularitySection } from './granularity-table.ts';
 import { labelsLine, runtimesTitle, versionsLine } from './meta-lines.ts';
 import { productionSections } from './production-table.ts';
@@ -32,7 +32,8 @@ export function resultsDocument(results: Results, o: ResultsDocumentOptions = {}
   const rows = crashRows(results);
   const production = productionRows(results);
   const granular = granularityRows(results);
-  const listed = (names: string[]) => (names.length ? names.map((s) => `\`${s}\``).join(', ') : 'none');
+  const listed = (names: string[]) => (names.length ? names.map(code).join(', ') : 'none');
+  const infra = meta.infrastructure;
   // The terminal is never drawn narrower than the crash table's 120 columns.
   const width = Math.max(TABLE_WIDTH, o.width ?? TABLE_WIDTH);
   const scorecard = scorecardSection(buildScorecard(results), { width });
@@ -93,9 +94,10 @@ export function resultsDocument(results: Results, o: ResultsDocumentOptions = {}
     heading: `What re-executes when a worker dies: ${runtimesTitle(meta)}`,
     metaOnly: ['markdown', 'html'],
     meta: [
-      `${rows.length} crash cells · ${production.length} production hazard rows · wall time ${seconds(meta.wallTimeMs)} · started ${meta.startedAt}`,
+      `${rows.length} crash cells · ${production.length} production hazard rows · wall time ${seconds(meta.wallTimeMs)} · started ${literal(meta.startedAt)}`,
       `Versions: ${versionsLine(meta)}.`,
-      `Infrastructure: world ${meta.infrastructure.world}; model ${meta.infrastructure.model}; PostgreSQL ${meta.infrastructure.postgres}${meta.infrastructure.servers.map((s) => `; ${s.title} ${s.description}`).join('')}${meta.infrastructure.restartHazards ? `; the hazards that restart a server, on servers of their own: ${meta.infrastructure.restartHazards}` : ''}.`,
+      // What the environment gave (URLs, a masked password, a server's words) is shown, never read as markup.
+      `Infrastructure: world ${literal(infra.world)}; model ${literal(infra.model)}; PostgreSQL ${literal(infra.postgres)}${infra.servers.map((s) => `; ${s.title} ${literal(s.description)}`).join('')}${infra.restartHazards ? `; the hazards that restart a server, on servers of their own: ${literal(infra.restartHazards)}` : ''}.`,
       `Outside settings in force: ${listed(meta.environment.inForce)}. ` +
         `Set in the harness's environment but deliberately not passed to the workers: ${listed(meta.environment.notPassedToWorkers)}.`,
       `${labelsLine(meta)}. "repeated" counts executions beyond the uncrashed baseline of the same runtime and variant, per kind of operation, as the world's ledger recorded them.`,

@@ -9,7 +9,7 @@ import { GranularityRowSchema } from './granularity-schema.ts';
  * Schema beside this file (results.schema.json, checked in tests to be up to date) for anyone who
  * reads the file without TypeScript. A change that breaks a reader bumps SCHEMA_VERSION.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** A zod enum that keeps the literal types of a readonly list. */
 const oneOf = <T extends string>(values: readonly T[]) => z.enum(values as unknown as [T, ...T[]]);
@@ -115,6 +115,21 @@ const CrashRowSchema = z
     'one cell of the crash suite: a runtime, variant and durability killed at one crash point (or the baseline)',
   );
 
+const repeatedByKind = z
+  .object(Object.fromEntries(KINDS.map((k) => [k, z.number().int().optional()])))
+  .describe('executions beyond what the run needed, per kind of operation');
+
+export const HazardOutcomeSchema = z
+  .object({
+    outcome: z.string().describe('what makes two runs of the row "the same outcome": verdict and what repeated'),
+    count: z.number().int().positive(),
+    status: z.enum(['ran', 'skipped', 'error']),
+    verdict: z.string().nullable(),
+    repeatedByKind,
+    sideEffectDuplicated: z.boolean().describe('the outside world kept a second copy of an effect'),
+  })
+  .describe('one distinct outcome of a hazard row over its runs, with what the first run that had it cost');
+
 const ProductionRowSchema = z
   .object({
     suite: z.literal('production'),
@@ -136,7 +151,15 @@ const ProductionRowSchema = z
     status: z.enum(['ran', 'skipped', 'error']),
     note: z.string().nullable(),
     runId: z.string().nullable(),
-    wallMs: z.number(),
+    wallMs: z.number().describe('the median over its runs'),
+    repetitions: z.number().int().positive(),
+    dependsOnTiming: z
+      .boolean()
+      .describe('its runtime lists other verdicts a race decides (alsoSeen): one run is one sample'),
+    variesAcrossRepeats: z.boolean(),
+    outcomes: z
+      .array(HazardOutcomeSchema)
+      .describe('the distribution over its runs, most frequent first; verdict, figures and note are of the worst'),
   })
   .describe('one production hazard, for one runtime and variant');
 
@@ -207,6 +230,7 @@ export type ResultRow = z.infer<typeof CrashRowSchema>;
 export type ProductionRow = z.infer<typeof ProductionRowSchema>;
 export type Row = z.infer<typeof RowSchema>;
 export type Outcome = z.infer<typeof OutcomeSchema>;
+export type HazardOutcome = z.infer<typeof HazardOutcomeSchema>;
 export type ResultsMeta = z.infer<typeof ResultsMetaSchema>;
 export type Results = z.infer<typeof ResultsSchema>;
 

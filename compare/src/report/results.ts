@@ -1,6 +1,7 @@
-import type { Outcome, ProductionRow, ResultRow, Results, Row } from './results-schema.ts';
+import type { HazardOutcome, Outcome, ProductionRow, ResultRow, Results, Row } from './results-schema.ts';
 import type { GranularityRow } from './granularity-schema.ts';
-import { dependsOnTiming, HAZARDS, type HazardSpec } from '@vendor-review/pipeline';
+import { dependsOnTiming, hazardSeverity, HAZARDS, SEVERITIES, type HazardSpec } from '@vendor-review/pipeline';
+import { kindsText } from '../table.ts';
 import {
   checkCrashCell,
   checkHazard,
@@ -12,7 +13,7 @@ import {
 } from '@vendor-review/conformance';
 
 // The shape of results.json is defined once, as a zod schema (results-schema.ts); these are its types.
-export type { Outcome, ProductionRow, ResultRow, Results, ResultsMeta, Row } from './results-schema.ts';
+export type { HazardOutcome, Outcome, ProductionRow, ResultRow, Results, ResultsMeta, Row } from './results-schema.ts';
 
 export const crashRows = (r: Results): ResultRow[] => r.rows.filter((x): x is ResultRow => x.suite === 'crash');
 export const granularityRows = (r: Results): GranularityRow[] =>
@@ -20,32 +21,84 @@ export const granularityRows = (r: Results): GranularityRow[] =>
 export const productionRows = (r: Results): ProductionRow[] =>
   r.rows.filter((x): x is ProductionRow => x.suite === 'production');
 
+/** Where a hazard run sits on the scorecard's scale; -1 when it was not judged (skipped, an error). */
+export function hazardRank(
+  o: Pick<HazardOutcome, 'status' | 'verdict' | 'repeatedByKind' | 'sideEffectDuplicated'>,
+): number {
+  if (o.status !== 'ran' || !o.verdict) return -1;
+  const s = hazardSeverity(o.verdict, o);
+  return s === null ? -1 : SEVERITIES.indexOf(s);
+}
+
+/** "repeated-the-takeover · model+4 tracker+3 · effect duplicated": what makes two runs of a hazard row the same. */
+function hazardOutcomeOf(o: HazardObservation): string {
+  const kinds = kindsText(o.harm);
+  return [
+    o.status === 'ran' ? (o.verdict ?? '?') : o.status,
+    kinds === 'none' ? 'repeated nothing' : kinds,
+    ...(o.harm.sideEffectDuplicated ? ['effect duplicated'] : []),
+  ].join(' · ');
+}
+
+/**
+ * One row per hazard scenario, over all its runs: the verdict, figures and note of its worst run
+ * (so the row never reads better than it went), the distribution of every run's outcome, and each
+ * run's departures from what its variant must show.
+ */
 export function buildProductionRows(
   observations: HazardObservation[],
   labelOf: (runtime: string) => string = (r) => r,
 ): ProductionRow[] {
-  return observations.map((o) => {
-    const spec: HazardSpec = HAZARDS[o.scenario.hazard];
+  const byScenario = new Map<string, HazardObservation[]>();
+  for (const o of observations) byScenario.set(o.scenario.id, [...(byScenario.get(o.scenario.id) ?? []), o]);
+  return [...byScenario.values()].map((unsorted) => {
+    const reps = [...unsorted].sort((a, b) => a.repetition - b.repetition);
+    const outcomes = new Map<string, HazardOutcome>();
+    for (const o of reps) {
+      const key = hazardOutcomeOf(o);
+      const seen = outcomes.get(key);
+      if (seen) seen.count++;
+      else
+        outcomes.set(key, {
+          outcome: key,
+          count: 1,
+          status: o.status,
+          verdict: o.verdict,
+          repeatedByKind: { ...o.harm.repeatedByKind },
+          sideEffectDuplicated: o.harm.sideEffectDuplicated,
+        });
+    }
+    const rank = (o: HazardObservation) =>
+      o.status === 'error' ? SEVERITIES.length : hazardRank({ status: o.status, verdict: o.verdict, ...o.harm });
+    const shown = reps.reduce((w, o) => (rank(o) > rank(w) ? o : w), reps[0]!);
+    const s = shown.scenario;
+    const spec: HazardSpec = HAZARDS[s.hazard];
     const verdicts: Record<string, string> = spec.verdicts;
-    const { expected, why, violations } = checkHazard(o);
+    const checks = reps.map(checkHazard);
+    const { expected, why } = checks[0]!;
+    const walls = reps.map((o) => o.endedAt - o.startedAt);
     return {
       suite: 'production',
-      scenario: o.scenario.hazard,
+      scenario: s.hazard,
       section: spec.section,
       title: spec.title,
-      runtime: o.scenario.runtime,
-      runtimeLabel: labelOf(o.scenario.runtime),
-      variant: o.scenario.variant,
-      verdict: o.verdict,
-      verdictText: o.verdict ? (verdicts[o.verdict] ?? null) : null,
+      runtime: s.runtime,
+      runtimeLabel: labelOf(s.runtime),
+      variant: s.variant,
+      verdict: shown.verdict,
+      verdictText: shown.verdict ? (verdicts[shown.verdict] ?? null) : null,
       expected,
       deviation: why,
-      violations,
-      figures: o.figures,
-      status: o.status,
-      note: o.note,
-      runId: o.runId,
-      wallMs: o.endedAt - o.startedAt,
+      violations: checks.flatMap((c, i) => c.violations.map((v) => (reps.length > 1 ? `#${i + 1}: ${v}` : v))),
+      figures: shown.figures,
+      status: shown.status,
+      note: shown.note,
+      runId: shown.runId,
+      wallMs: median(walls) ?? 0,
+      repetitions: reps.length,
+      dependsOnTiming: dependsOnTiming(s),
+      variesAcrossRepeats: outcomes.size > 1,
+      outcomes: [...outcomes.values()].sort((a, b) => b.count - a.count),
     };
   });
 }

@@ -2,16 +2,18 @@ import {
   CRASH_POINT_NAMES,
   HAZARD_IDS,
   HAZARDS,
+  harmSeverity,
   SEVERITIES,
   SEVERITY_TEXT,
-  VERDICT_SEVERITY,
+  VARYING_REPEATS,
   worst,
   type Severity,
   type Variant,
 } from '@vendor-review/pipeline';
-import { repeatedSummary, rowLabel } from '../table.ts';
+import { kindsText, repeatedSummary, rowLabel } from '../table.ts';
 import {
   crashRows,
+  hazardRank,
   productionRows,
   type Outcome,
   type ProductionRow,
@@ -56,10 +58,7 @@ export function hazardAnchor(r: Pick<ProductionRow, 'scenario' | 'runtime' | 'va
 }
 
 function outcomeSeverity(o: Outcome): Severity {
-  if (o.status !== 'completed') return 'lost';
-  if (o.sideEffectDuplicated) return 'effect';
-  if ((o.repeatedByKind.model ?? 0) > 0) return 'paid';
-  return Object.values(o.repeatedByKind).some((n) => (n ?? 0) > 0) ? 'read' : 'nothing';
+  return harmSeverity({ ...o, lost: o.status !== 'completed' });
 }
 
 const CRASH_WORD: Record<Severity, string> = {
@@ -86,12 +85,37 @@ function crashCell(rows: ResultRow[]): ScoreCell {
   };
 }
 
+/** "model+3 · effect duplicated": what a hazard run cost beyond its verdict, in the scorecard's hover. */
+function costText(o: ProductionRow['outcomes'][number]): string {
+  const kinds = kindsText(o);
+  return [
+    kinds === 'none' ? 'nothing repeated' : `repeated ${kinds}`,
+    ...(o.sideEffectDuplicated ? ['an effect duplicated'] : []),
+  ].join(', ');
+}
+
+/**
+ * A hazard's cell: its verdict's word, coloured by the worst outcome measured in the row, over
+ * every run of it: what the verdict means on the scale, or what the run cost (a paid call
+ * repeated, an effect duplicated), whichever is worse.
+ */
 function hazardCell(r: ProductionRow): ScoreCell {
-  const severity = r.status === 'ran' && r.verdict ? (VERDICT_SEVERITY[r.verdict] ?? null) : null;
+  const ranks = r.outcomes.map(hazardRank).filter((i) => i >= 0);
+  const severity = r.status === 'ran' && ranks.length ? SEVERITIES[Math.max(...ranks)]! : null;
+  const runs =
+    r.repetitions > 1
+      ? r.outcomes.map((o) => `${o.verdict ?? o.status} (${costText(o)}) ${o.count}/${r.repetitions}`).join(' · ')
+      : r.outcomes[0]
+        ? costText(r.outcomes[0])
+        : '';
+  const timing =
+    r.dependsOnTiming && r.repetitions === 1
+      ? `; one run of a row whose outcome depends on timing (--full runs it ${VARYING_REPEATS} times)`
+      : '';
   return {
     severity,
     word: r.status === 'ran' ? (r.verdict ?? '?') : r.status,
-    detail: `${r.title}: ${r.status === 'ran' ? (r.verdictText ?? r.verdict) : (r.note ?? r.status)}`,
+    detail: `${r.title}: ${r.status === 'ran' ? (r.verdictText ?? r.verdict) : (r.note ?? r.status)}${runs ? `. Measured: ${runs}` : ''}${severity ? `; colour: ${SEVERITY_TEXT[severity]}` : ''}${timing}`,
     anchor: hazardAnchor(r),
   };
 }
@@ -195,7 +219,7 @@ export function scorecardSection(card: Scorecard, o: { width?: number } = {}): S
         style: 'note',
         tone: 'muted',
         only: ['text', 'markdown'],
-        text: `A crash point's cell says what repeated (${SEVERITIES.map((s) => CRASH_WORD[s]).join(' · ')}), a hazard's its verdict; the colour is the worst outcome: ${SEVERITIES.map((s) => SEVERITY_TEXT[s]).join(' < ')}.`,
+        text: `A crash point's cell says what repeated (${SEVERITIES.map((s) => CRASH_WORD[s]).join(' · ')}), a hazard's its verdict; the colour is the worst outcome measured in the row, over all its runs (for a hazard, the worse of its verdict and what it cost): ${SEVERITIES.map((s) => SEVERITY_TEXT[s]).join(' < ')}.`,
       },
     ],
   };

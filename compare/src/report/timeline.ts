@@ -17,6 +17,40 @@ export interface TimelineInput {
 const LANE_H = 26;
 const LABEL_W = 74;
 const TOP = 8;
+const LABEL_ROW_H = 13;
+/** What a character of the 11 px label text takes at most, with room to spare: labels are placed by it. */
+const CHAR_W = 7;
+
+interface BottomLabel {
+  x: number;
+  text: string;
+  cls: string;
+  line: string;
+  title: string;
+}
+
+/**
+ * Rows for the labels under the lanes, so none runs into another: each goes on the first row
+ * where it clears the one before it, to the right of its mark (to the left where it would leave
+ * the drawing). The axis's own labels come on the row after.
+ */
+export function placeLabels<L extends { x: number; text: string }>(
+  labels: readonly L[],
+  o: { left: number; right: number },
+): (L & { row: number; textX: number; anchorEnd: boolean })[] {
+  const ends: number[] = [];
+  return [...labels]
+    .sort((a, b) => a.x - b.x)
+    .map((l) => {
+      const w = l.text.length * CHAR_W;
+      const anchorEnd = l.x + 4 + w > o.right;
+      const from = anchorEnd ? Math.max(o.left, l.x - 4 - w) : l.x + 3;
+      let row = ends.findIndex((end) => end + 8 <= from);
+      if (row < 0) row = ends.push(0) - 1;
+      ends[row] = from + w;
+      return { ...l, row, textX: anchorEnd ? l.x - 4 : l.x + 3, anchorEnd };
+    });
+}
 
 export function renderTimeline({ obs, repeatSeqs, width = 860 }: TimelineInput): string {
   const repeated = new Set(repeatSeqs);
@@ -43,7 +77,30 @@ export function renderTimeline({ obs, repeatSeqs, width = 860 }: TimelineInput):
   const plotW = width - LABEL_W - 12;
   const x = (t: number) => LABEL_W + ((t - t0) / (t1 - t0)) * plotW;
   const laneY = (i: number) => TOP + i * LANE_H;
-  const height = TOP + lanes.length * LANE_H + 22;
+  // The labels under the lanes (approvals, the crash) on as many rows as keep them apart, the time axis below them.
+  const labels: BottomLabel[] = obs.approvals.map((a) => {
+    const ax = x(a.at);
+    return {
+      x: ax,
+      cls: 'approval-mark',
+      text: `approved${a.aliveWorker ? '' : ' (no worker alive)'}`,
+      line: `<line x1="${num(ax)}" x2="${num(ax)}" y1="${TOP}" y2="${num(laneY(lanes.length))}"/>`,
+      title: `approval sent${a.aliveWorker ? ` while worker ${a.aliveWorker} was alive` : ' while no worker was alive'}`,
+    };
+  });
+  if (obs.crash) {
+    const cx = x(obs.crash.at);
+    labels.push({
+      x: cx,
+      cls: 'crash-marker',
+      text: `✕ ${obs.crash.point} (SIGKILL)`,
+      line: `<line x1="${num(cx)}" x2="${num(cx)}" y1="${TOP - 4}" y2="${num(laneY(lanes.length))}"/>`,
+      title: `crash point ${obs.crash.point}@${obs.crash.occurrence}: pid ${obs.crash.pid} killed itself at +${((obs.crash.at - t0) / 1000).toFixed(2)} s`,
+    });
+  }
+  const placed = placeLabels(labels, { left: LABEL_W, right: width - 8 });
+  const labelRows = Math.max(1, ...placed.map((l) => l.row + 1));
+  const height = TOP + lanes.length * LANE_H + 10 + (labelRows + 1) * LABEL_ROW_H;
 
   const parts: string[] = [];
   parts.push(
@@ -98,17 +155,10 @@ export function renderTimeline({ obs, repeatSeqs, width = 860 }: TimelineInput):
     );
   }
 
-  for (const a of obs.approvals) {
-    const ax = x(a.at);
+  for (const l of placed) {
+    const y = laneY(lanes.length) + 12 + l.row * LABEL_ROW_H;
     parts.push(
-      `<g class="approval-mark"><line x1="${num(ax)}" x2="${num(ax)}" y1="${TOP}" y2="${num(laneY(lanes.length))}"/><text x="${num(ax + 3)}" y="${num(laneY(lanes.length) + 12)}">approved${a.aliveWorker ? '' : ' (no worker alive)'}</text><title>${esc(`approval sent${a.aliveWorker ? ` while worker ${a.aliveWorker} was alive` : ' while no worker was alive'}`)}</title></g>`,
-    );
-  }
-
-  if (obs.crash) {
-    const cx = x(obs.crash.at);
-    parts.push(
-      `<g class="crash-marker"><line x1="${num(cx)}" x2="${num(cx)}" y1="${TOP - 4}" y2="${num(laneY(lanes.length))}"/><text x="${num(Math.min(cx + 4, width - 90))}" y="${num(laneY(lanes.length) + 12)}">✕ ${esc(obs.crash.point)} (SIGKILL)</text><title>${esc(`crash point ${obs.crash.point}@${obs.crash.occurrence}: pid ${obs.crash.pid} killed itself at +${((obs.crash.at - t0) / 1000).toFixed(2)} s`)}</title></g>`,
+      `<g class="${l.cls}">${l.line}<text x="${num(l.textX)}" y="${num(y)}"${l.anchorEnd ? ' text-anchor="end"' : ''}>${esc(l.text)}</text><title>${esc(l.title)}</title></g>`,
     );
   }
   parts.push(

@@ -89,6 +89,10 @@ describe('the two writers, drawn from the durable record', () => {
       note: null,
       runId,
       wallMs: 1,
+      repetitions: 1,
+      dependsOnTiming: false,
+      variesAcrossRepeats: false,
+      outcomes: [],
     });
     const obs = (runId: string) => ({ runId, durable: forked }) as HazardObservation;
     const html = renderProductionSections([row('two-writers', 'r1'), row('zombie', 'r2')], [obs('r2'), obs('r1')]);

@@ -12,7 +12,7 @@ export const LANGGRAPH_FUNCTIONAL: RuntimeInfo = {
   name: 'langgraph-functional',
   label: 'LF',
   title: 'LangGraph Functional API',
-  colour: '#0d9488',
+  colour: '#d97706',
   configurations: [
     { variant: 'naive', durability: 'async' },
     { variant: 'naive', durability: 'sync' },
@@ -25,9 +25,9 @@ export const LANGGRAPH_FUNCTIONAL: RuntimeInfo = {
     {
       hazard: 'zombie',
       variant: 'naive',
-      expected: 'fenced',
-      alsoSeen: ['refused-but-repeated'],
-      why: "Nothing fences the woken naive entrypoint: as a rule it dies of its first request. Its model call's answer waited in the socket while it was frozen, and the next task's request (the tracker note: an entrypoint writes no checkpoint between tasks, so it goes out at once) is sent on that keep-alive connection, which the world closed while the worker slept (\"other side closed\"). Naive fails at the first error, before any effect; its error is a pending write on the checkpoint it froze with, which names no writer, and the run stays completed by its takeover. Measured in 6 of 7 runs; in the other, on a loaded machine, the close was read in time and the woken worker repeated the takeover's calls (refused-but-repeated: its writes are pending writes too, which the record cannot attribute).",
+      expected: 'repeated-the-takeover',
+      alsoSeen: ['not-fenced'],
+      why: "Nothing fences the woken naive entrypoint: it has no lease, and its writes are pending writes on the checkpoint it froze with, which name no writer. What it does on waking is a race with the takeover, and either share is a run nobody stopped. Repeated-the-takeover: it reads its model call's answer and goes on, and its calls to the world repeat the takeover's (tracker notes stored twice). Not-fenced: it makes no call the world records and writes nothing the record can name (its model call's answer waited in a keep-alive socket the world closed while it slept, and its next request fails on it); naive fails at the first error and the run stays completed by its takeover. The row's runs say how often each came.",
     },
   ],
   crashDeviations: [

@@ -1,4 +1,10 @@
-import { reviewDigest, type DurableMark, type DurableRecord, type ReviewState } from '@vendor-review/pipeline';
+import {
+  reviewDigest,
+  type DurableMark,
+  type DurableRecord,
+  type Harm,
+  type ReviewState,
+} from '@vendor-review/pipeline';
 import type { WorkerLife } from '@vendor-review/testbed';
 import { type LedgerEntry, sumCosts } from '@vendor-review/world';
 import type { CellObservation } from './observation.ts';
@@ -147,6 +153,24 @@ export function duplicatedSideEffects(run: readonly LedgerEntry[], baseline: rea
     }
   }
   return why;
+}
+
+/**
+ * What a hazard row's run (or runs) cost, from the ledger alone. There is no baseline: an operation
+ * names itself within its run, so one that ran more than once in a run ran again, and an effect the
+ * world kept more than once is a duplicate. Faults the world injected are not executions.
+ */
+export function hazardHarm(ledger: readonly LedgerEntry[]): Harm {
+  const runs = new Map<string, LedgerEntry[]>();
+  for (const e of ledger) runs.set(e.runId ?? '', [...(runs.get(e.runId ?? '') ?? []), e]);
+  const repeatedByKind: Harm['repeatedByKind'] = {};
+  let sideEffectDuplicated = false;
+  for (const entries of runs.values()) {
+    for (const r of repeatedOperations(entries, null))
+      repeatedByKind[r.kind] = (repeatedByKind[r.kind] ?? 0) + r.count - r.baselineCount;
+    if (duplicatedSideEffects(entries, null).length) sideEffectDuplicated = true;
+  }
+  return { repeatedByKind, sideEffectDuplicated };
 }
 
 /** Duplicated state: a forked checkpoint chain, one page found twice for a requirement, more notes than the baseline. */

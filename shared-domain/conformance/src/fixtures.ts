@@ -58,7 +58,15 @@ export const FIXTURE_RUNTIMES: Record<'langgraph' | 'temporal', RuntimeInfo> = {
         why: 'Temporal’s default retry policy retries every failure, forever.',
       },
       { hazard: 'two-writers', variant: 'naive', expected: 'one-writer', why: 'one task, one poller' },
-      { hazard: 'zombie', variant: 'naive', expected: 'fenced', why: 'stale task token' },
+      { hazard: 'zombie', variant: 'naive', expected: 'fenced-by-runtime', why: 'stale task token' },
+      { hazard: 'zombie', variant: 'hardened', expected: 'fenced-by-runtime', why: 'stale task token' },
+      {
+        hazard: 'restart-server',
+        variant: 'naive',
+        expected: 'rode-it-out',
+        alsoSeen: ['duplicated-effects'],
+        why: 'Whether the note’s activity reports before the outage is a race.',
+      },
     ],
     configurations: [
       { variant: 'naive', durability: null },

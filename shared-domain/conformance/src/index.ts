@@ -28,6 +28,7 @@ export {
   lastDurableBefore,
   marksAfterCrash,
   forkedCheckpoints,
+  hazardHarm,
   executed,
   operationLabel,
   recoveryMs,

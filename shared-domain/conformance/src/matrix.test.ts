@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { distributionRepeats, VARYING_REPEATS } from '@vendor-review/pipeline';
 import { FIXTURE_RUNTIMES } from './fixtures.ts';
 import { jobsFor } from './matrix.ts';
+import { productionCatalogue } from './production/catalogue.ts';
 import { crashCatalogue } from './scenarios.ts';
 
 describe('how often a cell runs to show its distribution (--full)', () => {
@@ -33,5 +34,18 @@ describe('how often a cell runs to show its distribution (--full)', () => {
     expect(all.findIndex((j) => j.scenario.crashPoint !== null)).toBe(
       catalogue.filter((c) => c.crashPoint === null).length * 2,
     );
+  });
+
+  it('a hazard row whose runtime lists other verdicts a race decides (alsoSeen) runs several times; every other once', () => {
+    const hazards = productionCatalogue(Object.values(FIXTURE_RUNTIMES));
+    const hazardJobs = jobsFor(hazards, distributionRepeats);
+    const hazardRuns = (id: string) => hazardJobs.filter((j) => j.scenario.id === id).length;
+    expect(hazardRuns('restart-server/temporal/naive')).toBe(VARYING_REPEATS);
+    expect(
+      hazardJobs.filter((j) => j.scenario.id === 'restart-server/temporal/naive').map((j) => j.repetition),
+    ).toEqual([0, 1, 2]);
+    expect(hazardRuns('zombie/temporal/naive')).toBe(1);
+    expect(hazardRuns('restart-server/temporal/hardened')).toBe(1);
+    expect(hazardRuns('two-writers/langgraph/naive')).toBe(1);
   });
 });

@@ -22,14 +22,21 @@ export interface MatrixOptions {
   expectedMs?: (job: MatrixJob) => number | null;
 }
 
-/** `repeat`: how often every cell runs, or how often each one does. */
-export function jobsFor(scenarios: Scenario[], repeat: number | ((s: Scenario) => number)): MatrixJob[] {
+/**
+ * `repeat`: how often every row runs, or how often each one does. Crash cells and hazard rows are
+ * repeated alike (a hazard row has no baseline to put first).
+ */
+export function jobsFor<S extends object>(
+  scenarios: readonly S[],
+  repeat: number | ((s: S) => number),
+): { scenario: S; repetition: number }[] {
   const times = typeof repeat === 'number' ? () => repeat : repeat;
   const most = Math.max(0, ...scenarios.map(times));
-  const jobs: MatrixJob[] = [];
+  const jobs: { scenario: S; repetition: number }[] = [];
   for (let r = 0; r < most; r++) for (const s of scenarios) if (r < times(s)) jobs.push({ scenario: s, repetition: r });
   // Baselines of every repetition first, then crashed cells; stable within each part.
-  return [...jobs.filter((j) => j.scenario.crashPoint === null), ...jobs.filter((j) => j.scenario.crashPoint !== null)];
+  const baseline = (s: S) => 'crashPoint' in s && s.crashPoint === null;
+  return [...jobs.filter((j) => baseline(j.scenario)), ...jobs.filter((j) => !baseline(j.scenario))];
 }
 
 export function runMatrix(jobs: MatrixJob[], o: MatrixOptions): Promise<CellObservation[]> {

@@ -1,4 +1,5 @@
 import type { CrashPointName, StopMode } from './crashpoints.ts';
+import { expectedVerdict, type HazardDeviation, type HazardId } from './hazards.ts';
 import type { OperationKind } from './ports.ts';
 import type { Durability, Variant } from './runtime.ts';
 
@@ -118,7 +119,7 @@ export const BEFORE_THE_GATE: readonly CrashPointName[] = [
   'parallel-fetch',
 ];
 
-/** How often a cell whose outcome depends on timing runs when its distribution is asked for: enough to show one, not an anecdote. */
+/** How often a cell or hazard row whose outcome depends on timing runs when its distribution is asked for: enough to show one, not an anecdote. */
 export const VARYING_REPEATS = 3;
 
 /**
@@ -128,15 +129,27 @@ export const VARYING_REPEATS = 3;
  */
 export const RACING_POINTS: readonly CrashPointName[] = ['after-fetch'];
 
-/** True where a cell's outcome depends on timing (a `varies` departure, or a racing point): one run of it is one sample. */
-export function dependsOnTiming(cell: CrashCell & { crashPoint: CrashPointName | null }): boolean {
-  if (cell.crashPoint === null) return false;
-  return RACING_POINTS.includes(cell.crashPoint) || expectationFor(cell.crashPoint, cell).expected.kind === 'varies';
+/** A hazard row as far as its timing goes: the hazard, the variant and its runtime's departures. */
+export interface HazardRowKey {
+  hazard: HazardId;
+  variant: Variant;
+  deviations: readonly HazardDeviation[];
 }
 
-/** Runs of a cell that show its distribution: VARYING_REPEATS where its outcome depends on timing, else one. */
-export function distributionRepeats(cell: CrashCell & { crashPoint: CrashPointName | null }): number {
-  return dependsOnTiming(cell) ? VARYING_REPEATS : 1;
+/**
+ * True where a row's outcome depends on timing, so one run of it is one sample: a crash cell with a
+ * `varies` departure or at a racing point; a hazard row whose runtime lists other verdicts a race
+ * decides (`alsoSeen`).
+ */
+export function dependsOnTiming(row: (CrashCell & { crashPoint: CrashPointName | null }) | HazardRowKey): boolean {
+  if ('hazard' in row) return expectedVerdict(row.hazard, row.variant, row.deviations).alsoSeen.length > 0;
+  if (row.crashPoint === null) return false;
+  return RACING_POINTS.includes(row.crashPoint) || expectationFor(row.crashPoint, row).expected.kind === 'varies';
+}
+
+/** Runs of a row that show its distribution: VARYING_REPEATS where its outcome depends on timing, else one. */
+export function distributionRepeats(row: Parameters<typeof dependsOnTiming>[0]): number {
+  return dependsOnTiming(row) ? VARYING_REPEATS : 1;
 }
 
 export interface Expectation {

@@ -115,12 +115,37 @@ const LOST_WORKER_VERDICTS = {
   'looks-stuck': 'still retrying past the cap of its own errors: running, no dead letter, nobody told',
 };
 
+/**
+ * Who stopped a worker woken after its takeover, from the records alone: a fence is named only
+ * where the runtime's records show the frozen worker's task passed on to a newer attempt or token
+ * while it slept (and say whose token that is); where none did, the verdict says what happened
+ * instead.
+ */
+const ZOMBIE_VERDICTS = {
+  'fenced-by-runtime':
+    'the runtime stopped the woken worker: its own records passed the frozen task on (a newer attempt, a new owner) while it slept, and nothing the woken worker wrote was accepted',
+  'fenced-by-lease':
+    'our lease’s fencing token stopped the woken worker: the run’s lease passed to a newer token while it slept, and nothing the woken worker wrote was accepted',
+  'late-write-accepted':
+    'nobody stopped the woken worker: it went on from its stale state and its writes were accepted',
+  'refused-but-repeated':
+    'its writes were refused (the row says by what), but its calls to the world after waking repeated effects the takeover had made',
+  'repeated-the-takeover':
+    'nobody stopped the woken worker: no record passed its task on, and its calls to the world after waking repeated effects the takeover had made',
+  'died-on-waking':
+    'nobody stopped the woken worker: no record passed its task on; it died on waking, before anything it did was accepted or repeated an effect. Dying is not a fence: the next one may live',
+  'not-fenced':
+    'nobody stopped the woken worker: no record passed its task on; it happened to repeat no effect and to write nothing the record attributes to it',
+  'not-replaced':
+    'nobody took the run over while the worker slept: it woke still its owner and finished the run, so there was no stale write to stop',
+};
+
 const DEPLOY_BROKE =
   'the run failed or stopped with an error that does not say the record is from other code, or went on and did something else';
 
 const RESTART_VERDICTS = {
   'rode-it-out':
-    'completed with the workers it had: what the outage cut off failed, was tried again once the server was back, and no external effect happened twice',
+    'completed with the workers it had (none died) and no external effect happened twice; the row says what the record shows was tried again',
   'restart-needed':
     'completed with no external effect twice, but a worker died on the outage and a supervisor had to start another',
   'duplicated-effects': 'an external effect (a tracker note, the mail) happened twice because of the outage',
@@ -173,7 +198,7 @@ export const HAZARDS = {
     verdicts: {
       forked: 'both continued the run: every effect after the resume point happened twice',
       'one-writer':
-        'one writer at a time: the other worker was refused, or got no task the first held; nothing ran twice',
+        'one worker continued the run: nothing ran twice and the record did not fork (the row says what the records show kept the other out: a refusal, the runtime handing the run to one owner, or nothing)',
     },
     expected: { naive: 'forked', hardened: 'one-writer' },
   },
@@ -181,34 +206,28 @@ export const HAZARDS = {
     section: 'zombie',
     title:
       'a worker frozen (SIGSTOP) in a model call for 12 s, past its lease or heartbeat timeout, while a second worker stands by; it wakes on its own clock',
-    verdicts: {
-      fenced: 'the late writer was refused: nothing it wrote after waking was accepted',
-      'late-write-accepted': 'the woken worker went on from its stale state and its writes were accepted',
-      'refused-but-repeated':
-        'its writes were refused, but its calls to the world after waking repeated effects the takeover had made',
-    },
-    expected: { naive: 'late-write-accepted', hardened: 'fenced' },
+    verdicts: ZOMBIE_VERDICTS,
+    expected: { naive: 'late-write-accepted', hardened: 'fenced-by-lease' },
   },
   'zombie-at-effect': {
     section: 'zombie',
     title:
       'a worker frozen (SIGSTOP) for 12 s right after its mail was sent, before the step is durable, while a second worker stands by; it wakes on its own clock',
     verdicts: {
-      fenced: 'the late writer was refused and the customer holds one copy of the mail',
-      'late-write-accepted': 'the woken worker went on from its stale state and its writes were accepted',
-      'duplicated-effects': 'the takeover sent the mail the frozen worker had sent: the customer holds two copies',
+      ...ZOMBIE_VERDICTS,
+      'duplicated-effects':
+        'the customer holds more than one copy of the mail: the takeover sent it again, or the woken worker did (the row says who stopped the woken worker, if anyone)',
     },
-    expected: { naive: 'late-write-accepted', hardened: 'fenced' },
+    expected: { naive: 'late-write-accepted', hardened: 'fenced-by-lease' },
   },
   'deploy-v1-state': {
     section: 'deploy',
     title:
       'last release’s code (state key `sitemap`, VERIFY a scheduled activity) runs the review to its approval and is killed; today’s code resumes it',
     verdicts: {
-      resumed:
-        'today’s code read the old run (LangGraph migrated the state, Temporal replayed the history through patched()) and completed with the review the vendor’s pages support',
+      resumed: 'today’s code read the old run and completed with the review the vendor’s pages support',
       'refused-clearly':
-        'today’s code refused the old run with an error saying where and why, before any step ran on a half-read state; the run waits for the right code',
+        'today’s code refused the old run with an error saying where and why, and made no call to the world after the resume; the run waits for the right code',
       'wrong-review': 'completed, but the review is not the one the vendor’s pages support',
       broke: DEPLOY_BROKE,
     },
@@ -219,7 +238,8 @@ export const HAZARDS = {
     title:
       'while the run waits for approval, its record gets something in a format this code does not read (a serializer from a later release; an approval an encryption codec wrote)',
     verdicts: {
-      'refused-clearly': 'refused, naming the format it does not read; nothing ran on bytes it could not vouch for',
+      'refused-clearly':
+        'refused, naming the format it does not read, with no call to the world after the resume: nothing ran on bytes it could not vouch for',
       'read-blindly':
         'never looked at the format and went on: here the bytes happened to be readable, the next ones may not be',
       broke: DEPLOY_BROKE,

@@ -130,7 +130,10 @@ export interface RuntimeInfo {
   readonly label: string;
   /** For people: "LangGraph". */
   readonly title: string;
-  /** Its colour in every chart (a CSS colour). */
+  /**
+   * Its colour in every chart, `#rrggbb`: a hue no other registered runtime has (or a grey), since
+   * the charts tell variants apart by shade (hardened lighter), runtimes by hue.
+   */
   readonly colour: string;
   /** The ways it can run, the baseline configuration of each variant first. */
   readonly configurations: readonly RunConfig[];
@@ -211,8 +214,14 @@ export interface InFlightTask {
   step: string | null;
   /** 1 for the first try (a lease: its fencing token). */
   attempt: number;
-  /** The worker the current attempt was handed to ("A"), or null while it waits for one. */
+  /** The worker the current attempt was handed to ("A"), or null while it waits for one or the runtime does not say. */
   worker: string | null;
+  /**
+   * Whose token the attempt number is, and so what refuses the holder of an earlier one: `runtime`,
+   * the runtime's own (a task token, an owner token); `lease`, our lease's fencing token. A harness
+   * that sees an attempt superseded names the mechanism from this, never from the runtime's name.
+   */
+  fence: 'runtime' | 'lease';
 }
 
 /** Which worker process a durable record says wrote a mark, from a label such as `B/4242` or `B#4242`. */

@@ -21,6 +21,36 @@ export function worst(severities: Iterable<Severity>): Severity {
 }
 
 /**
+ * What a run cost, as the ledger counts it: the same facts for a crash cell's run (against its
+ * baseline) and a hazard row's (against once per operation), so both are coloured by one rule.
+ */
+export interface Harm {
+  /** Executions beyond what the run needed, per kind of operation (web, model, tracker, mail). */
+  repeatedByKind: Partial<Record<string, number | undefined>>;
+  /** The outside world kept a second copy of an effect. */
+  sideEffectDuplicated: boolean;
+  /** The run did not complete (lost, failed, stuck). */
+  lost?: boolean;
+}
+
+export function harmSeverity(h: Harm): Severity {
+  if (h.lost) return 'lost';
+  if (h.sideEffectDuplicated) return 'effect';
+  if ((h.repeatedByKind.model ?? 0) > 0) return 'paid';
+  return Object.values(h.repeatedByKind).some((n) => (n ?? 0) > 0) ? 'read' : 'nothing';
+}
+
+/**
+ * A hazard run's place on the scale: the worse of what its verdict means and what it measured. A
+ * verdict about protection (fenced, one writer) says who acted, not what the row cost: a fenced run
+ * that paid its call four times is a paid repeat.
+ */
+export function hazardSeverity(verdict: string, harm: Harm): Severity | null {
+  const said = VERDICT_SEVERITY[verdict];
+  return said === undefined ? null : worst([said, harmSeverity(harm)]);
+}
+
+/**
  * Where each hazard verdict sits. A safe refusal (a run waiting for the right code, a dead letter a
  * person will read) harms neither the run's history nor the world: `nothing`. A run gone, even
  * honestly, is `lost`: memory is not storage.
@@ -38,9 +68,15 @@ export const VERDICT_SEVERITY: Record<string, Severity> = {
   accepted: 'lost',
   forked: 'effect',
   'one-writer': 'nothing',
-  fenced: 'nothing',
+  'fenced-by-runtime': 'nothing',
+  'fenced-by-lease': 'nothing',
+  'not-replaced': 'nothing',
   'late-write-accepted': 'effect',
   'refused-but-repeated': 'effect',
+  'repeated-the-takeover': 'effect',
+  // Nothing stopped the woken worker: the colour is that of the risk it ran, not of a fence.
+  'died-on-waking': 'effect',
+  'not-fenced': 'effect',
   resumed: 'nothing',
   'refused-clearly': 'nothing',
   'read-blindly': 'nothing',

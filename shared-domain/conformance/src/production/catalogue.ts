@@ -7,6 +7,7 @@ import {
   type Variant,
   DrillUnavailableError,
 } from '@vendor-review/pipeline';
+import { hazardHarm } from '../evidence.ts';
 import { inLanes } from '../lanes.ts';
 import { worldClient } from '@vendor-review/world';
 import { badInputHazard } from './bad-input.ts';
@@ -79,9 +80,18 @@ export function productionCatalogue(
   return out;
 }
 
-export async function runHazard(scenario: HazardScenario, env: HazardEnv): Promise<HazardObservation> {
+export async function runHazard(scenario: HazardScenario, env: HazardEnv, repetition = 0): Promise<HazardObservation> {
   const startedAt = Date.now();
-  const base = { scenario, startedAt, ledger: [], durable: null, figures: {}, runId: null };
+  const base = {
+    scenario,
+    repetition,
+    startedAt,
+    ledger: [],
+    durable: null,
+    figures: {},
+    runId: null,
+    harm: hazardHarm([]),
+  };
   try {
     const o = await HAZARD_RUNNERS[scenario.hazard](env, scenario);
     const ledger = o.ledger ?? (o.runId ? await worldClient(env.worldUrl).ledger({ runId: o.runId }) : []);
@@ -91,6 +101,7 @@ export async function runHazard(scenario: HazardScenario, env: HazardEnv): Promi
       status: 'ran',
       note: o.note ?? null,
       ledger,
+      harm: hazardHarm(ledger),
       durable: o.durable ?? null,
       endedAt: Date.now(),
     };

@@ -19,6 +19,23 @@ const CRASH = 'awaiting-approval';
 const DEFAULT_PATIENCE_MS = 10_000;
 
 /**
+ * The verdict of a deploy row from its end, the world's answer key and the ledger. A clear refusal
+ * claims nothing ran on what the code could not read: only where the ledger shows no call after
+ * the resume; a refusal after calls went on and did something first.
+ */
+export function judgeResumeAfterDeploy(o: {
+  completed: boolean;
+  /** Whether the completed review is the one the vendor's pages support; null when it did not complete. */
+  reviewRight: boolean | null;
+  lastRelease: boolean;
+  refused: boolean;
+  callsAfter: number;
+}): 'resumed' | 'read-blindly' | 'wrong-review' | 'refused-clearly' | 'broke' {
+  if (o.completed) return o.reviewRight === false ? 'wrong-review' : o.lastRelease ? 'resumed' : 'read-blindly';
+  return o.refused && o.callsAfter === 0 ? 'refused-clearly' : 'broke';
+}
+
+/**
  * A deploy between a crash and the resume. `deploy-v1-state`: last release's worker runs the
  * review and is killed; the record is what that release left; today's worker (as the variant ships
  * it: hardened with the change guarded, naive without) resumes. `deploy-unknown-format`: today's
@@ -91,17 +108,13 @@ export const deployHazard: HazardRunner = async (env, scenario) => {
   const ledger = await world.ledger({ runId: handle.runId });
   const review = view?.status === 'completed' ? reviewAgainstWorld(request, view.state) : null;
   const callsAfter = ledger.filter((e) => e.seq > seqAtResume).length;
-
-  const verdict =
-    view?.status === 'completed'
-      ? review && !review.right
-        ? 'wrong-review'
-        : lastRelease
-          ? 'resumed'
-          : 'read-blindly'
-      : refusal
-        ? 'refused-clearly'
-        : 'broke';
+  const verdict = judgeResumeAfterDeploy({
+    completed: view?.status === 'completed',
+    reviewRight: review?.right ?? null,
+    lastRelease: !!lastRelease,
+    refused: refusal !== null,
+    callsAfter,
+  });
   const outcome: HazardOutcome = {
     verdict,
     runId: handle.runId,

@@ -107,4 +107,23 @@ describe('two writers, judged from the ledger and the durable record', () => {
       'one-writer',
     );
   });
+
+  it('one writer names what kept the other out only where the runtime’s records show it', () => {
+    const ledger = entries(AFTER_RESUME.map((op) => ({ ...op, worker: 'A' })));
+    const one = (o: Partial<Parameters<typeof judgeTwoWriters>[0]>) =>
+      judgeTwoWriters({ ledger, durable: null, first: 'Z', resumers: ['A', 'B'], refusals: 0, ...o }).figures[
+        'kept to one writer by'
+      ];
+    expect(one({ refusals: 1, inFlight: [{ step: null, attempt: 3, worker: 'A', fence: 'lease' }] })).toBe(
+      'our lease’s fencing token: held by A, 1 refused',
+    );
+    expect(one({ inFlight: [{ step: 'EXTRACT', attempt: 1, worker: 'A', fence: 'runtime' }] })).toBe(
+      'the runtime: its records handed the run’s tasks to A, one task to one worker',
+    );
+    // A record that names no owner (DBOS's journal) shows no mechanism, whatever the runtime documents.
+    expect(one({ inFlight: [{ step: null, attempt: 2, worker: null, fence: 'runtime' }] })).toBe(
+      'not shown by the records: they name no worker holding the run',
+    );
+    expect(one({})).toBe('not shown by the records: they name nothing in flight');
+  });
 });

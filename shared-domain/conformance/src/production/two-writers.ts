@@ -1,4 +1,4 @@
-import { newRunId, type DurableRecord } from '@vendor-review/pipeline';
+import { newRunId, type DurableRecord, type InFlightTask } from '@vendor-review/pipeline';
 import { worldClient, type LedgerEntry, sumCosts } from '@vendor-review/world';
 import { executed, forkedCheckpoints } from '../evidence.ts';
 import { Crew } from './crew.ts';
@@ -30,6 +30,27 @@ function writersOf(record: DurableRecord | null, workers: readonly string[]): st
 }
 
 /**
+ * What the runtime's in-flight records showed holding the run's work while both resumers were in
+ * it: our lease or the runtime's own token, with the resumers they named. A verdict of one writer
+ * names no mechanism these do not show.
+ */
+export function keptOutBy(o: {
+  inFlight: readonly InFlightTask[];
+  resumers: readonly string[];
+  refusals: number;
+}): string {
+  const held = o.inFlight.filter((t) => t.worker !== null && o.resumers.includes(t.worker));
+  const owners = [...new Set(held.map((t) => t.worker))].join(', ');
+  if (held.some((t) => t.fence === 'lease'))
+    return `our lease’s fencing token: held by ${owners}${o.refusals ? `, ${o.refusals} refused` : ''}`;
+  if (held.length) return `the runtime: its records handed the run’s tasks to ${owners}, one task to one worker`;
+  if (o.refusals) return `not shown by the records: ${o.refusals} refused by an exit code alone`;
+  return o.inFlight.length
+    ? 'not shown by the records: they name no worker holding the run'
+    : 'not shown by the records: they name nothing in flight';
+}
+
+/**
  * The judgement, from the world's ledger and the durable record alone: an operation after the
  * resume point that both resumers ran, or a checkpoint with two children, means both continued
  * the run.
@@ -41,6 +62,8 @@ export function judgeTwoWriters(o: {
   first: string;
   resumers: readonly string[];
   refusals: number;
+  /** Every task the runtime's in-flight records (adapter.inFlight) showed while the resumers raced. */
+  inFlight?: readonly InFlightTask[];
 }): { verdict: 'forked' | 'one-writer'; figures: Record<string, Figure> } {
   const ran = executed(o.ledger);
   const byOp = new Map<string, LedgerEntry[]>();
@@ -59,9 +82,14 @@ export function judgeTwoWriters(o: {
     (r) =>
       (o.durable?.marks ?? []).filter((m) => m.writer === r && !m.bookkeeping && m.kind !== 'pending-write').length,
   );
+  const verdict = forks > 0 || both.length > 0 ? 'forked' : 'one-writer';
   return {
-    verdict: forks > 0 || both.length > 0 ? 'forked' : 'one-writer',
+    verdict,
     figures: {
+      'kept to one writer by':
+        verdict === 'forked'
+          ? 'nothing: both continued'
+          : keptOutBy({ inFlight: o.inFlight ?? [], resumers: o.resumers, refusals: o.refusals }),
       writers: writersOf(o.durable, [o.first, ...o.resumers]).join(', ') || null,
       [`writes by ${o.resumers.join(', ')}`]: writes.join(', '),
       forks,
@@ -126,10 +154,14 @@ export const twoWritersHazard: HazardRunner = async (env, scenario) => {
     // supervisor would, until one of them is in.
     const staleHold = !adapter.workerGone;
 
-    const lineUp = new LineUp(
-      () => crew.current(),
-      async () => (await adapter.inFlight?.(handle)) ?? [],
-    );
+    // Read on every look, not only when the line-up asks: what held the run while both were in it.
+    const seenInFlight: InFlightTask[] = [];
+    const readInFlight = async () => {
+      const tasks = (await adapter.inFlight?.(handle).catch(() => [])) ?? [];
+      seenInFlight.push(...tasks);
+      return tasks;
+    };
+    const lineUp = new LineUp(() => crew.current(), readInFlight);
     for (const name of RESUMERS) crew.start(name, RESUMER_PLAN);
     // Both are in: inside the run (at a stop), polling its queue, or refused. Until then nobody
     // approves, so an owner that got there first waits at the gate, alive and holding the run.
@@ -145,6 +177,7 @@ export const twoWritersHazard: HazardRunner = async (env, scenario) => {
       stopWhen: async (view) => {
         if (staleHold && !crew.current().some((w) => w.stops.length > 0))
           for (const name of RESUMERS) crew.restartIfRefused(name);
+        await readInFlight();
         await lineUp.step();
         if (!approved && view.status === 'awaiting-approval' && settled()) {
           await adapter.approve(handle, { approved: true, by: APPROVER });
@@ -167,7 +200,14 @@ export const twoWritersHazard: HazardRunner = async (env, scenario) => {
       );
     const ledger = await worldClient(env.worldUrl).ledger({ runId: handle.runId });
     const durable = await adapter.durableRecord(handle);
-    const judged = judgeTwoWriters({ ledger, durable, first: FIRST, resumers: RESUMERS, refusals: crew.refusals() });
+    const judged = judgeTwoWriters({
+      ledger,
+      durable,
+      first: FIRST,
+      resumers: RESUMERS,
+      refusals: crew.refusals(),
+      inFlight: seenInFlight,
+    });
     const figures = { ...judged.figures, ...(handle.durability ? { durability: handle.durability } : {}) };
     return { verdict: judged.verdict, figures, runId: handle.runId, ledger, durable };
   } finally {

@@ -1,4 +1,5 @@
 import type {
+  Harm,
   HazardDeviation,
   HazardId,
   ReviewRequestInput,
@@ -64,6 +65,8 @@ export class HazardSkipped extends Error {
 
 export interface HazardObservation {
   scenario: HazardScenario;
+  /** 0 for the first run of the row; a row whose verdict depends on timing runs several times. */
+  repetition: number;
   status: 'ran' | 'skipped' | 'error';
   verdict: string | null;
   figures: Record<string, Figure>;
@@ -73,4 +76,6 @@ export interface HazardObservation {
   endedAt: number;
   ledger: LedgerEntry[];
   durable: DurableRecord | null;
+  /** What the run cost, from its ledger (evidence.ts hazardHarm): what the scorecard colours by, beside the verdict. */
+  harm: Harm;
 }

@@ -1,7 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import type { DurableMark, DurableRecord } from '@vendor-review/pipeline';
+import type { DurableMark, DurableRecord, InFlightTask } from '@vendor-review/pipeline';
 import { entries, PIPELINE, T0 } from '../fixtures.ts';
-import { judgeZombie, lateWrites } from './zombie.ts';
+import { judgeZombie, lateWrites, passedOn } from './zombie.ts';
+
+const task = (t: Partial<InFlightTask> & Pick<InFlightTask, 'attempt'>): InFlightTask => ({
+  step: null,
+  worker: null,
+  fence: 'runtime',
+  ...t,
+});
+/** The runtime's records, read at the freeze and while the zombie slept, as the hazard reads them. */
+const records = (atFreeze: InFlightTask[], later: InFlightTask[]) => ({
+  inFlightAtFreeze: atFreeze,
+  inFlightLater: later.map((t) => ({ task: t, asleep: true })),
+});
+/** Our lease passed from the zombie (token 1) to the takeover (token 2) while it slept. */
+const leasePassed = records(
+  [task({ attempt: 1, worker: 'A', fence: 'lease' })],
+  [task({ attempt: 2, worker: 'B', fence: 'lease' })],
+);
+/** Temporal's pending activity: attempt 1 handed to the zombie, then attempts 2 and 3 scheduled while it slept. */
+const attemptsPassed = records(
+  [task({ step: 'EXTRACT', attempt: 1, worker: 'A' })],
+  [task({ step: 'EXTRACT', attempt: 2 }), task({ step: 'EXTRACT', attempt: 2, worker: 'A' })],
+);
 
 const mark = (m: Partial<DurableMark> & Pick<DurableMark, 'id' | 'kind'>): DurableMark => ({
   at: null,
@@ -81,19 +103,48 @@ describe('the zombie, judged from the ledger and the durable records', () => {
     });
   });
 
-  it('a fenced zombie: nothing accepted, nothing sent after waking', () => {
+  it('nothing accepted and nothing sent after waking, and our lease passed on while it slept: fenced by the lease', () => {
     const ledger = entries([
       { ...model, worker: 'A' },
       ...[model, ...afterModel].map((op) => ({ ...op, worker: 'B' })),
     ]);
     const before = record('checkpoints', [mark({ id: 'c1', kind: 'checkpoint', writer: 'A' })]);
     const after = record('checkpoints', [...before.marks, mark({ id: 'c2', kind: 'checkpoint', writer: 'B' })]);
-    const { verdict, figures } = judgeZombie({ ...base, ledger, before, after, seqAtWake: 2 });
-    expect(verdict).toBe('fenced');
+    const { verdict, figures } = judgeZombie({ ...base, ledger, before, after, seqAtWake: 2, ...leasePassed });
+    expect(verdict).toBe('fenced-by-lease');
     expect(figures).toMatchObject({
+      'stopped by': 'our lease’s fencing token (token 1 → 2 while it slept)',
       'late writes accepted': 0,
       'zombie calls after waking': 0,
       'effects delivered twice': 0,
+    });
+  });
+
+  it('the same outcome with no record passing its task on is no fence: the woken worker died, or nothing stopped it', () => {
+    // LangGraph Functional naive, as measured: no lease, pending writes that name no writer.
+    const ledger = entries([
+      { ...model, worker: 'A' },
+      ...[model, ...afterModel].map((op) => ({ ...op, worker: 'B' })),
+    ]);
+    const o = { ...base, ledger, before: null, after: null, seqAtWake: 2, ...records([], []) };
+    const died = judgeZombie({ ...o, zombieDied: true, zombieExit: 'code 1' });
+    expect(died.verdict).toBe('died-on-waking');
+    expect(died.figures['stopped by']).toBe('nobody: no record passed its task on');
+    expect(judgeZombie({ ...o, zombieExit: 'code 0' }).verdict).toBe('not-fenced');
+  });
+
+  it('nobody stopped it and what it sent after waking repeated the takeover’s effects: repeated-the-takeover', () => {
+    const ledger = entries([
+      { ...model, worker: 'A' },
+      { ...model, worker: 'B' },
+      ...afterModel.map((op) => ({ ...op, worker: 'B' })),
+      ...afterModel.map((op) => ({ ...op, worker: 'A' })),
+    ]);
+    const { verdict, figures } = judgeZombie({ ...base, ledger, before: null, after: null, seqAtWake: 2 });
+    expect(verdict).toBe('repeated-the-takeover');
+    expect(figures).toMatchObject({
+      'stopped by': 'nobody: no record passed its task on',
+      'effects delivered twice': 3,
     });
   });
 
@@ -105,12 +156,19 @@ describe('the zombie, judged from the ledger and the durable records', () => {
       { ...mail, worker: 'B' },
       { ...mail, worker: 'A' },
     ]);
-    const { verdict, figures } = judgeZombie({ ...base, ledger, before: null, after: null, seqAtWake: 3 });
+    const { verdict, figures } = judgeZombie({
+      ...base,
+      ledger,
+      before: null,
+      after: null,
+      seqAtWake: 3,
+      ...leasePassed,
+    });
     expect(verdict).toBe('refused-but-repeated');
     expect(figures).toMatchObject({ 'of them repeating the takeover': 1, 'effects delivered twice': 1 });
   });
 
-  it('the runtime handed the frozen step back to the frozen worker: no takeover, and it says so', () => {
+  it('the runtime handed the frozen step back to the frozen worker: no takeover, fenced by the runtime, and it says so', () => {
     const ledger = entries([
       { ...model, worker: 'A' },
       { ...model, worker: 'A', attempt: 2 },
@@ -122,9 +180,11 @@ describe('the zombie, judged from the ledger and the durable records', () => {
       after: null,
       seqAtWake: 1,
       handedToZombie: ['EXTRACT#2'],
+      ...attemptsPassed,
     });
-    expect(verdict).toBe('fenced');
+    expect(verdict).toBe('fenced-by-runtime');
     expect(figures).toMatchObject({
+      'stopped by': 'the runtime (EXTRACT attempt 1 → 2 while it slept)',
       takeover: 'none',
       'attempts handed to the frozen worker': 1,
       'woken worker’s results': 'none accepted (code 5)',
@@ -132,6 +192,46 @@ describe('the zombie, judged from the ledger and the durable records', () => {
       'of them repeating the takeover': 0,
       'frozen call paid': '2×',
     });
+  });
+
+  it('nobody took over and no record passed its task on: not replaced, nothing to fence', () => {
+    const ledger = entries([{ ...model, worker: 'A' }, ...afterModel.map((op) => ({ ...op, worker: 'A' }))]);
+    expect(judgeZombie({ ...base, ledger, before: null, after: null, seqAtWake: 1 }).verdict).toBe('not-replaced');
+  });
+});
+
+describe('which task the records passed on', () => {
+  it('a higher attempt of a task the zombie held, or of one the records name no holder of', () => {
+    expect(
+      passedOn({ zombie: 'A', atFreeze: leasePassed.inFlightAtFreeze, later: leasePassed.inFlightLater }),
+    ).toMatchObject({
+      from: { attempt: 1, worker: 'A' },
+      to: { attempt: 2, worker: 'B', fence: 'lease' },
+      asleep: true,
+    });
+    const claim = passedOn({
+      zombie: 'A',
+      atFreeze: [task({ attempt: 1 })],
+      later: [{ task: task({ attempt: 2 }), asleep: false }],
+    });
+    expect(claim).toMatchObject({ from: { attempt: 1 }, to: { attempt: 2, fence: 'runtime' }, asleep: false });
+  });
+
+  it('another worker’s task, another step, or the same attempt again is not the zombie’s passed on', () => {
+    const later = (t: InFlightTask) => [{ task: t, asleep: true }];
+    expect(
+      passedOn({ zombie: 'A', atFreeze: [task({ attempt: 1, worker: 'B' })], later: later(task({ attempt: 2 })) }),
+    ).toBeNull();
+    expect(
+      passedOn({
+        zombie: 'A',
+        atFreeze: [task({ step: 'EXTRACT', attempt: 1 })],
+        later: later(task({ step: 'DRAFT', attempt: 2 })),
+      }),
+    ).toBeNull();
+    expect(
+      passedOn({ zombie: 'A', atFreeze: [task({ attempt: 1, worker: 'A' })], later: later(task({ attempt: 1 })) }),
+    ).toBeNull();
   });
 });
 
@@ -160,8 +260,12 @@ describe('the zombie in the mail’s send', () => {
     expect(figures).toMatchObject({ 'mails the customer received': 2, takeover: 'B after 0.1 s' });
   });
 
-  it('one copy (the resend collapsed by its key) and nothing accepted: fenced', () => {
-    expect(judgeZombie({ ...base, ledger, seqAtWake: 2, mailsReceived: 1 }).verdict).toBe('fenced');
+  it('one copy (the resend collapsed by its key) and nothing accepted: fenced by whatever passed its task on', () => {
+    expect(judgeZombie({ ...base, ledger, seqAtWake: 2, mailsReceived: 1, ...leasePassed }).verdict).toBe(
+      'fenced-by-lease',
+    );
+    // With no record passing its task on, one copy is luck, not a fence.
+    expect(judgeZombie({ ...base, ledger, seqAtWake: 2, mailsReceived: 1 }).verdict).toBe('not-fenced');
   });
 
   it('a takeover that came only after the zombie woke is said so', () => {

@@ -28,6 +28,17 @@ export const TAKEOVER = 'B';
  */
 export const ZOMBIE_PAUSE_MS = 12_000;
 
+export type ZombieVerdict =
+  | 'fenced-by-runtime'
+  | 'fenced-by-lease'
+  | 'late-write-accepted'
+  | 'refused-but-repeated'
+  | 'repeated-the-takeover'
+  | 'died-on-waking'
+  | 'not-fenced'
+  | 'not-replaced'
+  | 'duplicated-effects';
+
 /** Where the zombie freezes: in the paid model call, or in the mail's send (the effect has happened, the step is not durable). */
 export type ZombiePlace = 'model' | 'mail';
 const FREEZE_AT: Record<ZombiePlace, { plan: string; kind: LedgerEntry['kind'] }> = {
@@ -62,9 +73,39 @@ export function lateWrites(o: {
   });
 }
 
+/** A task the runtime's in-flight records showed after the freeze, and whether the zombie still slept then. */
+export interface SeenTask {
+  task: InFlightTask;
+  asleep: boolean;
+}
+
 /**
- * The judgement, from the world's ledger and the durable records alone: the writes accepted from
- * the zombie after it woke, and what it did to the outside world from then on.
+ * The frozen worker's task as the runtime's own records passed it on: a task it held at the freeze
+ * (or one the records name no holder of: only it worked the run then) seen again, before the run
+ * ended, for the same step under a higher attempt or token. Its `fence` says whose token that is.
+ */
+export function passedOn(o: {
+  atFreeze: readonly InFlightTask[];
+  later: readonly SeenTask[];
+  zombie: string;
+}): { from: InFlightTask; to: InFlightTask; asleep: boolean } | null {
+  const held = o.atFreeze.filter((t) => t.worker === o.zombie || t.worker === null);
+  for (const { task: to, asleep } of o.later) {
+    const from = held.find((f) => f.step === to.step && to.attempt > f.attempt);
+    if (from) return { from, to, asleep };
+  }
+  return null;
+}
+
+const FENCE_WORDS: Record<InFlightTask['fence'], string> = {
+  runtime: 'the runtime',
+  lease: 'our lease’s fencing token',
+};
+
+/**
+ * The judgement, from the world's ledger and the durable records alone: who stopped the zombie
+ * once it woke (a fence is named only where the runtime's records passed its task on while it
+ * slept), the writes accepted from it, and what it did to the outside world from then on.
  */
 export function judgeZombie(o: {
   ledger: readonly LedgerEntry[];
@@ -80,6 +121,11 @@ export function judgeZombie(o: {
   frozenAt: number;
   /** Attempts the runtime handed to the zombie while it was frozen (`step#attempt`, as adapter.inFlight said). */
   handedToZombie: readonly string[];
+  /** The runtime's in-flight records (adapter.inFlight) when the zombie froze, and every task they showed after, until the run ended. */
+  inFlightAtFreeze?: readonly InFlightTask[];
+  inFlightLater?: readonly SeenTask[];
+  /** The zombie's process ended by itself with a failure code once woken (a frozen process cannot exit). */
+  zombieDied?: boolean;
   /** How long it was frozen. */
   pauseMs: number;
   /** Where it froze; `mail`: the verdict weighs the copies the customer holds. */
@@ -88,7 +134,7 @@ export function judgeZombie(o: {
   mailsReceived?: number;
   zombieExit: string;
 }): {
-  verdict: 'fenced' | 'late-write-accepted' | 'refused-but-repeated' | 'duplicated-effects';
+  verdict: ZombieVerdict;
   figures: Record<string, Figure>;
 } {
   const ran = executed(o.ledger);
@@ -103,17 +149,37 @@ export function judgeZombie(o: {
     (e) => e.worker === o.takeover && e.opKey === o.frozenOpKey && (e.outcome === 'ok' || e.outcome === 'deduplicated'),
   );
   const secs = (ms: number) => `${Math.round(ms / 100) / 10} s`;
-  const verdict =
+  const passed = passedOn({ atFreeze: o.inFlightAtFreeze ?? [], later: o.inFlightLater ?? [], zombie: o.zombie });
+  const stoppedBy = late > 0 ? null : (passed?.to.fence ?? null);
+  // The takeover did something for the run at all: a call to the world, or a mark the record names it for.
+  const replaced =
+    ran.some((e) => e.worker === o.takeover) || (o.after?.marks ?? []).some((m) => m.writer === o.takeover);
+  const verdict: ZombieVerdict =
     late > 0
       ? 'late-write-accepted'
       : o.place === 'mail' && (o.mailsReceived ?? 0) > 1
         ? 'duplicated-effects'
         : repeating.some(isEffect)
-          ? 'refused-but-repeated'
-          : 'fenced';
+          ? stoppedBy
+            ? 'refused-but-repeated'
+            : 'repeated-the-takeover'
+          : stoppedBy
+            ? `fenced-by-${stoppedBy}`
+            : !replaced
+              ? 'not-replaced'
+              : o.zombieDied
+                ? 'died-on-waking'
+                : 'not-fenced';
+  const taskName = (t: InFlightTask) => (t.step ? `${t.step} attempt` : t.fence === 'lease' ? 'token' : 'claim');
   return {
     verdict,
     figures: {
+      'stopped by':
+        late > 0
+          ? 'nobody: its writes were accepted'
+          : passed
+            ? `${FENCE_WORDS[passed.to.fence]} (${taskName(passed.to)} ${passed.from.attempt} → ${passed.to.attempt} ${passed.asleep ? 'while it slept' : 'after it woke'})`
+            : 'nobody: no record passed its task on',
       'frozen for': secs(o.pauseMs),
       takeover:
         retaken && retaken.at - o.frozenAt <= o.pauseMs
@@ -139,9 +205,11 @@ export function judgeZombie(o: {
  * Worker A freezes (SIGSTOP) with its model call in flight, or right after its mail's send (the
  * effect happened, the step is not durable), and stays frozen for ZOMBIE_PAUSE_MS, however the
  * runtime sees it; worker B stands by from the moment A froze (restarted, as a supervisor would,
- * while the run is leased to A). While A sleeps, the attempts the runtime hands to A are counted
- * (adapter.inFlight); then A is woken (SIGCONT), both go on, and the records say whether anything
- * A wrote from its stale position was accepted and how many copies of the mail the customer holds.
+ * while the run is leased to A). While A sleeps, the runtime's in-flight records are read
+ * (adapter.inFlight): whether they pass A's task on to a newer attempt or token, and which attempts
+ * they hand back to A; then A is woken (SIGCONT), both go on, and the records say who stopped A,
+ * whether anything A wrote from its stale position was accepted and how many copies of the mail
+ * the customer holds.
  */
 export const zombieHazard: HazardRunner = async (env, scenario) => {
   const { adapter } = env;
@@ -173,9 +241,10 @@ export const zombieHazard: HazardRunner = async (env, scenario) => {
     const frozen: LedgerEntry = frozenCall;
     const stop = await a.waitForStop(1, env.boundMs);
     const task = (t: InFlightTask) => `${t.step ?? 'run'}#${t.attempt}`;
-    const heldWhenFrozen = new Set(
-      ((await adapter.inFlight?.(handle).catch(() => [])) ?? []).filter((t) => t.worker === ZOMBIE).map(task),
-    );
+    const inFlight = async () => (await adapter.inFlight?.(handle).catch(() => [])) ?? [];
+    const atFreeze = await inFlight();
+    const heldWhenFrozen = new Set(atFreeze.filter((t) => t.worker === ZOMBIE).map(task));
+    const later: SeenTask[] = [];
 
     crew.start(TAKEOVER, null);
     const handed = new Set<string>();
@@ -187,8 +256,10 @@ export const zombieHazard: HazardRunner = async (env, scenario) => {
     };
     while (Date.now() < wakeAt) {
       crew.restartIfRefused(TAKEOVER);
-      for (const t of (await adapter.inFlight?.(handle).catch(() => [])) ?? [])
+      for (const t of await inFlight()) {
+        later.push({ task: t, asleep: true });
         if (t.worker === ZOMBIE && !heldWhenFrozen.has(task(t))) handed.add(task(t));
+      }
       if (await takenOverAndDone()) break;
       await sleep(Math.min(200, Math.max(0, wakeAt - Date.now())));
     }
@@ -203,8 +274,10 @@ export const zombieHazard: HazardRunner = async (env, scenario) => {
       workers: () => crew.all,
       boundMs: env.boundMs,
       pollMs: 100,
-      stopWhen: () => {
+      // A claim the records make once it is awake refuses its writes as well as one made while it slept.
+      stopWhen: async () => {
         crew.restartIfRefused(TAKEOVER);
+        for (const t of await inFlight()) later.push({ task: t, asleep: false });
         return false;
       },
     });
@@ -229,6 +302,9 @@ export const zombieHazard: HazardRunner = async (env, scenario) => {
       frozenOpKey: frozen.opKey,
       frozenAt: stop.at,
       handedToZombie: [...handed],
+      inFlightAtFreeze: atFreeze,
+      inFlightLater: later,
+      zombieDied: a.life.exitCode !== null && a.life.exitCode !== 0,
       pauseMs,
       place,
       mailsReceived,
