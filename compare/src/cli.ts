@@ -4,19 +4,16 @@ import {
   CRASH_POINT_NAMES,
   DURABILITIES,
   GRANULARITIES,
-  HAZARD_IDS,
   STOP_GRACE_MS,
   STOP_MODES,
   VARIANTS,
-  VARYING_REPEATS,
   type CrashPointName,
   type Durability,
   type Granularity,
-  type HazardId,
   type StopMode,
-  type Suite,
   type Variant,
 } from '@vendor-review/pipeline';
+import { HAZARD_IDS, VARYING_REPEATS, type HazardId, type Suite } from '@vendor-review/conformance';
 import { commaList, parseCli, UsageError, wholeNumber } from '@vendor-review/worker-io';
 import { RUNTIME_NAMES } from './runtimes.ts';
 import { wrap } from './table.ts';

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { HazardId } from '@vendor-review/pipeline';
+import type { HazardId } from '@vendor-review/conformance';
 import { median } from './report/results.ts';
 
 /** The default run's wall time per row, ms, keyed by row id (`cellId`; a hazard's `<hazard>/<runtime>/<variant>`). */

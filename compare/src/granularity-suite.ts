@@ -1,4 +1,5 @@
-import type { Granularity, RuntimeInfo, Variant, ReviewRequestInput } from '@vendor-review/pipeline';
+import type { Granularity, Variant, ReviewRequestInput } from '@vendor-review/pipeline';
+import type { RuntimeInfo } from '@vendor-review/conformance';
 import {
   CELL_REQUIREMENTS,
   errorObservation,

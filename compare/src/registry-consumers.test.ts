@@ -1,4 +1,4 @@
-import type { RunConfig, RuntimeAdapter, RuntimeInfo } from '@vendor-review/pipeline';
+import type { RunConfig, RuntimeAdapter, RuntimeInfo } from '@vendor-review/conformance';
 import { POLICIES, type RuntimeRecords, type StartedRuntime } from '@vendor-review/conformance';
 import type { WorldClient } from '@vendor-review/world';
 import { describe, expect, it, vi } from 'vitest';

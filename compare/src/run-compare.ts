@@ -4,7 +4,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { dependsOnTiming, distributionRepeats, VARYING_REPEATS } from '@vendor-review/pipeline';
+import { dependsOnTiming, distributionRepeats, VARYING_REPEATS } from '@vendor-review/conformance';
 import { inLanes } from '@vendor-review/conformance';
 import { recordStartedWorkers } from '@vendor-review/testbed';
 import {

@@ -1,4 +1,4 @@
-import type { RuntimeInfo } from '@vendor-review/pipeline';
+import type { RuntimeInfo } from '@vendor-review/conformance';
 import type { RuntimeEnv, RuntimeModule, StartedRuntime } from '@vendor-review/conformance';
 import { UsageError } from '@vendor-review/worker-io';
 

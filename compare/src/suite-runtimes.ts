@@ -1,4 +1,4 @@
-import type { RuntimeInfo, Suite } from '@vendor-review/pipeline';
+import type { RuntimeInfo, Suite } from '@vendor-review/conformance';
 import { RUNTIME_NAMES, runtimeInfos } from './runtimes.ts';
 
 /** Whether a runtime takes part in a suite: every suite when its info names none. */

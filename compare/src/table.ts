@@ -1,4 +1,5 @@
-import { CRASH_POINTS, type CrashPointName } from '@vendor-review/pipeline/pure';
+import { type CrashPointName } from '@vendor-review/pipeline/pure';
+import { CRASH_POINTS } from '@vendor-review/conformance';
 import type { Outcome, ResultRow } from './report/results.ts';
 
 /**

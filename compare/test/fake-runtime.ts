@@ -6,7 +6,7 @@
  */
 import net from 'node:net';
 import type { RuntimeModule, ServerSpec } from '@vendor-review/conformance';
-import type { RuntimeInfo } from '@vendor-review/pipeline';
+import type { RuntimeInfo } from '@vendor-review/conformance';
 
 export const events: string[] = [];
 

@@ -5,16 +5,18 @@ import {
   runIdPrefix,
   parseReviewRequest,
   type Decision,
-  type DurableRecord,
-  type InFlightTask,
   type ReviewRequestInput,
   type ReviewState,
+  type RunView,
+} from '@vendor-review/pipeline';
+import {
+  type DurableRecord,
+  type InFlightTask,
   type RunConfig,
   type RunHandle,
   type RuntimeAdapter,
-  type RunView,
   type WorkerSpec,
-} from '@vendor-review/pipeline';
+} from '@vendor-review/conformance';
 import pg from 'pg';
 import { executorIdFor, hardenedVersionFor } from '../src/identity.ts';
 import { WORKER_ENTRY } from './paths.ts';

@@ -8,7 +8,7 @@ import type {
   RunHandle,
   RuntimeAdapter,
   RuntimeDrills,
-} from '@vendor-review/pipeline';
+} from '@vendor-review/conformance';
 import type pg from 'pg';
 import { hardenedVersionFor, WORKFLOW_RELEASE } from '../src/identity.ts';
 import { APPROVAL_TOPIC } from '../src/workflow.ts';

@@ -1,4 +1,4 @@
-import type { DurableMark, DurableRecord } from '@vendor-review/pipeline';
+import type { DurableMark, DurableRecord } from '@vendor-review/conformance';
 
 /** One row of DBOS's step journal (`listWorkflowSteps`), as much of it as the record needs. */
 export interface JournalStep {

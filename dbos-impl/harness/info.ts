@@ -1,4 +1,4 @@
-import type { RuntimeInfo } from '@vendor-review/pipeline';
+import type { RuntimeInfo } from '@vendor-review/conformance';
 
 /**
  * Measured in test/production.e2e.test.ts and test/recovery.e2e.test.ts: every DBOS workflow row

@@ -9,7 +9,8 @@
  */
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { createHttpPorts, parseCli, runCli, survivesConnectionLoss, UsageError } from '@vendor-review/worker-io';
-import { CrashPlanError, parseCrashPlan, stepTrace, traceWanted } from '@vendor-review/pipeline';
+import { CrashPlanError, parseCrashPlan } from '@vendor-review/pipeline';
+import { stepTrace, traceWanted } from '@vendor-review/worker-io';
 import pg from 'pg';
 import { appNameFor } from './identity.ts';
 import { StepGate } from './step-gate.ts';

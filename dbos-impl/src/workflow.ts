@@ -49,9 +49,9 @@ import {
   type StateUpdate,
   type StepContext,
   type StepName,
-  type StepTrace,
   type Variant,
 } from '@vendor-review/pipeline';
+import { type StepTrace } from '@vendor-review/worker-io';
 import { isConnectionLoss } from '@vendor-review/worker-io';
 import type pg from 'pg';
 import type { StepGate } from './step-gate.ts';

@@ -5,7 +5,7 @@
  * and SIGSTOP, real PostgreSQL, the real world. Figures go to stdout (MEASUREMENTS.md has them).
  */
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
-import type { RunConfig, RunHandle } from '@vendor-review/pipeline';
+import type { RunConfig, RunHandle } from '@vendor-review/conformance';
 import { cellRequest } from '@vendor-review/conformance';
 import { WorkerProcess } from '@vendor-review/testbed';
 import { worldClient, type LedgerEntry } from '@vendor-review/world';

@@ -2,19 +2,21 @@ import {
   granularityOf,
   newRunId,
   runIdPrefix,
-  workerNameOf,
   parseReviewRequest,
   type Decision,
+  type ReviewRequestInput,
+  type RunView,
+} from '@vendor-review/pipeline';
+import {
+  workerNameOf,
   type DurableRecord,
   type InFlightTask,
-  type ReviewRequestInput,
   type RunConfig,
   type RunHandle,
   type RuntimeAdapter,
   type RuntimeInfo,
-  type RunView,
   type WorkerSpec,
-} from '@vendor-review/pipeline';
+} from '@vendor-review/conformance';
 import { approveRun } from '../src/approvals.ts';
 import { LANGGRAPH } from './info.ts';
 import { toDurableRecord } from './durable-record.ts';

@@ -1,6 +1,5 @@
+import { newRunId, parseReviewRequest } from '@vendor-review/pipeline';
 import {
-  newRunId,
-  parseReviewRequest,
   type DeployDrill,
   type LastRelease,
   type Footprint,
@@ -11,7 +10,7 @@ import {
   type RuntimeAdapter,
   type RuntimeDrills,
   type WorkerEnding,
-} from '@vendor-review/pipeline';
+} from '@vendor-review/conformance';
 import type pg from 'pg';
 import { defaultDurability } from '../src/durability.ts';
 import { EXIT } from '../src/exit-codes.ts';

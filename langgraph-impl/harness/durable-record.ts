@@ -1,4 +1,4 @@
-import type { DurableMark, DurableRecord } from '@vendor-review/pipeline';
+import type { DurableMark, DurableRecord } from '@vendor-review/conformance';
 import type { DurableCheckpoint, DurablePendingWrite } from './inspect.ts';
 
 function toMs(v: string | number | null | undefined): number | null {

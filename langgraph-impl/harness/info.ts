@@ -1,4 +1,4 @@
-import { BEFORE_THE_GATE, type RuntimeInfo } from '@vendor-review/pipeline';
+import { BEFORE_THE_GATE, type RuntimeInfo } from '@vendor-review/conformance';
 
 const NAIVE_DIES_OF_SIGTERM =
   'A naive worker dies of SIGTERM wherever it is, and the deploy sends it once the world has answered the worker’s model call. Repeated-paid-calls: the worker was still in its call, which its successor pays again. Duplicated-effects: by the time the signal came it had gone on and sent an effect it had not recorded, which its successor sends again without a key (measured on a loaded machine). The row’s runs say how often each came.';

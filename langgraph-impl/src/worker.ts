@@ -15,7 +15,8 @@
  * Exit codes: see exit-codes.ts.
  */
 import { createHttpPorts, parseCli, runCli, UsageError } from '@vendor-review/worker-io';
-import { CrashPlanError, parseCrashPlan, stepTrace, traceSteps, traceWanted } from '@vendor-review/pipeline';
+import { CrashPlanError, parseCrashPlan } from '@vendor-review/pipeline';
+import { stepTrace, traceSteps, traceWanted } from '@vendor-review/worker-io';
 import { DrainedError, WorkerDrain } from './drain.ts';
 import { CheckpointUnreadableError, NothingToResumeError, RunNotFoundError } from './errors.ts';
 import { executeRun } from './execute-run.ts';

@@ -5,7 +5,8 @@
  * every point. Then what only LangGraph has: what each durability mode keeps.
  */
 import { crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/conformance';
-import type { CrashPointName, DurableMark } from '@vendor-review/pipeline';
+import type { CrashPointName } from '@vendor-review/pipeline';
+import type { DurableMark } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
 import { LANGGRAPH } from '../harness/index.ts';
 import { runtime } from '../harness/module.ts';

@@ -11,7 +11,8 @@ import {
   runThroughAdapter,
   type CellObservation,
 } from '@vendor-review/conformance';
-import { BEFORE_THE_GATE, CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/pipeline';
+import { CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/pipeline';
+import { BEFORE_THE_GATE } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
 import { LANGGRAPH_FUNCTIONAL } from '../harness/index.ts';
 import { ENTRYPOINT_NAME } from '../src/functional/review.ts';

@@ -5,14 +5,16 @@ import {
   runIdPrefix,
   parseReviewRequest,
   type Decision,
-  type DurableRecord,
   type ReviewRequestInput,
+  type RunView,
+} from '@vendor-review/pipeline';
+import {
+  type DurableRecord,
   type RunConfig,
   type RunHandle,
   type RuntimeAdapter,
-  type RunView,
   type WorkerSpec,
-} from '@vendor-review/pipeline';
+} from '@vendor-review/conformance';
 import { approveRun, getRun, runStatus, startRun } from '../src/client.ts';
 import { temporalDrills } from './drills.ts';
 import { toDurableRecord } from './durable-record.ts';

@@ -11,7 +11,7 @@ import {
   type RunHandle,
   type RuntimeAdapter,
   type RuntimeDrills,
-} from '@vendor-review/pipeline';
+} from '@vendor-review/conformance';
 import { startTemporal, type TemporalHandle } from './server/dev-server.ts';
 import type { TemporalServer } from './server/spec.ts';
 import pg from 'pg';

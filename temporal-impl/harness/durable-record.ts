@@ -1,4 +1,4 @@
-import { workerNameOf, type DurableMark, type DurableRecord } from '@vendor-review/pipeline';
+import { workerNameOf, type DurableMark, type DurableRecord } from '@vendor-review/conformance';
 import type { HistoryEventSummary } from './history.ts';
 
 const VERBS: Record<string, string> = {

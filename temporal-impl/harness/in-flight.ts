@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { workerNameOf, type InFlightTask } from '@vendor-review/pipeline';
+import { workerNameOf, type InFlightTask } from '@vendor-review/conformance';
 import { stepOf } from './durable-record.ts';
 import { workflowIdFor } from '../src/identity.ts';
 

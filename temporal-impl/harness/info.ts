@@ -1,4 +1,4 @@
-import type { RuntimeInfo } from '@vendor-review/pipeline';
+import type { RuntimeInfo } from '@vendor-review/conformance';
 
 const NAIVE_TEMPORAL_RETRIES =
   'Temporal’s default retry policy retries every failure, forever, with a growing backoff: without a policy of your own there is no cap and no dead letter.';

@@ -1,5 +1,5 @@
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
-import type { StepTrace } from '@vendor-review/pipeline';
+import type { StepTrace } from '@vendor-review/worker-io';
 import { runIdFromWorkflowId } from './identity.ts';
 
 /**

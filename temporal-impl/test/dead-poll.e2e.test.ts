@@ -14,7 +14,7 @@ import {
   runtimeUnderTest,
   type RuntimeUnderTest,
 } from '@vendor-review/conformance';
-import type { DeployDrill, RunHandle } from '@vendor-review/pipeline';
+import type { DeployDrill, RunHandle } from '@vendor-review/conformance';
 import { workflowIdFor } from '../src/identity.ts';
 import { fetchHistoryJson, runtime, TEMPORAL, TEMPORAL_SERVER } from '../harness/index.ts';
 

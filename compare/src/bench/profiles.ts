@@ -1,4 +1,4 @@
-import type { RuntimeInfo } from '@vendor-review/pipeline';
+import type { RuntimeInfo } from '@vendor-review/conformance';
 import type { BenchProfile, RuntimeModule } from '@vendor-review/conformance';
 import { RUNTIME_NAMES, runtimeModules } from '../runtimes.ts';
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import type { CrashPointName, RuntimeAdapter } from '@vendor-review/pipeline';
+import type { CrashPointName } from '@vendor-review/pipeline';
+import type { RuntimeAdapter } from '@vendor-review/conformance';
 import {
   baselineConfig,
   baselineIdFor,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { InfraServer, RunStatus, Variant } from '@vendor-review/pipeline';
+import type { RunStatus, Variant } from '@vendor-review/pipeline';
+import type { InfraServer } from '@vendor-review/conformance';
 import { POLICIES, followRun, safeDigest } from '@vendor-review/conformance';
 import { vendorRequest, worldClient, type WorldClient } from '@vendor-review/world';
 import { flatVersions, machine, versions } from '../bench/machine.ts';

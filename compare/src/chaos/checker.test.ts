@@ -1,10 +1,5 @@
-import {
-  type DurableMark,
-  type DurableRecord,
-  type ReviewState,
-  retryRuleFor,
-  reviewDigest,
-} from '@vendor-review/pipeline';
+import { type ReviewState, retryRuleFor, reviewDigest } from '@vendor-review/pipeline';
+import { type DurableMark, type DurableRecord } from '@vendor-review/conformance';
 import { checkpointChain } from '@vendor-review/conformance/fixtures';
 import type { DeliveryView, LedgerEntry } from '@vendor-review/world';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { retryRuleFor, stepKindOf, workerNameOf, type DurableRecord, type Variant } from '@vendor-review/pipeline';
+import { retryRuleFor, stepKindOf, type Variant } from '@vendor-review/pipeline';
+import { workerNameOf, type DurableRecord } from '@vendor-review/conformance';
 import {
   executed,
   forkedCheckpoints,

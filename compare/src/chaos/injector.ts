@@ -1,4 +1,4 @@
-import { STORE_SERVER, type InfraServer } from '@vendor-review/pipeline';
+import { STORE_SERVER, type InfraServer } from '@vendor-review/conformance';
 import type { HazardInfra } from '@vendor-review/conformance';
 import type { WorkerProcess } from '@vendor-review/testbed';
 import type { WorldClient } from '@vendor-review/world';

@@ -1,5 +1,6 @@
 import type { SupervisorPolicy } from '@vendor-review/conformance';
-import type { RunHandle, RuntimeAdapter, Variant } from '@vendor-review/pipeline';
+import type { Variant } from '@vendor-review/pipeline';
+import type { RunHandle, RuntimeAdapter } from '@vendor-review/conformance';
 import type { WorkerProcess } from '@vendor-review/testbed';
 import type { Journal } from './journal.ts';
 import type { Armed, RunPlan } from './schedule.ts';

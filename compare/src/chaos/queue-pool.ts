@@ -1,4 +1,5 @@
-import type { RuntimeAdapter, Variant, WorkerSpec } from '@vendor-review/pipeline';
+import type { Variant } from '@vendor-review/pipeline';
+import type { RuntimeAdapter, WorkerSpec } from '@vendor-review/conformance';
 import { WorkerProcess } from '@vendor-review/testbed';
 import { journalExit, PoolProcesses, wakeAfterStop, type Pool, type PoolContext, type PoolRun } from './pool.ts';
 import type { Armed } from './schedule.ts';

@@ -1,4 +1,5 @@
-import type { DurableRecord, RunHandle, RunView, RuntimeAdapter } from '@vendor-review/pipeline';
+import type { RunView } from '@vendor-review/pipeline';
+import type { DurableRecord, RunHandle, RuntimeAdapter } from '@vendor-review/conformance';
 import type { CompletionFact, OutboxFact, ProvenanceFact, RuntimeRecords } from '@vendor-review/conformance';
 import type { DeliveryView, LedgerEntry, WorldClient } from '@vendor-review/world';
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RuntimeInfo } from '@vendor-review/pipeline';
+import type { RuntimeInfo } from '@vendor-review/conformance';
 import { UsageError } from '@vendor-review/worker-io';
 import { ChaosResultSchema } from './schema.ts';
 import { parseChaosRunId, runtimeCode, type Strike } from './schedule.ts';

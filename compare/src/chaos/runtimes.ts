@@ -1,4 +1,5 @@
-import type { RunConfig, RuntimeAdapter, RuntimeInfo, Variant } from '@vendor-review/pipeline';
+import type { Variant } from '@vendor-review/pipeline';
+import type { RunConfig, RuntimeAdapter, RuntimeInfo } from '@vendor-review/conformance';
 import { baselineConfig, type RuntimeRecords, type StartedRuntime } from '@vendor-review/conformance';
 import type { Pool, PoolContext } from './pool.ts';
 import { QueuePool } from './queue-pool.ts';

@@ -6,11 +6,9 @@ import {
   VARIANTS,
   type Durability,
   type Granularity,
-  type RunConfig,
-  type RunHandle,
-  type RuntimeInfo,
   type Variant,
 } from '@vendor-review/pipeline';
+import { type RunConfig, type RunHandle, type RuntimeInfo } from '@vendor-review/conformance';
 import { UsageError } from '@vendor-review/worker-io';
 
 /**

@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Decision, DurableRecord, ReviewRequestInput, RunHandle } from '@vendor-review/pipeline';
+import type { Decision, ReviewRequestInput } from '@vendor-review/pipeline';
+import type { DurableRecord, RunHandle } from '@vendor-review/conformance';
 import { makeDirectory, UsageError } from '@vendor-review/worker-io';
 import { type WorkerLife } from '@vendor-review/testbed';
 import { files, readJson, writeJson, type LabRuntime } from './state.ts';

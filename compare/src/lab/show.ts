@@ -1,4 +1,5 @@
-import type { DurableMark, RunView } from '@vendor-review/pipeline';
+import type { RunView } from '@vendor-review/pipeline';
+import type { DurableMark } from '@vendor-review/conformance';
 import {
   computeEvidence,
   executed,

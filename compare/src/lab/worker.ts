@@ -1,10 +1,5 @@
-import {
-  isTerminal,
-  type Durability,
-  type RunStatus,
-  type RuntimeAdapter,
-  type Variant,
-} from '@vendor-review/pipeline';
+import { isTerminal, type Durability, type RunStatus, type Variant } from '@vendor-review/pipeline';
+import { type RuntimeAdapter } from '@vendor-review/conformance';
 import {
   followRun,
   lastDurableBefore,

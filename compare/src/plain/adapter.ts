@@ -1,13 +1,12 @@
 import { fileURLToPath } from 'node:url';
+import { newRunId, parseReviewRequest } from '@vendor-review/pipeline';
 import {
-  newRunId,
-  parseReviewRequest,
   type DurableRecord,
   type RunConfig,
   type RunHandle,
   type RuntimeAdapter,
   type RuntimeInfo,
-} from '@vendor-review/pipeline';
+} from '@vendor-review/conformance';
 import pg from 'pg';
 import { insertJob, loadJob, recordDecision, setupPlainJobs } from './jobs.ts';
 

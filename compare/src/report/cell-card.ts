@@ -1,5 +1,5 @@
 import type { CellObservation } from '@vendor-review/conformance';
-import { VARYING_REPEATS } from '@vendor-review/pipeline';
+import { VARYING_REPEATS } from '@vendor-review/conformance';
 import { money, rowLabel, seconds, timingText } from '../table.ts';
 import type { ResultRow } from './results.ts';
 import { cellAnchor } from './scorecard.ts';

@@ -1,4 +1,5 @@
-import { CRASH_POINTS, CRASH_POINT_NAMES, VARYING_REPEATS, type CrashPointName } from '@vendor-review/pipeline';
+import { CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/pipeline';
+import { CRASH_POINTS, VARYING_REPEATS } from '@vendor-review/conformance';
 import type { CellObservation } from '@vendor-review/conformance';
 import {
   columnWidths,

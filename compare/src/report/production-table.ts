@@ -1,4 +1,4 @@
-import { HAZARD_SECTIONS, VARYING_REPEATS, type HazardSection } from '@vendor-review/pipeline';
+import { HAZARD_SECTIONS, VARYING_REPEATS, type HazardSection } from '@vendor-review/conformance';
 import type { Figure, HazardObservation } from '@vendor-review/conformance';
 import type { Column, Row, Section } from './document.ts';
 import { sectionHtml } from './render-html.ts';

@@ -1,4 +1,5 @@
-import { CRASH_POINT_NAMES, DURABILITIES, VARIANTS, type HazardId, type HazardSection } from '@vendor-review/pipeline';
+import { CRASH_POINT_NAMES, DURABILITIES, VARIANTS } from '@vendor-review/pipeline';
+import { type HazardId, type HazardSection } from '@vendor-review/conformance';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { GranularityRowSchema } from './granularity-schema.ts';
@@ -136,7 +137,7 @@ const ProductionRowSchema = z
     // Typed by the hazard catalogue, but a string in the contract: a new hazard is not a new schema.
     scenario: z
       .string()
-      .describe('the hazard id (shared-domain/pipeline/src/hazards.ts)') as unknown as z.ZodType<HazardId>,
+      .describe('the hazard id (shared-domain/conformance/src/catalogue/hazards.ts)') as unknown as z.ZodType<HazardId>,
     section: z.string().describe('the hazard section') as unknown as z.ZodType<HazardSection>,
     title: z.string(),
     runtime: z.string(),

@@ -1,6 +1,6 @@
 import type { HazardOutcome, Outcome, ProductionRow, ResultRow, Results, Row } from './results-schema.ts';
 import type { GranularityRow } from './granularity-schema.ts';
-import { dependsOnTiming, hazardSeverity, HAZARDS, SEVERITIES, type HazardSpec } from '@vendor-review/pipeline';
+import { dependsOnTiming, hazardSeverity, HAZARDS, SEVERITIES, type HazardSpec } from '@vendor-review/conformance';
 import { kindsText } from '../table.ts';
 import {
   checkCrashCell,

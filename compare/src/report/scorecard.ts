@@ -1,5 +1,5 @@
+import { CRASH_POINT_NAMES, type Variant } from '@vendor-review/pipeline';
 import {
-  CRASH_POINT_NAMES,
   HAZARD_IDS,
   HAZARDS,
   harmSeverity,
@@ -8,8 +8,7 @@ import {
   VARYING_REPEATS,
   worst,
   type Severity,
-  type Variant,
-} from '@vendor-review/pipeline';
+} from '@vendor-review/conformance';
 import { kindsText, repeatedSummary, rowLabel } from '../table.ts';
 import {
   crashRows,

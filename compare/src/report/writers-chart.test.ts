@@ -1,4 +1,4 @@
-import type { DurableMark, DurableRecord } from '@vendor-review/pipeline';
+import type { DurableMark, DurableRecord } from '@vendor-review/conformance';
 import type { HazardObservation } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
 import { renderProductionSections } from './production-table.ts';

@@ -1,4 +1,4 @@
-import type { DurableMark, DurableRecord } from '@vendor-review/pipeline';
+import type { DurableMark, DurableRecord } from '@vendor-review/conformance';
 import { forkedCheckpoints } from '@vendor-review/conformance';
 import { esc } from './svg.ts';
 

@@ -4,7 +4,7 @@
  * in `sync` is one.
  */
 import type { BenchProfile } from '@vendor-review/conformance';
-import type { RunHandle, WorkerSpec } from '@vendor-review/pipeline';
+import type { RunHandle, WorkerSpec } from '@vendor-review/conformance';
 import { defaultDurability } from '../../src/durability.ts';
 import { createPool } from '../../src/pool.ts';
 import { setupDatabase } from '../../src/setup.ts';

@@ -1,4 +1,4 @@
-import type { RuntimeAdapter } from '@vendor-review/pipeline';
+import type { RuntimeAdapter } from '@vendor-review/conformance';
 import { createLangGraphAdapter, type LangGraphAdapterOptions } from '../adapter.ts';
 import { LANGGRAPH_FUNCTIONAL } from './info.ts';
 

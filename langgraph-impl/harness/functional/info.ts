@@ -1,4 +1,4 @@
-import { BEFORE_THE_GATE, type RuntimeInfo } from '@vendor-review/pipeline';
+import { BEFORE_THE_GATE, type RuntimeInfo } from '@vendor-review/conformance';
 
 /**
  * LangGraph's Functional API as the harness sees it: the review as an entrypoint whose steps are

@@ -1,13 +1,12 @@
 import {
   type Decision,
-  type RunHandle,
   type RunView,
-  type RuntimeAdapter,
   isTerminal,
   type ReviewRequestInput,
   parseCrashLine,
   STOP_GRACE_MS,
 } from '@vendor-review/pipeline';
+import { type RunHandle, type RuntimeAdapter } from './adapter.ts';
 import { WorkerProcess, type WorkerLife } from '@vendor-review/testbed';
 import { worldClient, type LedgerEntry } from '@vendor-review/world';
 import { APPROVER, followRun, type Followed } from './follow.ts';

@@ -1,4 +1,5 @@
-import { expectationFor, type Expectation, type OperationKind } from '@vendor-review/pipeline';
+import { type OperationKind } from '@vendor-review/pipeline';
+import { expectationFor, type Expectation } from './catalogue/crash-rules.ts';
 import { computeEvidence, executed, type Evidence } from './evidence.ts';
 import type { CellObservation, StopObservation } from './observation.ts';
 

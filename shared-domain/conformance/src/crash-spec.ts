@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RuntimeAdapter, ReviewRequestInput } from '@vendor-review/pipeline';
+import type { ReviewRequestInput } from '@vendor-review/pipeline';
+import type { RuntimeAdapter } from './adapter.ts';
 import { errorObservation, runCell } from './cell.ts';
 import { checkCrashCell } from './crash-check.ts';
 import { jobsFor, runMatrix } from './matrix.ts';

@@ -1,10 +1,6 @@
-import {
-  reviewDigest,
-  type DurableMark,
-  type DurableRecord,
-  type Harm,
-  type ReviewState,
-} from '@vendor-review/pipeline';
+import { reviewDigest, type ReviewState } from '@vendor-review/pipeline';
+import { type DurableMark, type DurableRecord } from './adapter.ts';
+import { type Harm } from './catalogue/severity.ts';
 import type { WorkerLife } from '@vendor-review/testbed';
 import { type LedgerEntry, sumCosts } from '@vendor-review/world';
 import type { CellObservation } from './observation.ts';

@@ -1,11 +1,6 @@
-import {
-  BEFORE_THE_GATE,
-  type DurableMark,
-  type DurableRecord,
-  type RuntimeInfo,
-  initialState,
-  type ReviewState,
-} from '@vendor-review/pipeline';
+import { initialState, type ReviewState } from '@vendor-review/pipeline';
+import { BEFORE_THE_GATE } from './catalogue/crash-rules.ts';
+import { type DurableMark, type DurableRecord, type RuntimeInfo } from './adapter.ts';
 import { workerLife, type WorkerLife } from '@vendor-review/testbed';
 import type { LedgerEntry } from '@vendor-review/world';
 import type { CellObservation } from './observation.ts';

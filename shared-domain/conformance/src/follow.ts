@@ -1,4 +1,5 @@
-import { type RunHandle, type RunView, type RuntimeAdapter, isTerminal } from '@vendor-review/pipeline';
+import { type RunView, isTerminal } from '@vendor-review/pipeline';
+import { type RunHandle, type RuntimeAdapter } from './adapter.ts';
 import type { WorkerProcess } from '@vendor-review/testbed';
 import { worldClient } from '@vendor-review/world';
 import { MAIL_GRACE_MS, mailDelivered } from './delivery.ts';

@@ -7,7 +7,7 @@ import { WorkerProcess } from '@vendor-review/testbed';
 import { graceAfterTerm } from './cell.ts';
 import { leftBy } from './crash-check.ts';
 
-const CRASHPOINTS = fileURLToPath(new URL('../../pipeline/src/crashpoints.ts', import.meta.url));
+const CRASHPOINTS = fileURLToPath(new URL('../../pipeline/src/crash-hook.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'grace-'));
 // ES modules (top-level await) for tsx.
 writeFileSync(join(dir, 'package.json'), '{"type":"module"}');

@@ -80,3 +80,9 @@ export {
 export { inLanes, type LaneOptions } from './lanes.ts';
 export { startServers, connectionsOf, type Servers, type ServerOptions } from './bring-up.ts';
 export { runtimeUnderTest, restartInfra, type RuntimeUnderTest, type UnderTestOptions } from './under-test.ts';
+export * from './adapter.ts';
+export * from './drills.ts';
+export * from './catalogue/crash-points.ts';
+export * from './catalogue/crash-rules.ts';
+export * from './catalogue/hazards.ts';
+export * from './catalogue/severity.ts';

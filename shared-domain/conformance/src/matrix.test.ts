@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { distributionRepeats, VARYING_REPEATS } from '@vendor-review/pipeline';
+import { distributionRepeats, VARYING_REPEATS } from './catalogue/crash-rules.ts';
 import { FIXTURE_RUNTIMES } from './fixtures.ts';
 import { jobsFor } from './matrix.ts';
 import { productionCatalogue } from './production/catalogue.ts';

@@ -1,4 +1,5 @@
-import type { CrashLine, Decision, DurableRecord, Durability, RuntimeIds, ReviewState } from '@vendor-review/pipeline';
+import type { CrashLine, Decision, Durability, ReviewState } from '@vendor-review/pipeline';
+import type { DurableRecord, RuntimeIds } from './adapter.ts';
 import type { WorkerLife } from '@vendor-review/testbed';
 import type { LedgerEntry } from '@vendor-review/world';
 import type { Scenario } from './scenarios.ts';

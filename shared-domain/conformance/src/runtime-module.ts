@@ -1,13 +1,5 @@
-import type {
-  ReviewRequestInput,
-  CrashPointName,
-  Ports,
-  RunConfig,
-  RuntimeAdapter,
-  RuntimeInfo,
-  Variant,
-  WorkerSpec,
-} from '@vendor-review/pipeline';
+import type { ReviewRequestInput, CrashPointName, Ports, Variant } from '@vendor-review/pipeline';
+import type { RunConfig, RuntimeAdapter, RuntimeInfo, WorkerSpec } from './adapter.ts';
 import type { OutboxRow } from '@vendor-review/worker-io';
 import type { WorkerProcess } from '@vendor-review/testbed';
 import type { ServerConnections, ServerSpec } from './servers.ts';

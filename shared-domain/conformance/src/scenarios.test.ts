@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_RUNTIMES } from './fixtures.ts';
 import { crashCatalogue, LONG_STEP_MS, selectScenarios } from './scenarios.ts';
-import { STOP_GRACE_MS, expectationFor, CRASH_RULES } from '@vendor-review/pipeline';
+import { STOP_GRACE_MS } from '@vendor-review/pipeline';
+import { expectationFor, CRASH_RULES } from './catalogue/crash-rules.ts';
 
 const { langgraph: LG, temporal: TM } = FIXTURE_RUNTIMES;
 

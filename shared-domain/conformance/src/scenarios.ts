@@ -1,5 +1,4 @@
 import {
-  type CrashDeviation,
   CRASH_POINT_NAMES,
   STOP_GRACE_MS,
   type CrashPointName,
@@ -8,9 +7,10 @@ import {
   granularityOf,
   type Granularity,
   type Durability,
-  type RuntimeInfo,
   type Variant,
 } from '@vendor-review/pipeline';
+import { type CrashDeviation } from './catalogue/crash-rules.ts';
+import { type RuntimeInfo } from './adapter.ts';
 import type { FaultRuleInput } from '@vendor-review/world';
 
 /**

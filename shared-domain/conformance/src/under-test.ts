@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freshDatabase, type PostgresHandle } from '@vendor-review/testbed';
 import type { World, WorldOptions } from '@vendor-review/world';
-import type { RuntimeAdapter } from '@vendor-review/pipeline';
+import type { RuntimeAdapter } from './adapter.ts';
 import { connectionsOf, startServers } from './bring-up.ts';
 import type { HazardEnv } from './production/types.ts';
 import { cellRequest } from './request.ts';

@@ -45,5 +45,6 @@ export {
   type StartedWorker,
   type WorkerLife,
   type WorkerProcessOptions,
+  type WorkerSpec,
 } from './worker-process.ts';
 export { workerBundle, describeBuilt, sourcesHash, publishCached, type Built } from './worker-bundle.ts';

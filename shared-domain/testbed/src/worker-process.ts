@@ -1,8 +1,18 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseCrashLine, type CrashLine, type WorkerSpec } from '@vendor-review/pipeline';
+import { parseCrashLine, type CrashLine } from '@vendor-review/pipeline';
 import { stopOnInterrupt } from '@vendor-review/worker-io';
+
+/**
+ * A worker process as the harness starts it: `node <entry> <args>` with exactly this environment
+ * (plus the few variables a process needs to run at all). Unset (undefined) means unset.
+ */
+export interface WorkerSpec {
+  entry: string;
+  args?: string[];
+  env: Record<string, string | undefined>;
+}
 
 /**
  * A runtime's worker as a real child process, watched from outside: its exit code or signal

@@ -44,3 +44,4 @@ export {
   type RunCliOptions,
 } from './cli.ts';
 export { ensureWritableDirectory, makeDirectory, writeFileAtomic } from './files.ts';
+export { stepTrace, traceSteps, traceWanted, TRACE_ENV, type StepTrace, type TraceWrite } from './step-trace.ts';

@@ -13,7 +13,8 @@ import {
   type StartedRuntime,
   type StorageLimits,
 } from '@vendor-review/conformance';
-import type { RunHandle, Variant, WorkerSpec } from '@vendor-review/pipeline';
+import type { Variant } from '@vendor-review/pipeline';
+import type { RunHandle, WorkerSpec } from '@vendor-review/conformance';
 import { approveRun, startRun } from '../../src/client.ts';
 import { setupDatabase } from '../../src/postgres-store.ts';
 import { cachedBenchBundle } from './bundle.ts';

@@ -3,10 +3,9 @@ import {
   GRANULARITIES,
   granularityOf,
   type Granularity,
-  type RunConfig,
-  type RuntimeInfo,
   type Variant,
 } from '@vendor-review/pipeline';
+import { type RunConfig, type RuntimeInfo } from '../adapter.ts';
 import type { Scenario } from '../scenarios.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { DurableRecord } from '@vendor-review/pipeline';
+import type { DurableRecord } from '../adapter.ts';
 import type { LedgerEntry } from '@vendor-review/world';
 import { computeEvidence, executed } from '../evidence.ts';
 import type { CellObservation } from '../observation.ts';

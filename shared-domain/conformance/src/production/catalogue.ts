@@ -1,12 +1,7 @@
-import {
-  HAZARD_IDS,
-  HAZARDS,
-  expectedVerdict,
-  type HazardId,
-  type RuntimeInfo,
-  type Variant,
-  DrillUnavailableError,
-} from '@vendor-review/pipeline';
+import { type Variant } from '@vendor-review/pipeline';
+import { HAZARD_IDS, HAZARDS, expectedVerdict, type HazardId } from '../catalogue/hazards.ts';
+import { type RuntimeInfo } from '../adapter.ts';
+import { DrillUnavailableError } from '../drills.ts';
 import { hazardHarm } from '../evidence.ts';
 import { inLanes } from '../lanes.ts';
 import { worldClient } from '@vendor-review/world';

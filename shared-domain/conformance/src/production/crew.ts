@@ -1,4 +1,4 @@
-import type { RunHandle, RuntimeAdapter } from '@vendor-review/pipeline';
+import type { RunHandle, RuntimeAdapter } from '../adapter.ts';
 import { WorkerProcess } from '@vendor-review/testbed';
 import { notNowPauseMs } from './supervisor.ts';
 

@@ -1,4 +1,4 @@
-import type { InFlightTask } from '@vendor-review/pipeline';
+import type { InFlightTask } from '../adapter.ts';
 import type { WorkerProcess } from '@vendor-review/testbed';
 
 /**

@@ -3,7 +3,7 @@
  * own, a dev server that would lose everything, a runtime that keeps nothing on that server.
  */
 import { describe, expect, it } from 'vitest';
-import type { RuntimeAdapter } from '@vendor-review/pipeline';
+import type { RuntimeAdapter } from '../adapter.ts';
 import { FIXTURE_RUNTIMES } from '../fixtures.ts';
 import { runHazard } from './catalogue.ts';
 import type { StartedServer } from '../servers.ts';

@@ -1,4 +1,6 @@
-import { type InfraServer, newRunId, type DurableRecord, isTerminal, STORE_SERVER } from '@vendor-review/pipeline';
+import { newRunId, isTerminal } from '@vendor-review/pipeline';
+import { type InfraServer, STORE_SERVER } from '../drills.ts';
+import { type DurableRecord } from '../adapter.ts';
 import { oneRequirement } from '../request.ts';
 import type { WorkerProcess } from '@vendor-review/testbed';
 import { worldClient } from '@vendor-review/world';

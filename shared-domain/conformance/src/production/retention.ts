@@ -1,4 +1,6 @@
-import { type Footprint, newRunId, type RunHandle, isTerminal } from '@vendor-review/pipeline';
+import { newRunId, isTerminal } from '@vendor-review/pipeline';
+import { type Footprint } from '../drills.ts';
+import { type RunHandle } from '../adapter.ts';
 import { oneRequirement } from '../request.ts';
 import { WorkerProcess } from '@vendor-review/testbed';
 import { POLICIES, stopAll, supervise } from './supervisor.ts';

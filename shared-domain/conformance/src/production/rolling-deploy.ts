@@ -1,4 +1,5 @@
-import { STOP_GRACE_MS, newRunId, type RunHandle, isTerminal } from '@vendor-review/pipeline';
+import { STOP_GRACE_MS, newRunId, isTerminal } from '@vendor-review/pipeline';
+import { type RunHandle } from '../adapter.ts';
 import { worldClient, type LedgerEntry, vendorRequest } from '@vendor-review/world';
 import { executed } from '../evidence.ts';
 import { CELL_VENDOR } from '../request.ts';

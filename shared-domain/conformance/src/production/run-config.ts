@@ -1,4 +1,5 @@
-import type { RunConfig, RuntimeInfo, Variant } from '@vendor-review/pipeline';
+import type { Variant } from '@vendor-review/pipeline';
+import type { RunConfig, RuntimeInfo } from '../adapter.ts';
 
 /**
  * The configuration a hazard about workers racing or freezing runs in: the variant with each

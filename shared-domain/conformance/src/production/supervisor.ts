@@ -1,10 +1,6 @@
-import {
-  type WorkerEnding,
-  type RunHandle,
-  type RuntimeAdapter,
-  type WorkerSpec,
-  isTerminal,
-} from '@vendor-review/pipeline';
+import { isTerminal } from '@vendor-review/pipeline';
+import { type WorkerEnding } from '../drills.ts';
+import { type RunHandle, type RuntimeAdapter, type WorkerSpec } from '../adapter.ts';
 import { WorkerProcess, type WorkerLife } from '@vendor-review/testbed';
 import { followRun, type FollowOptions, type Followed } from '../follow.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkpointChain as chain, entries, PIPELINE } from '../fixtures.ts';
-import type { DurableRecord } from '@vendor-review/pipeline';
+import type { DurableRecord } from '../adapter.ts';
 import { judgeTwoWriters } from './two-writers.ts';
 
 /** What happens after the resume point: EXTRACT on, in the fixture pipeline. */

@@ -1,4 +1,5 @@
-import { newRunId, type DurableRecord, type InFlightTask } from '@vendor-review/pipeline';
+import { newRunId } from '@vendor-review/pipeline';
+import { type DurableRecord, type InFlightTask } from '../adapter.ts';
 import { worldClient, type LedgerEntry, sumCosts } from '@vendor-review/world';
 import { executed, forkedCheckpoints } from '../evidence.ts';
 import { Crew } from './crew.ts';

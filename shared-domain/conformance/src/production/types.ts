@@ -1,12 +1,7 @@
-import type {
-  Harm,
-  HazardDeviation,
-  HazardId,
-  ReviewRequestInput,
-  DurableRecord,
-  RuntimeAdapter,
-  Variant,
-} from '@vendor-review/pipeline';
+import type { ReviewRequestInput, Variant } from '@vendor-review/pipeline';
+import type { Harm } from '../catalogue/severity.ts';
+import type { HazardDeviation, HazardId } from '../catalogue/hazards.ts';
+import type { DurableRecord, RuntimeAdapter } from '../adapter.ts';
 import type { PostgresHandle } from '@vendor-review/testbed';
 import type { StartedServer } from '../servers.ts';
 import type { LedgerEntry } from '@vendor-review/world';

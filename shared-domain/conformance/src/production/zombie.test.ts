@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DurableMark, DurableRecord, InFlightTask } from '@vendor-review/pipeline';
+import type { DurableMark, DurableRecord, InFlightTask } from '../adapter.ts';
 import { entries, PIPELINE, T0 } from '../fixtures.ts';
 import { judgeZombie, lateWrites, passedOn } from './zombie.ts';
 

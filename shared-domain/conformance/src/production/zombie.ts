@@ -1,11 +1,6 @@
-import {
-  newRunId,
-  type HazardId,
-  type DurableMark,
-  type DurableRecord,
-  type InFlightTask,
-  isTerminal,
-} from '@vendor-review/pipeline';
+import { newRunId, isTerminal } from '@vendor-review/pipeline';
+import { type HazardId } from '../catalogue/hazards.ts';
+import { type DurableMark, type DurableRecord, type InFlightTask } from '../adapter.ts';
 import { worldClient, type LedgerEntry } from '@vendor-review/world';
 import { mailDelivered } from '../delivery.ts';
 import { executed } from '../evidence.ts';

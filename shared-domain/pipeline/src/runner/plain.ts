@@ -1,6 +1,6 @@
 import { newRunId, type RunIdentity } from '../identity.ts';
 import type { Ports } from '../ports.ts';
-import type { Decision } from '../runtime.ts';
+import type { Decision } from '../run.ts';
 import type { ReviewRequestInput } from '../request.ts';
 import { applyUpdate, hasMoreRequirements, initialState, type ReviewState, type StateUpdate } from '../state.ts';
 import { applyApproval } from '../steps/approval.ts';

@@ -1,4 +1,4 @@
-import { crashpoint } from '../crashpoints.ts';
+import { crashpoint } from '../crash-hook.ts';
 import { PermanentError } from '../errors.ts';
 import type { Mail, Ports, Receipt } from '../ports.ts';
 import type { ReviewState, StateUpdate } from '../state.ts';

@@ -1,4 +1,4 @@
-import { crashpoint, isArmed } from '../crashpoints.ts';
+import { crashpoint, isArmed } from '../crash-hook.ts';
 import { PermanentError } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import { extractPrompt } from '../prompts.ts';

@@ -1,4 +1,4 @@
-import { crashpoint } from '../crashpoints.ts';
+import { crashpoint } from '../crash-hook.ts';
 import type { Ports } from '../ports.ts';
 import type { ReviewState, StateUpdate } from '../state.ts';
 import { callMeta, type StepContext } from './context.ts';

@@ -1,38 +1,24 @@
-import type { CrashDeviation } from './crash-expectations.ts';
-import type { Granularity } from './granularity.ts';
-import type { HazardDeviation } from './hazards.ts';
+import type {
+  Durability,
+  Granularity,
+  ReviewRequestInput,
+  RunView,
+  Decision,
+  Variant,
+} from '@vendor-review/pipeline';
+import type { CrashDeviation } from './catalogue/crash-rules.ts';
+import type { HazardDeviation } from './catalogue/hazards.ts';
+import type { WorkerSpec } from '@vendor-review/testbed';
 import type { RuntimeDrills } from './drills.ts';
-import type { ReviewRequestInput } from './request.ts';
-import type { ReviewState } from './state.ts';
+
+export type { WorkerSpec };
 
 /**
- * The runtime contract: what a harness (the crash comparison, the conformance suite, the lab)
+ * The adapter contract: what a harness (the crash comparison, the conformance suite, the lab)
  * needs from a durable runtime, and nothing more. Each implementation owns one adapter; the
  * harness never branches on which runtime it drives. Adding a runtime is one package, one
  * adapter and one `crashSpec` call.
  */
-
-/** naive: the tutorial way (no keys, no lease, default retries); hardened: what production needs. */
-export type Variant = 'naive' | 'hardened';
-export const VARIANTS: readonly Variant[] = ['naive', 'hardened'];
-
-/** LangGraph's durability modes (when a step's checkpoint is written); runtimes without them use null. */
-export type Durability = 'sync' | 'async' | 'exit';
-export const DURABILITIES: readonly Durability[] = ['sync', 'async', 'exit'];
-
-export type RunStatus = 'pending' | 'running' | 'awaiting-approval' | 'completed' | 'failed' | 'not-found';
-
-export function isTerminal(status: RunStatus): boolean {
-  return status === 'completed' || status === 'failed';
-}
-
-export interface RunView {
-  status: RunStatus;
-  /** Null when the runtime cannot say right now (a cheap status poll, no live worker to ask, or the run is gone). */
-  state: ReviewState | null;
-  /** Plain words from the runtime when the run is gone or cannot be read. */
-  reason?: string;
-}
 
 /** The runtime's own names for a run, next to the business run id (they are different things). */
 export interface RuntimeIds {
@@ -58,22 +44,6 @@ export interface RunHandle {
   runtimeIds: RuntimeIds;
   /** Where a person can look at the run (the Temporal UI), when the server outlives the harness. */
   link: string | null;
-}
-
-export interface Decision {
-  approved: boolean;
-  by: string;
-  note?: string;
-}
-
-/**
- * A worker process as the harness starts it: `node <entry> <args>` with exactly this environment
- * (plus the few variables a process needs to run at all). Unset (undefined) means unset.
- */
-export interface WorkerSpec {
-  entry: string;
-  args?: string[];
-  env: Record<string, string | undefined>;
 }
 
 /**

@@ -1,5 +1,4 @@
-import type { Ports } from './ports.ts';
-import type { StepContext } from './steps/context.ts';
+import type { Ports, StepContext } from '@vendor-review/pipeline';
 
 /**
  * A worker's own account of its work, for a person watching it (`pnpm lab worker` turns it on with

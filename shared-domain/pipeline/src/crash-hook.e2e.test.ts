@@ -8,7 +8,7 @@ import {
   parseCrashLine,
   parseCrashPlan,
   setCrashPlan,
-} from './crashpoints.ts';
+} from './crash-hook.ts';
 
 describe('crash plans', () => {
   afterEach(() => setCrashPlan([]));

@@ -1,50 +1,23 @@
 /**
- * Named places where a worker can be made to die with SIGKILL, the same names in both runtimes.
+ * The crash hook the steps call: named places where a worker can be made to die (or freeze, or be
+ * asked to stop), the same names in every runtime. What each point means and what a crash there
+ * must show is the catalogue's (conformance: catalogue/crash-points.ts, crash-rules.ts).
  * A plan is a comma-separated list of `name`, `name@n` (act at the n-th time the point is
  * reached in this process; default 1) and `:kill|stop|term` (what to do there), read from
  * CRASH_PLAN. A name we do not know is an error, never a silent no-op: a typo would otherwise
  * "prove" that nothing repeats.
  */
-export const CRASH_POINTS = {
-  boundary: {
-    where: 'after FETCH is durable, before EXTRACT starts',
-    lesson: 'A crash on a durable boundary repeats nothing: resume starts at the next step.',
-  },
-  'after-fetch': {
-    where: 'FETCH got the page, the step is not yet committed',
-    lesson:
-      "The page is fetched again, and FETCH's other page too when it had not arrived before the kill (a race, so the row shows how often): reads are cheap to repeat, so only time is lost.",
-  },
-  'after-model': {
-    where: 'EXTRACT got the model answer, the step is not yet committed',
-    lesson: 'A paid model call runs twice: the tokens are billed again even though the answer was already received.',
-  },
-  'mid-model': {
-    where: 'while the model request is in flight',
-    lesson: 'The provider bills a call whose answer nobody received, and the resumed worker pays for it again.',
-  },
-  'after-progress': {
-    where: 'SAVE_PROGRESS wrote the tracker note, the step is not yet committed',
-    lesson: 'The tracker gets a second note unless the request carries an idempotency key the tracker honours.',
-  },
-  'after-deliver': {
-    where: 'DELIVER sent the mail, the step is not yet committed',
-    lesson: 'The customer receives the mail twice unless a key or an outbox makes the second send a no-op.',
-  },
-  'parallel-fetch': {
-    where: 'two of three parallel page fetches finished, the third has not',
-    lesson:
-      'Finished siblings are kept (LangGraph pending writes, Temporal completed activities); only the unfinished fetch runs again.',
-  },
-  'awaiting-approval': {
-    where: 'the run is durably waiting for a human approval',
-    lesson:
-      'A waiting run costs nothing and loses nothing: the approval sent while no worker was alive is picked up by the next one.',
-  },
-} as const;
-
-export type CrashPointName = keyof typeof CRASH_POINTS;
-export const CRASH_POINT_NAMES = Object.keys(CRASH_POINTS) as CrashPointName[];
+export const CRASH_POINT_NAMES = [
+  'boundary',
+  'after-fetch',
+  'after-model',
+  'mid-model',
+  'after-progress',
+  'after-deliver',
+  'parallel-fetch',
+  'awaiting-approval',
+] as const;
+export type CrashPointName = (typeof CRASH_POINT_NAMES)[number];
 
 /**
  * What happens at the point: `kill` (SIGKILL, a lost machine), `stop` (SIGSTOP: the process
@@ -83,7 +56,7 @@ export class CrashPlanError extends Error {
 }
 
 export function isCrashPointName(name: string): name is CrashPointName {
-  return Object.hasOwn(CRASH_POINTS, name);
+  return (CRASH_POINT_NAMES as readonly string[]).includes(name);
 }
 
 const PLAN_SYNTAX =

@@ -1,7 +1,5 @@
-import type { CrashPointName, StopMode } from './crashpoints.ts';
+import type { CrashPointName, Durability, OperationKind, StopMode, Variant } from '@vendor-review/pipeline';
 import { expectedVerdict, type HazardDeviation, type HazardId } from './hazards.ts';
-import type { OperationKind } from './ports.ts';
-import type { Durability, Variant } from './runtime.ts';
 
 /**
  * What every crash point must show, written once, next to the catalogue of crash points: the

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CallHooks, CallMeta, Ports } from './ports.ts';
-import type { StepContext } from './steps/context.ts';
+import type { CallHooks, CallMeta, Ports, StepContext } from '@vendor-review/pipeline';
 import { stepTrace, traceSteps, traceWanted } from './step-trace.ts';
 
 const meta: CallMeta = { runId: 'rev-1', step: 'EXTRACT', attempt: 1, worker: 'A' };

@@ -1,4 +1,4 @@
-import type { RunConfig, RunHandle, RuntimeAdapter, WorkerSpec } from './runtime.ts';
+import type { RunConfig, RunHandle, RuntimeAdapter, WorkerSpec } from './adapter.ts';
 
 /**
  * What the production hazards need from a runtime beyond running a run: start a worker on last

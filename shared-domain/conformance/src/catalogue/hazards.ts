@@ -1,4 +1,4 @@
-import type { Variant } from './runtime.ts';
+import type { Variant } from '@vendor-review/pipeline';
 
 /**
  * The production half of the comparison: a checkpoint makes a run resumable, not correct. Each

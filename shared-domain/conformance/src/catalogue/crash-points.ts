@@ -1,0 +1,40 @@
+import type { CrashPointName } from '@vendor-review/pipeline';
+
+/** What each crash point is (where the worker dies) and what a crash there teaches. */
+export const CRASH_POINTS: Record<CrashPointName, { where: string; lesson: string }> = {
+  boundary: {
+    where: 'after FETCH is durable, before EXTRACT starts',
+    lesson: 'A crash on a durable boundary repeats nothing: resume starts at the next step.',
+  },
+  'after-fetch': {
+    where: 'FETCH got the page, the step is not yet committed',
+    lesson:
+      "The page is fetched again, and FETCH's other page too when it had not arrived before the kill (a race, so the row shows how often): reads are cheap to repeat, so only time is lost.",
+  },
+  'after-model': {
+    where: 'EXTRACT got the model answer, the step is not yet committed',
+    lesson: 'A paid model call runs twice: the tokens are billed again even though the answer was already received.',
+  },
+  'mid-model': {
+    where: 'while the model request is in flight',
+    lesson: 'The provider bills a call whose answer nobody received, and the resumed worker pays for it again.',
+  },
+  'after-progress': {
+    where: 'SAVE_PROGRESS wrote the tracker note, the step is not yet committed',
+    lesson: 'The tracker gets a second note unless the request carries an idempotency key the tracker honours.',
+  },
+  'after-deliver': {
+    where: 'DELIVER sent the mail, the step is not yet committed',
+    lesson: 'The customer receives the mail twice unless a key or an outbox makes the second send a no-op.',
+  },
+  'parallel-fetch': {
+    where: 'two of three parallel page fetches finished, the third has not',
+    lesson:
+      'Finished siblings are kept (LangGraph pending writes, Temporal completed activities); only the unfinished fetch runs again.',
+  },
+  'awaiting-approval': {
+    where: 'the run is durably waiting for a human approval',
+    lesson:
+      'A waiting run costs nothing and loses nothing: the approval sent while no worker was alive is picked up by the next one.',
+  },
+};
