@@ -1,11 +1,4 @@
-import type {
-  Durability,
-  Granularity,
-  ReviewRequestInput,
-  RunView,
-  Decision,
-  Variant,
-} from '@vendor-review/pipeline';
+import type { Durability, Granularity, ReviewRequestInput, RunView, Decision, Variant } from '@vendor-review/pipeline';
 import type { CrashDeviation } from './catalogue/crash-rules.ts';
 import type { HazardDeviation } from './catalogue/hazards.ts';
 import type { WorkerSpec } from '@vendor-review/testbed';
