@@ -1,6 +1,5 @@
-import { errorObservation, type CellObservation } from '@vendor-review/conformance';
+import { errorObservation, type CellObservation, crashCatalogue } from '@vendor-review/conformance';
 import { FIXTURE_RUNTIMES } from '@vendor-review/conformance/fixtures';
-import { crashCatalogue } from '@vendor-review/conformance';
 import { workerLife } from '@vendor-review/testbed';
 import type { LedgerEntry } from '@vendor-review/world';
 import { describe, expect, it } from 'vitest';

@@ -4,10 +4,11 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { dependsOnTiming, distributionRepeats, VARYING_REPEATS } from '@vendor-review/conformance';
-import { inLanes } from '@vendor-review/conformance';
-import { recordStartedWorkers } from '@vendor-review/testbed';
 import {
+  dependsOnTiming,
+  distributionRepeats,
+  VARYING_REPEATS,
+  inLanes,
   cellRequest,
   computeEvidence,
   crashCatalogue,
@@ -24,6 +25,7 @@ import {
   type HazardObservation,
   type HazardScenario,
 } from '@vendor-review/conformance';
+import { recordStartedWorkers } from '@vendor-review/testbed';
 import type { CompareOptions } from './cli.ts';
 import { environmentReport } from './environment.ts';
 import { granularityScenarios, runGranularitySuite } from './granularity-suite.ts';

@@ -1,5 +1,4 @@
-import type { RuntimeInfo } from '@vendor-review/conformance';
-import type { RuntimeEnv, RuntimeModule, StartedRuntime } from '@vendor-review/conformance';
+import type { RuntimeInfo, RuntimeEnv, RuntimeModule, StartedRuntime } from '@vendor-review/conformance';
 import { UsageError } from '@vendor-review/worker-io';
 
 /**

@@ -1,8 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { crashCatalogue, crashSpec, selectScenarios, type Selection } from '@vendor-review/conformance';
-import { expectationFor } from '@vendor-review/conformance';
+import { crashCatalogue, crashSpec, selectScenarios, type Selection, expectationFor } from '@vendor-review/conformance';
 import type { LedgerEntry } from '@vendor-review/world';
 import { describe, expect, it } from 'vitest';
 import { runCompare, type RunCompareResult } from '../src/run-compare.ts';

@@ -5,8 +5,7 @@
  * Its server is a real TCP server in this process; what is done to it is written in `events`.
  */
 import net from 'node:net';
-import type { RuntimeModule, ServerSpec } from '@vendor-review/conformance';
-import type { RuntimeInfo } from '@vendor-review/conformance';
+import type { RuntimeModule, ServerSpec, RuntimeInfo } from '@vendor-review/conformance';
 
 export const events: string[] = [];
 

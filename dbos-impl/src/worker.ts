@@ -8,9 +8,16 @@
  * (`pnpm lab worker`: a line per step that runs and per call; a journaled step prints nothing, it does not run).
  */
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import { createHttpPorts, parseCli, runCli, survivesConnectionLoss, UsageError } from '@vendor-review/worker-io';
+import {
+  createHttpPorts,
+  parseCli,
+  runCli,
+  survivesConnectionLoss,
+  UsageError,
+  stepTrace,
+  traceWanted,
+} from '@vendor-review/worker-io';
 import { CrashPlanError, parseCrashPlan } from '@vendor-review/pipeline';
-import { stepTrace, traceWanted } from '@vendor-review/worker-io';
 import pg from 'pg';
 import { appNameFor } from './identity.ts';
 import { StepGate } from './step-gate.ts';

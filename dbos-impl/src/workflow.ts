@@ -51,8 +51,7 @@ import {
   type StepName,
   type Variant,
 } from '@vendor-review/pipeline';
-import { type StepTrace } from '@vendor-review/worker-io';
-import { isConnectionLoss } from '@vendor-review/worker-io';
+import { type StepTrace, isConnectionLoss } from '@vendor-review/worker-io';
 import type pg from 'pg';
 import type { StepGate } from './step-gate.ts';
 import { DBOS_OUTBOX, DBOS_STEP_ERRORS } from './store.ts';

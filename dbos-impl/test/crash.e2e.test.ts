@@ -3,11 +3,16 @@
  * processes killed with SIGKILL, a replacement process under the same executor id and
  * application version, real PostgreSQL and the real world. Then what DBOS's journal says.
  */
-import { crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/conformance';
+import {
+  crashCatalogue,
+  crashSpec,
+  runThroughAdapter,
+  runtimeUnderTest,
+  type RuntimeUnderTest,
+} from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
 import { DBOS_INFO } from '../harness/index.ts';
 import { runtime } from '../harness/module.ts';
-import { runtimeUnderTest, type RuntimeUnderTest } from '@vendor-review/conformance';
 
 let db: RuntimeUnderTest;
 

@@ -4,10 +4,15 @@
  * The adapter has no deploy drill, and DBOS no in-memory mode (its journal is always in
  * PostgreSQL): those rows skip, saying so; so does restart-server, which has no server here.
  */
-import { productionCatalogue, productionSpec, runHazardsThroughAdapter } from '@vendor-review/conformance';
+import {
+  productionCatalogue,
+  productionSpec,
+  runHazardsThroughAdapter,
+  runtimeUnderTest,
+  type RuntimeUnderTest,
+} from '@vendor-review/conformance';
 import { DBOS_INFO } from '../harness/index.ts';
 import { runtime } from '../harness/module.ts';
-import { runtimeUnderTest, type RuntimeUnderTest } from '@vendor-review/conformance';
 
 let db: RuntimeUnderTest;
 

@@ -6,7 +6,7 @@
  */
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { RunConfig, RunHandle } from '@vendor-review/conformance';
-import { cellRequest } from '@vendor-review/conformance';
+import { cellRequest, runtimeUnderTest, type RuntimeUnderTest } from '@vendor-review/conformance';
 import { WorkerProcess } from '@vendor-review/testbed';
 import { worldClient, type LedgerEntry } from '@vendor-review/world';
 import pg from 'pg';
@@ -14,7 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executorIdFor, hardenedVersionFor } from '../src/index.ts';
 import { VERSION_CHECK, VERSION_CHECK_EXIT } from '../src/version-check.ts';
 import { runtime } from '../harness/module.ts';
-import { runtimeUnderTest, type RuntimeUnderTest } from '@vendor-review/conformance';
 
 let db: RuntimeUnderTest;
 let pool: pg.Pool;

@@ -14,9 +14,16 @@
  * (1: print each step as it starts and ends and each call it makes, for a person watching).
  * Exit codes: see exit-codes.ts.
  */
-import { createHttpPorts, parseCli, runCli, UsageError } from '@vendor-review/worker-io';
+import {
+  createHttpPorts,
+  parseCli,
+  runCli,
+  UsageError,
+  stepTrace,
+  traceSteps,
+  traceWanted,
+} from '@vendor-review/worker-io';
 import { CrashPlanError, parseCrashPlan } from '@vendor-review/pipeline';
-import { stepTrace, traceSteps, traceWanted } from '@vendor-review/worker-io';
 import { DrainedError, WorkerDrain } from './drain.ts';
 import { CheckpointUnreadableError, NothingToResumeError, RunNotFoundError } from './errors.ts';
 import { executeRun } from './execute-run.ts';

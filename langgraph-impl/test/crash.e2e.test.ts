@@ -4,13 +4,18 @@
  * real PostgreSQL and the real world; then each variant asked to stop (SIGTERM and a grace period) at
  * every point. Then what only LangGraph has: what each durability mode keeps.
  */
-import { crashCatalogue, crashSpec, runThroughAdapter } from '@vendor-review/conformance';
+import {
+  crashCatalogue,
+  crashSpec,
+  runThroughAdapter,
+  runtimeUnderTest,
+  type RuntimeUnderTest,
+} from '@vendor-review/conformance';
 import type { CrashPointName } from '@vendor-review/pipeline';
 import type { DurableMark } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
 import { LANGGRAPH } from '../harness/index.ts';
 import { runtime } from '../harness/module.ts';
-import { runtimeUnderTest, type RuntimeUnderTest } from '@vendor-review/conformance';
 
 let lg: RuntimeUnderTest;
 

@@ -10,14 +10,15 @@ import {
   crashSpec,
   runThroughAdapter,
   type CellObservation,
+  BEFORE_THE_GATE,
+  runtimeUnderTest,
+  type RuntimeUnderTest,
 } from '@vendor-review/conformance';
 import { CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/pipeline';
-import { BEFORE_THE_GATE } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
 import { LANGGRAPH_FUNCTIONAL } from '../harness/index.ts';
 import { ENTRYPOINT_NAME } from '../src/functional/review.ts';
 import { runtime } from '../harness/functional/module.ts';
-import { runtimeUnderTest, type RuntimeUnderTest } from '@vendor-review/conformance';
 
 let lf: RuntimeUnderTest;
 /** Every run of every cell (a cell whose outcome varies runs three times; spec.get keeps one). */

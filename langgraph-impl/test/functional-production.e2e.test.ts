@@ -9,10 +9,11 @@ import {
   productionSpec,
   runHazardsThroughAdapter,
   type HazardObservation,
+  runtimeUnderTest,
+  type RuntimeUnderTest,
 } from '@vendor-review/conformance';
 import { LANGGRAPH_FUNCTIONAL } from '../harness/index.ts';
 import { runtime } from '../harness/functional/module.ts';
-import { runtimeUnderTest, type RuntimeUnderTest } from '@vendor-review/conformance';
 
 let lf: RuntimeUnderTest;
 

@@ -1,6 +1,5 @@
-import { MemorySaver } from '@langchain/langgraph';
+import { MemorySaver, Command } from '@langchain/langgraph';
 import { initialState, parseReviewRequest, type ReviewState } from '@vendor-review/pipeline';
-import { Command } from '@langchain/langgraph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveRun } from '../src/approvals.ts';
 import { executeRun } from '../src/execute-run.ts';

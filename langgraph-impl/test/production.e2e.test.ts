@@ -3,10 +3,15 @@
  * worker processes, real PostgreSQL and the real world; verdicts judged from the ledger and the
  * durable records.
  */
-import { productionCatalogue, productionSpec, runHazardsThroughAdapter } from '@vendor-review/conformance';
+import {
+  productionCatalogue,
+  productionSpec,
+  runHazardsThroughAdapter,
+  runtimeUnderTest,
+  type RuntimeUnderTest,
+} from '@vendor-review/conformance';
 import { LANGGRAPH } from '../harness/index.ts';
 import { runtime } from '../harness/module.ts';
-import { runtimeUnderTest, type RuntimeUnderTest } from '@vendor-review/conformance';
 
 let lg: RuntimeUnderTest;
 

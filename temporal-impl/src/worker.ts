@@ -17,9 +17,8 @@
 import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, DefaultLogger } from '@temporalio/worker';
 import type { ConnectionOptions } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { createHttpPorts, parseCli, runCli, UsageError } from '@vendor-review/worker-io';
+import { createHttpPorts, parseCli, runCli, UsageError, stepTrace, traceWanted } from '@vendor-review/worker-io';
 import { CrashPlanError, parseCrashPlan } from '@vendor-review/pipeline';
-import { stepTrace, traceWanted } from '@vendor-review/worker-io';
 import { createActivities } from './activities.ts';
 import { approvalCrashWatcher } from './approval-watch.ts';
 import { WORKFLOWS_PATH } from './workflows-path.ts';

@@ -1,5 +1,4 @@
-import type { RuntimeInfo } from '@vendor-review/conformance';
-import type { BenchProfile, RuntimeModule } from '@vendor-review/conformance';
+import type { RuntimeInfo, BenchProfile, RuntimeModule } from '@vendor-review/conformance';
 import { RUNTIME_NAMES, runtimeModules } from '../runtimes.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { retryRuleFor, stepKindOf, type Variant } from '@vendor-review/pipeline';
-import { workerNameOf, type DurableRecord } from '@vendor-review/conformance';
 import {
+  workerNameOf,
+  type DurableRecord,
   executed,
   forkedCheckpoints,
   ownErrorsOfStep,

@@ -1,6 +1,5 @@
 import { isTerminal, type Variant } from '@vendor-review/pipeline';
-import { type RuntimeAdapter } from '@vendor-review/conformance';
-import { notNowPauseMs, reportWorkerGone } from '@vendor-review/conformance';
+import { type RuntimeAdapter, notNowPauseMs, reportWorkerGone } from '@vendor-review/conformance';
 import { WorkerProcess } from '@vendor-review/testbed';
 import { journalExit, PoolProcesses, wakeAfterStop, type Pool, type PoolContext, type PoolRun } from './pool.ts';
 import type { Armed } from './schedule.ts';

@@ -1,6 +1,5 @@
-import type { SupervisorPolicy } from '@vendor-review/conformance';
+import type { SupervisorPolicy, RunHandle, RuntimeAdapter } from '@vendor-review/conformance';
 import type { Variant } from '@vendor-review/pipeline';
-import type { RunHandle, RuntimeAdapter } from '@vendor-review/conformance';
 import type { WorkerProcess } from '@vendor-review/testbed';
 import type { Journal } from './journal.ts';
 import type { Armed, RunPlan } from './schedule.ts';

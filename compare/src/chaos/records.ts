@@ -1,6 +1,13 @@
 import type { RunView } from '@vendor-review/pipeline';
-import type { DurableRecord, RunHandle, RuntimeAdapter } from '@vendor-review/conformance';
-import type { CompletionFact, OutboxFact, ProvenanceFact, RuntimeRecords } from '@vendor-review/conformance';
+import type {
+  DurableRecord,
+  RunHandle,
+  RuntimeAdapter,
+  CompletionFact,
+  OutboxFact,
+  ProvenanceFact,
+  RuntimeRecords,
+} from '@vendor-review/conformance';
 import type { DeliveryView, LedgerEntry, WorldClient } from '@vendor-review/world';
 
 /**

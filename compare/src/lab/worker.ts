@@ -1,6 +1,6 @@
 import { isTerminal, type Durability, type RunStatus, type Variant } from '@vendor-review/pipeline';
-import { type RuntimeAdapter } from '@vendor-review/conformance';
 import {
+  type RuntimeAdapter,
   followRun,
   lastDurableBefore,
   notNowPauseMs,

@@ -1,8 +1,11 @@
 import type { HazardOutcome, Outcome, ProductionRow, ResultRow, Results, Row } from './results-schema.ts';
 import type { GranularityRow } from './granularity-schema.ts';
-import { dependsOnTiming, hazardSeverity, HAZARDS, SEVERITIES, type HazardSpec } from '@vendor-review/conformance';
-import { kindsText } from '../table.ts';
 import {
+  dependsOnTiming,
+  hazardSeverity,
+  HAZARDS,
+  SEVERITIES,
+  type HazardSpec,
   checkCrashCell,
   checkHazard,
   computeEvidence,
@@ -11,6 +14,7 @@ import {
   type Evidence,
   type HazardObservation,
 } from '@vendor-review/conformance';
+import { kindsText } from '../table.ts';
 
 // The shape of results.json is defined once, as a zod schema (results-schema.ts); these are its types.
 export type { HazardOutcome, Outcome, ProductionRow, ResultRow, Results, ResultsMeta, Row } from './results-schema.ts';

@@ -1,5 +1,4 @@
-import type { DurableMark, DurableRecord } from '@vendor-review/conformance';
-import type { HazardObservation } from '@vendor-review/conformance';
+import type { DurableMark, DurableRecord, HazardObservation } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
 import { renderProductionSections } from './production-table.ts';
 import type { ProductionRow } from './results.ts';

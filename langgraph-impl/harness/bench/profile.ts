@@ -3,8 +3,7 @@
  * @vendor-review/conformance). Its overheads are stated in PostgreSQL commits: a checkpoint
  * in `sync` is one.
  */
-import type { BenchProfile } from '@vendor-review/conformance';
-import type { RunHandle, WorkerSpec } from '@vendor-review/conformance';
+import type { BenchProfile, RunHandle, WorkerSpec } from '@vendor-review/conformance';
 import { defaultDurability } from '../../src/durability.ts';
 import { createPool } from '../../src/pool.ts';
 import { setupDatabase } from '../../src/setup.ts';

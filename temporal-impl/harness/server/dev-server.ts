@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { InfraError, reasonOf } from '@vendor-review/testbed';
-import { stderrLog, type InfraLog } from '@vendor-review/testbed';
-import { freePort, settlesWithin, sleep, tcpConnect } from '@vendor-review/worker-io';
 import {
+  InfraError,
+  reasonOf,
+  stderrLog,
+  type InfraLog,
   AddressInUseError,
   killWithParent,
   listensOn,
@@ -11,6 +12,7 @@ import {
   startOnFreePort,
   startOnSamePort,
 } from '@vendor-review/testbed';
+import { freePort, settlesWithin, sleep, tcpConnect } from '@vendor-review/worker-io';
 import { cliEnv, resolveTemporalCli, temporalCliVersion } from './cli.ts';
 import { restartable, type SamePlace, type TemporalRestartOptions } from './restart.ts';
 import {
