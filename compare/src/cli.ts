@@ -13,7 +13,7 @@ import {
   type StopMode,
   type Variant,
 } from '@vendor-review/pipeline';
-import { HAZARD_IDS, VARYING_REPEATS, type HazardId, type Suite } from '@vendor-review/conformance';
+import { DEFAULT_HAZARDS, HAZARD_IDS, VARYING_REPEATS, type HazardId, type Suite } from '@vendor-review/conformance';
 import { commaList, parseCli, UsageError, wholeNumber } from '@vendor-review/worker-io';
 import { RUNTIME_NAMES } from './runtimes.ts';
 import { wrap } from './table.ts';
@@ -43,7 +43,7 @@ export interface CompareOptions {
   runtimes?: string[];
   variants?: Variant[];
   crashPoints?: CrashPointName[];
-  /** The production hazards (default: all). */
+  /** The production hazards (default: one per lesson, DEFAULT_HAZARDS; with `full`: all). */
   hazards?: HazardId[];
   durabilities?: Durability[];
   /** How worker A leaves at the crash point: kill (SIGKILL, the default), term (SIGTERM and a grace period). */
@@ -88,8 +88,11 @@ export const USAGE = `usage: pnpm compare [options]
   --runtime  <name>[,<name>…]            which runtimes (default: every registered one): ${RUNTIME_NAMES.join(', ')}
   --variant  naive,hardened              which variants (default: both; baselines always run)
   --crash    <point>[,<point>…]          crash points (default: all): ${CRASH_POINT_NAMES.join(', ')}
-  --hazard   <hazard>[,<hazard>…]        production hazards (default: all):
-${wrap(HAZARD_IDS.join(', '), 117, ' '.repeat(41)).join('\n')}
+  --hazard   <hazard>[,<hazard>…]        production hazards (default: one per lesson, the one whose rows show it most
+                                         sharply; --full: every one). Default:
+${wrap(DEFAULT_HAZARDS.join(', '), 117, ' '.repeat(41)).join('\n')}
+                                         and with --full also:
+${wrap(HAZARD_IDS.filter((h) => !DEFAULT_HAZARDS.includes(h)).join(', '), 117, ' '.repeat(41)).join('\n')}
   --durability sync,async,exit           the naive durability modes of a runtime that has them (default: the
                                          runtime's own default; --full: all three)
   --stop     kill,term                   how worker A leaves at the crash point (default: kill; --full: both): kill = SIGKILL;
@@ -176,7 +179,8 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
     runtimes,
     variants,
     crashPoints,
-    hazards,
+    // Without --hazard: one per lesson, or every one with --full.
+    hazards: hazards ?? (o.full ? undefined : [...DEFAULT_HAZARDS]),
     durabilities,
     ...(stops ? { stops } : o.full ? { stops: [...STOP_MODES] } : {}),
     ...(o.full ? { full: true } : {}),

@@ -6,6 +6,7 @@ import {
   connectionsOf,
   restartInfra,
   serversOf,
+  startServer,
   startServers,
   type HazardInfra,
   type RuntimeEnv,
@@ -137,7 +138,7 @@ async function startRestartServers(o: {
   const specs = serversOf(o.modules).filter((spec) => shared.servers.get(spec.id)?.owned);
   const [pg, ...own] = await Promise.all([
     shared.postgres.kind === 'embedded' ? startPostgres({ env: {}, log }) : null,
-    ...specs.map((spec) => spec.start({ env: o.env, log, own: true, dataDir: join(o.dataDir, spec.id) })),
+    ...specs.map((spec) => startServer(spec, { env: o.env, log, own: true, dataDir: join(o.dataDir, spec.id) })),
   ]);
   if (!pg && own.length === 0)
     return { runtimes: shared.runtimes, hazardInfra: restartInfra(shared.postgres, shared.servers), described: null };

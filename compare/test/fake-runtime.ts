@@ -4,6 +4,7 @@
  * registers it shows they bring its server up, restart it and tear it down from what it declares.
  * Its server is a real TCP server in this process; what is done to it is written in `events`.
  */
+import { existsSync } from 'node:fs';
 import net from 'node:net';
 import type { RuntimeModule, ServerSpec, RuntimeInfo } from '@vendor-review/conformance';
 
@@ -29,6 +30,8 @@ export const ACME_SERVER: ServerSpec<AcmeConnection> = {
   label: 'Acme server',
   variables: { reads: (name) => name.startsWith('ACME_'), secret: (name) => name === 'ACME_TOKEN' },
   async start(o) {
+    // As a real server would: its data directory must be there.
+    if (o.dataDir && !existsSync(o.dataDir)) throw new Error(`no such directory: ${o.dataDir}`);
     let server = await listen();
     const { port } = server.address() as net.AddressInfo;
     const where = `127.0.0.1:${port}`;

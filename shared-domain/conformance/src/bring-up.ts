@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { startPostgres, type InfraLog, type PostgresHandle } from '@vendor-review/testbed';
 import { startWorld, type World, type WorldOptions } from '@vendor-review/world';
 import type { RuntimeModule } from './runtime-module.ts';
-import { serversOf, type ServerConnections, type ServerStartOptions, type StartedServer } from './servers.ts';
+import {
+  serversOf,
+  type ServerConnections,
+  type ServerSpec,
+  type ServerStartOptions,
+  type StartedServer,
+} from './servers.ts';
 
 /** The servers every tool's runs need: the world, PostgreSQL, and each server the runtimes declare. */
 export interface Servers {
@@ -41,11 +47,14 @@ export async function startServers(o: ServerOptions): Promise<Servers> {
   const settled = await Promise.allSettled([
     startWorld(o.world ?? {}),
     startPostgres({ env: o.postgresEnv ?? o.env, log: o.log }),
-    ...specs.map(async (spec) => {
+    ...specs.map((spec) => {
       const { dataDir, ...rest } = o.servers ?? {};
-      const own = dataDir ? join(dataDir, spec.id) : undefined;
-      if (own) await mkdir(own, { recursive: true });
-      return spec.start({ env: o.env, log: o.log, ...rest, ...(own ? { dataDir: own } : {}) });
+      return startServer(spec, {
+        env: o.env,
+        log: o.log,
+        ...rest,
+        ...(dataDir ? { dataDir: join(dataDir, spec.id) } : {}),
+      });
     }),
   ]);
   const [worldR, pgR, ...serverRs] = settled;
@@ -70,6 +79,12 @@ export async function startServers(o: ServerOptions): Promise<Servers> {
     servers,
     stops,
   };
+}
+
+/** One server as its spec starts it, its data directory made first (a spec is given one that exists). */
+export async function startServer<C>(spec: ServerSpec<C>, o: ServerStartOptions): Promise<StartedServer<C>> {
+  if (o.dataDir) await mkdir(o.dataDir, { recursive: true });
+  return spec.start(o);
 }
 
 /** What a runtime's `start` is given of the servers: each one's connection, by id. */

@@ -78,7 +78,7 @@ export {
   type StartedServer,
 } from './servers.ts';
 export { inLanes, type LaneOptions } from './lanes.ts';
-export { startServers, connectionsOf, type Servers, type ServerOptions } from './bring-up.ts';
+export { startServers, startServer, connectionsOf, type Servers, type ServerOptions } from './bring-up.ts';
 export { runtimeUnderTest, restartInfra, type RuntimeUnderTest, type UnderTestOptions } from './under-test.ts';
 export * from './adapter.ts';
 export * from './drills.ts';

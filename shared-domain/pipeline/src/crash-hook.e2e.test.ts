@@ -74,7 +74,7 @@ describe('crash plans', () => {
 
   it('a process freezes itself at a stop point and carries on after SIGCONT', async () => {
     const script = [
-      "import { crashpoint } from './src/crashpoints.ts';",
+      "import { crashpoint } from './src/crash-hook.ts';",
       "await crashpoint('boundary');",
       "process.stdout.write('went on\\n');",
     ].join('\n');
@@ -109,7 +109,7 @@ describe('crash plans', () => {
   /** A child process reaching `boundary` with `plan`, its SIGTERM handling given as code. */
   async function atTermPoint(onTerm: string): Promise<{ code: number | null; signal: string | null; out: string }> {
     const script = [
-      "import { crashpoint } from './src/crashpoints.ts';",
+      "import { crashpoint } from './src/crash-hook.ts';",
       onTerm,
       "await crashpoint('boundary');",
       "process.stdout.write('step went on\\n');",

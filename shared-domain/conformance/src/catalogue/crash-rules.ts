@@ -99,7 +99,7 @@ export interface CrashDeviation {
   variant?: Variant;
   /** The crash points it applies to; all when omitted. */
   points?: readonly CrashPointName[];
-  /** How the worker was made to leave (crashpoints.ts StopMode); both when omitted. */
+  /** How the worker was made to leave (crash-hook.ts StopMode); both when omitted. */
   stop?: StopMode;
   /** Only the `term` cells whose step outlasts the grace (true), or only the others (false); both when omitted. */
   stepOutlastsGrace?: boolean;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HAZARDS } from './hazards.ts';
+import { DEFAULT_HAZARDS, HAZARD_SECTIONS, HAZARDS, LESSON_HAZARDS } from './hazards.ts';
 
 describe('the hazard catalogue’s verdicts', () => {
   const texts = Object.entries(HAZARDS).flatMap(([id, h]) =>
@@ -25,5 +25,13 @@ describe('the hazard catalogue’s verdicts', () => {
   it('one writer and riding out a restart claim no refusal or retry the record may not show', () => {
     expect(HAZARDS['two-writers'].verdicts['one-writer']).not.toMatch(/was refused,|got no task/);
     expect(HAZARDS['restart-postgres'].verdicts['rode-it-out']).not.toMatch(/was tried again once/);
+  });
+});
+
+describe('the default run: one hazard per lesson', () => {
+  it("each lesson's hazard belongs to that lesson, and every lesson has one", () => {
+    expect(Object.keys(LESSON_HAZARDS).sort()).toEqual(Object.keys(HAZARD_SECTIONS).sort());
+    for (const [section, { hazard }] of Object.entries(LESSON_HAZARDS)) expect(HAZARDS[hazard].section).toBe(section);
+    expect(DEFAULT_HAZARDS).toHaveLength(Object.keys(HAZARD_SECTIONS).length);
   });
 });

@@ -321,6 +321,41 @@ export const HAZARDS = {
 export type HazardId = keyof typeof HAZARDS;
 export const HAZARD_IDS = Object.keys(HAZARDS) as HazardId[];
 
+/**
+ * The default run answers each lesson once, with the hazard whose rows show it most sharply across
+ * the runtimes (as the rows measured it: README, "The production half"); `--full`, `--hazard` and
+ * each runtime's own tests run every hazard. Each choice says why.
+ */
+export const LESSON_HAZARDS: Record<HazardSection, { hazard: HazardId; why: string }> = {
+  retries: {
+    hazard: 'retry-permanent',
+    why: 'a 422 parts the rows three ways: failed at once with no retry, retried without end, dead-lettered after one attempt',
+  },
+  'bad-input': { hazard: 'bad-input', why: 'the only one' },
+  'two-writers': { hazard: 'two-writers', why: 'the only one' },
+  zombie: {
+    hazard: 'zombie-at-effect',
+    why: 'the woken worker’s resend reaches the customer as a second mail, where at the model call the rows differ only in cost',
+  },
+  deploy: {
+    hazard: 'deploy-v1-state',
+    why: 'each way a runtime meets old state is in its rows: migrated, refused clearly, replayed behind a guard, waiting without a word',
+  },
+  stopping: { hazard: 'rolling-deploy', why: 'the only one' },
+  memory: { hazard: 'memory-lost', why: 'the only one' },
+  restarts: {
+    hazard: 'restart-postgres',
+    why: 'every runtime keeps something in PostgreSQL, so every row meets the outage; its own server’s restart reaches one runtime',
+  },
+  retention: { hazard: 'retention', why: 'the only one' },
+  nondeterminism: { hazard: 'nondeterministic-effect', why: 'the only one' },
+};
+
+/** The default run's hazards, one per lesson, in the catalogue's order. */
+export const DEFAULT_HAZARDS: readonly HazardId[] = HAZARD_IDS.filter((id) =>
+  Object.values(LESSON_HAZARDS).some((l) => l.hazard === id),
+);
+
 export function expectedVerdict(
   id: HazardId,
   variant: Variant,
