@@ -95,12 +95,17 @@ export interface HazardDeviation {
   why: string;
 }
 
+/** Not a retry rule's answer: the run was left unfinished by a worker that died of something else. */
+const WORKER_DIED =
+  'the worker died with the run neither finished nor failed (how, in the row): the retry rule was never reached';
+
 const RETRY_VERDICTS = {
   recovered: 'retried the transient error and completed',
   'dead-lettered': 'gave up at the cap: failed, with the input, the error and the attempts in a dead letter',
   'failed-at-once': 'failed at the first error: no retry, no dead letter',
   'looks-stuck': 'still retrying past any cap: running, no dead letter, nobody told',
   'retried-permanent': 'retried an error no retry can fix: running, no dead letter',
+  'worker-died': WORKER_DIED,
 };
 
 const LOST_WORKER_VERDICTS = {
@@ -113,6 +118,7 @@ const LOST_WORKER_VERDICTS = {
     'dead-lettered after more errors of its own than the cap: a worker lost mid-retry took the count with it, and the next began again',
   'failed-at-once': 'failed at the first error: no retry, no dead letter',
   'looks-stuck': 'still retrying past the cap of its own errors: running, no dead letter, nobody told',
+  'worker-died': WORKER_DIED,
 };
 
 /**

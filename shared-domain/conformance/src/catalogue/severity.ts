@@ -59,6 +59,7 @@ export const VERDICT_SEVERITY: Record<string, Severity> = {
   recovered: 'nothing',
   'dead-lettered': 'nothing',
   'failed-at-once': 'lost',
+  'worker-died': 'lost',
   'looks-stuck': 'lost',
   'retried-permanent': 'lost',
   'false-dead-letter': 'lost',

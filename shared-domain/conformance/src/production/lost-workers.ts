@@ -4,6 +4,7 @@ import { worldClient } from '@vendor-review/world';
 import { oneRequirement } from '../request.ts';
 import { ownErrorsOfStep } from './own-errors.ts';
 import { POLICIES, stopAll, supervise } from './supervisor.ts';
+import { howItDied } from './last-words.ts';
 import type { HazardOutcome, HazardRunner } from './types.ts';
 
 /**
@@ -103,7 +104,9 @@ export const lostWorkersHazard: HazardRunner = async (env, scenario) => {
             : step.count === cap || step.permanent
               ? 'dead-lettered'
               : 'false-dead-letter'
-          : 'failed-at-once';
+          : view?.status === 'failed'
+            ? 'failed-at-once'
+            : 'worker-died';
   if (verdict === 'looks-stuck') await adapter.abandon?.(handle, 'retrying without end').catch(() => undefined);
   const outcome: HazardOutcome = {
     verdict,
@@ -119,6 +122,7 @@ export const lostWorkersHazard: HazardRunner = async (env, scenario) => {
       'final status': view?.status ?? 'unknown',
       'dead letter': failure ? `${failure.step} after ${failure.attempts} attempt(s)` : null,
       'seconds to the end': Math.round((sup.end.at - started) / 100) / 10,
+      ...(verdict === 'worker-died' && sup.workers.at(-1) ? { 'the last worker': howItDied(sup.workers.at(-1)!) } : {}),
     },
   };
   return outcome;

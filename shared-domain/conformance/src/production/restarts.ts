@@ -5,6 +5,7 @@ import { oneRequirement } from '../request.ts';
 import type { WorkerProcess } from '@vendor-review/testbed';
 import { worldClient } from '@vendor-review/world';
 import { duplicatedSideEffects, repeatedOperations } from '../evidence.ts';
+import { lastWords } from './last-words.ts';
 import { POLICIES, stopAll, supervise } from './supervisor.ts';
 import { HazardSkipped, type HazardEnv, type HazardOutcome, type HazardRunner, type HazardScenario } from './types.ts';
 
@@ -68,14 +69,6 @@ function retriesInRecord(record: DurableRecord | null, since: number): number {
     return Math.max(0, tokens.size - 1);
   }
   return after.filter((m) => /\(attempt [2-9]\d*\)|workflow task (failed|timed out)/i.test(m.long)).length;
-}
-
-/** The line a dying worker ended on (its error), without the stack. */
-function lastWords(output: string): string {
-  const lines = output.split('\n').filter((l) => l.trim() && !/^\s+at /.test(l) && !/^CRASHPOINT /.test(l));
-  return ([...lines].reverse().find((l) => /error|refused|cannot|lost/i.test(l)) ?? lines.at(-1) ?? '')
-    .trim()
-    .slice(0, 240);
 }
 
 /**

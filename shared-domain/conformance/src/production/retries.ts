@@ -2,6 +2,7 @@ import { newRunId } from '@vendor-review/pipeline';
 import { WorkerProcess } from '@vendor-review/testbed';
 import { worldClient, type FaultRuleInput, type LedgerEntry } from '@vendor-review/world';
 import { followRun } from '../follow.ts';
+import { howItDied } from './last-words.ts';
 import type { HazardOutcome, HazardRunner } from './types.ts';
 
 /**
@@ -91,7 +92,9 @@ export const retryHazard: HazardRunner = async (env, scenario) => {
         ? 'recovered'
         : failure
           ? 'dead-lettered'
-          : 'failed-at-once';
+          : view?.status === 'failed'
+            ? 'failed-at-once'
+            : 'worker-died';
   const outcome: HazardOutcome = {
     verdict,
     runId: handle.runId,
@@ -105,6 +108,7 @@ export const retryHazard: HazardRunner = async (env, scenario) => {
         end.end === 'stopped' || end.end === 'timeout' ? 'running (abandoned)' : (view?.status ?? 'unknown'),
       'dead letter': failure ? `${failure.step} after ${failure.attempts} attempt(s), ${brief(failure.error)}` : null,
       ...(view?.status === 'failed' && !failure ? { error: brief(view.reason ?? 'unknown') } : {}),
+      ...(verdict === 'worker-died' ? { 'the worker': howItDied(worker) } : {}),
     },
   };
   return outcome;
