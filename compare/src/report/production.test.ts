@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { HazardObservation } from '@vendor-review/conformance';
+import {
+  DEFAULT_HAZARDS,
+  HAZARD_IDS,
+  HAZARDS,
+  type HazardId,
+  type HazardObservation,
+} from '@vendor-review/conformance';
 import { FIXTURE_RUNTIMES } from '@vendor-review/conformance/fixtures';
 import { fixtureResults } from '../../test/fixture-results.ts';
 import { toHtml } from './render-html.ts';
@@ -168,5 +174,47 @@ describe('a hazard cell’s colour on the scorecard', () => {
       ['fenced-by-runtime', 'nothing'],
     ]);
     expect(cells[0]!.detail).toContain('Measured: repeated model+3');
+  });
+});
+
+describe('the hazards a run left out', () => {
+  const ran = (hazards: readonly string[]) =>
+    buildProductionRows(
+      hazards.map((hazard): HazardObservation => ({
+        scenario: {
+          id: `${hazard}/langgraph/hardened`,
+          hazard,
+          runtime: 'langgraph',
+          variant: 'hardened',
+          deviations: [],
+        },
+        repetition: 0,
+        status: 'ran',
+        verdict: HAZARDS[hazard as HazardId].expected.hardened,
+        figures: {},
+        runId: null,
+        note: null,
+        startedAt: 0,
+        endedAt: 1,
+        ledger: [],
+        durable: null,
+        harm: { repeatedByKind: {}, sideEffectDuplicated: false },
+      })),
+    );
+  const noteOf = (hazards: readonly string[]) =>
+    toMarkdown(resultsDocument({ ...fixtureResults(), rows: ran(hazards) }));
+
+  it('the default says it answers each lesson once, names the rest and the command that runs them', () => {
+    const md = noteOf(DEFAULT_HAZARDS);
+    expect(md).toContain(
+      `One hazard per lesson, the one whose rows show it most sharply (${DEFAULT_HAZARDS.length} of ${HAZARD_IDS.length})`,
+    );
+    for (const id of HAZARD_IDS.filter((h) => !DEFAULT_HAZARDS.includes(h))) expect(md).toContain(id);
+    expect(md).toContain('`pnpm compare --full` runs every hazard');
+  });
+
+  it('a run of every hazard leaves nothing out and says nothing; one of a few says how many', () => {
+    expect(noteOf(HAZARD_IDS)).not.toContain('Not run:');
+    expect(noteOf(['retry-permanent', 'retention'])).toContain(`2 of ${HAZARD_IDS.length} hazards ran. Not run: `);
   });
 });

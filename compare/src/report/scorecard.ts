@@ -1,5 +1,6 @@
 import { CRASH_POINT_NAMES, type Variant } from '@vendor-review/pipeline';
 import {
+  DEFAULT_HAZARDS,
   HAZARD_IDS,
   HAZARDS,
   harmSeverity,
@@ -46,6 +47,8 @@ export interface ScoreLine {
 export interface Scorecard {
   columns: { runtime: string; variant: Variant; label: string }[];
   lines: ScoreLine[];
+  /** The hazards this run left out, when it ran any: what the card does not answer. */
+  hazardsLeftOut: string[];
 }
 
 export function cellAnchor(cellId: string): string {
@@ -155,7 +158,20 @@ export function buildScorecard(results: Results): Scorecard {
       }),
     });
   }
-  return { columns, lines };
+  const ran = new Set(hazards.map((r) => r.scenario));
+  return { columns, lines, hazardsLeftOut: ran.size ? HAZARD_IDS.filter((id) => !ran.has(id)) : [] };
+}
+
+/** What the card leaves out, and the command that shows it: the default answers each lesson once. */
+function leftOutNote(left: string[]): string | null {
+  if (!left.length) return null;
+  const onePerLesson =
+    left.length === HAZARD_IDS.length - DEFAULT_HAZARDS.length &&
+    left.every((id) => !DEFAULT_HAZARDS.includes(id as never));
+  const what = onePerLesson
+    ? `One hazard per lesson, the one whose rows show it most sharply (${DEFAULT_HAZARDS.length} of ${HAZARD_IDS.length}).`
+    : `${HAZARD_IDS.length - left.length} of ${HAZARD_IDS.length} hazards ran.`;
+  return `${what} Not run: ${left.join(', ')}; \`pnpm compare --full\` runs every hazard, \`--hazard <id>[,<id>…]\` the ones named.`;
 }
 
 const lineTitle = (l: ScoreLine) =>
@@ -206,6 +222,7 @@ export function scorecardSection(card: Scorecard, o: { width?: number } = {}): S
       ),
     ],
   }));
+  const leftOut = leftOutNote(card.hazardsLeftOut);
   const scale = SEVERITIES.map((s) => `<span class="sev-${s}">${esc(SEVERITY_TEXT[s])}</span>`).join('');
   return {
     heading: 'At a glance',
@@ -220,6 +237,7 @@ export function scorecardSection(card: Scorecard, o: { width?: number } = {}): S
         only: ['text', 'markdown'],
         text: `A crash point's cell says what repeated (${SEVERITIES.map((s) => CRASH_WORD[s]).join(' · ')}), a hazard's its verdict; the colour is the worst outcome measured in the row, over all its runs (for a hazard, the worse of its verdict and what it cost): ${SEVERITIES.map((s) => SEVERITY_TEXT[s]).join(' < ')}.`,
       },
+      ...(leftOut ? [{ kind: 'paragraph' as const, style: 'note' as const, text: leftOut }] : []),
     ],
   };
 }
