@@ -178,7 +178,7 @@ describe('a hazard cell’s colour on the scorecard', () => {
 });
 
 describe('the hazards a run left out', () => {
-  const ran = (hazards: readonly string[]) =>
+  const ran = (hazards: readonly HazardId[]) =>
     buildProductionRows(
       hazards.map((hazard): HazardObservation => ({
         scenario: {
@@ -190,7 +190,7 @@ describe('the hazards a run left out', () => {
         },
         repetition: 0,
         status: 'ran',
-        verdict: HAZARDS[hazard as HazardId].expected.hardened,
+        verdict: HAZARDS[hazard].expected.hardened,
         figures: {},
         runId: null,
         note: null,
@@ -201,7 +201,7 @@ describe('the hazards a run left out', () => {
         harm: { repeatedByKind: {}, sideEffectDuplicated: false },
       })),
     );
-  const noteOf = (hazards: readonly string[]) =>
+  const noteOf = (hazards: readonly HazardId[]) =>
     toMarkdown(resultsDocument({ ...fixtureResults(), rows: ran(hazards) }));
 
   it('the default says it answers each lesson once, names the rest and the command that runs them', () => {
