@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { expectedTimes, RECORDED_TIMES, rowTimes } from './expected-times.ts';
 
 const shipped = {
-  'retention/temporal/naive': 30_000,
-  'retention/langgraph/naive': 2_000,
-  'retention/dbos/naive': 2_400,
-  'langgraph/naive/async/boundary': 1_800,
+  'retention/journal/naive': 30_000,
+  'retention/checkpointer/naive': 2_000,
+  'retention/step-table/naive': 2_400,
+  'checkpointer/naive/async/boundary': 1_800,
 };
 
 function reportDir(rows: unknown[]): string {
@@ -20,20 +20,20 @@ function reportDir(rows: unknown[]): string {
 describe('expected times: the order rows start in', () => {
   it('a first run takes the recorded default run; a row it does not list, its hazard’s median there', () => {
     const e = expectedTimes(reportDir([]), shipped);
-    expect(e.hazard('retention/temporal/naive', 'retention')).toBe(30_000);
+    expect(e.hazard('retention/journal/naive', 'retention')).toBe(30_000);
     expect(e.hazard('retention/acme/naive', 'retention')).toBe(2_400);
     expect(e.hazard('zombie/acme/naive', 'zombie')).toBeNull();
-    expect(e.cell('langgraph/naive/async/boundary')).toBe(1_800);
+    expect(e.cell('checkpointer/naive/async/boundary')).toBe(1_800);
   });
 
   it('the last report in the same folder comes first', () => {
     const dir = reportDir([
-      { suite: 'production', scenario: 'retention', runtime: 'temporal', variant: 'naive', wallMs: 12_000 },
-      { suite: 'crash', cellId: 'langgraph/naive/async/boundary', cellWallMs: { median: 900 } },
+      { suite: 'production', scenario: 'retention', runtime: 'journal', variant: 'naive', wallMs: 12_000 },
+      { suite: 'crash', cellId: 'checkpointer/naive/async/boundary', cellWallMs: { median: 900 } },
     ]);
     const e = expectedTimes(dir, shipped);
-    expect(e.hazard('retention/temporal/naive', 'retention')).toBe(12_000);
-    expect(e.cell('langgraph/naive/async/boundary')).toBe(900);
+    expect(e.hazard('retention/journal/naive', 'retention')).toBe(12_000);
+    expect(e.cell('checkpointer/naive/async/boundary')).toBe(900);
   });
 
   it('the recorded file is a default run’s rows, each with a wall time', () => {

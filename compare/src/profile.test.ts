@@ -1,12 +1,12 @@
 import { errorObservation, type CellObservation, crashCatalogue } from '@vendor-review/conformance';
-import { FIXTURE_RUNTIMES } from '@vendor-review/conformance/fixtures';
+import { FAKE_RUNTIMES } from '@vendor-review/conformance/fixtures';
 import { workerLife } from '@vendor-review/testbed';
 import type { LedgerEntry } from '@vendor-review/world';
 import { describe, expect, it } from 'vitest';
 import { toText } from './report/render-text.ts';
 import { exitedChildrenCpuMs, otherProcessesCpu, processCpu, profileDocument, recoverySlices } from './profile.ts';
 
-const scenario = crashCatalogue(Object.values(FIXTURE_RUNTIMES)).find((s) => s.crashPoint === 'after-model')!;
+const scenario = crashCatalogue(Object.values(FAKE_RUNTIMES)).find((s) => s.crashPoint === 'after-model')!;
 
 function call(at: number, worker: string): LedgerEntry {
   return {
@@ -98,21 +98,21 @@ describe('where the time went', () => {
     const before = snap([
       [2, 'bash', 1, 5000, 0],
       [10, 'postgres', 1, 100, 1],
-      [11, 'temporal', 12, 50, 2],
+      [11, 'acme-server', 12, 50, 2],
       [12, 'node', 2, 10, 3],
     ]);
     const after = snap([
       [2, 'bash', 1, 9000, 0], // the shell this process runs under: its children's time is not a server's
       [10, 'postgres', 1, 400, 1], // +300 ticks, its exited backends included
-      [11, 'temporal', 12, 50, 2], // idle
+      [11, 'acme-server', 12, 50, 2], // idle
       [12, 'node', 2, 900, 3], // this process
       [13, 'node', 12, 70, 4], // a worker
       [14, 'postgres', 10, 20, 5], // a backend started meanwhile
-      [15, 'temporal', 12, 5, 9], // started meanwhile: all of its time counts
+      [15, 'acme-server', 12, 5, 9], // started meanwhile: all of its time counts
     ]);
     expect(otherProcessesCpu(before, after, 12, new Set([13]))).toEqual([
       { name: 'postgres', cpuMs: 3200 },
-      { name: 'temporal', cpuMs: 50 },
+      { name: 'acme-server', cpuMs: 50 },
     ]);
     // And on this machine: this very process is in the snapshot, under its own name.
     expect(processCpu().get(process.pid)?.comm).toBeTruthy();

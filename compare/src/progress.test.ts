@@ -40,17 +40,17 @@ function harness(tty: boolean, totalExpectedMs?: number) {
 describe('progress on a terminal', () => {
   it('keeps a live footer under the log: running cells with their time, elapsed, ETA', () => {
     const h = harness(true);
-    h.progress.started('a', 'LG naive/async after-model');
-    h.progress.started('b', 'TM hardened boundary');
+    h.progress.started('a', 'CP naive/async after-model');
+    h.progress.started('b', 'JN hardened boundary');
     h.advance(4000);
     h.progress.finished('a');
-    h.progress.log('[1/4] ✓ LG naive/async after-model');
+    h.progress.log('[1/4] ✓ CP naive/async after-model');
     const last = h.out.at(-1)!;
-    expect(h.out.at(-2)).toBe('[1/4] ✓ LG naive/async after-model\n');
+    expect(h.out.at(-2)).toBe('[1/4] ✓ CP naive/async after-model\n');
     // The footer went away before the line and came back under it.
     expect(h.out.at(-3)).toMatch(CLEAR_FOOTER);
     expect(last).toContain('── 1/4 done · 1 running · elapsed 0:04 · ETA 0:12');
-    expect(last).toContain('   ▸ TM hardened boundary 4.00 s');
+    expect(last).toContain('   ▸ JN hardened boundary 4.00 s');
     h.progress.stop();
     expect(h.stopped).toBe(true);
     expect(h.out.at(-1)).toMatch(CLEAR_FOOTER);

@@ -37,17 +37,17 @@ describe('terminal table', () => {
     expect(i).toBeGreaterThan(0);
     const block = lines.slice(i, i + 10).join('\n');
     expect(block).toMatch(/▸ .*mail twice/);
-    expect(block).toMatch(/seen: side effect doubled in LG naive\/async, TM naive/);
+    expect(block).toMatch(/seen: side effect doubled in CP naive\/async, JN naive/);
   });
 
   it('shows the evidence in the right columns', () => {
     const i = lines.findIndex((l) => l.startsWith('after-deliver —'));
     const row = (label: string) => lines.slice(i).find((l) => l.startsWith(label))!;
-    expect(columnSlice(row('LG naive/async'), 'effect')).toBe('yes');
-    expect(columnSlice(row('LG hardened'), 'effect')).toBe('no');
-    expect(columnSlice(row('TM naive'), 'repeated')).toBe('mail+1');
+    expect(columnSlice(row('CP naive/async'), 'effect')).toBe('yes');
+    expect(columnSlice(row('CP hardened'), 'effect')).toBe('no');
+    expect(columnSlice(row('JN naive'), 'repeated')).toBe('mail+1');
     const j = lines.findIndex((l) => l.startsWith('after-model —'));
-    const modelRow = lines.slice(j).find((l) => l.startsWith('TM hardened'))!;
+    const modelRow = lines.slice(j).find((l) => l.startsWith('JN hardened'))!;
     expect(columnSlice(modelRow, 'extra model')).toBe('+1 $0.00210');
     expect(columnSlice(modelRow, 'recovery')).toBe('0.05 s');
     expect(lines.find((l) => /^\d+ cells: /.test(l))).toMatch(/^16 cells: 16 completed · wall time 61.0 s/);
@@ -67,14 +67,14 @@ describe('terminal table', () => {
   });
 
   it("scopes each crash point's lesson to the rows it holds for, and says why the others depart", () => {
-    // LangGraph async before the approval gate: what survives a kill depends on timing (CRASH_DEVIATIONS).
+    // The checkpointer at async durability, before the approval gate: what survives a kill depends on timing (CRASH_DEVIATIONS).
     const i = lines.findIndex((l) => l.startsWith('boundary —'));
     const block = lines.slice(i, lines.indexOf('', i)).join('\n');
     const lessons = block.split('\n').filter((l) => l.startsWith('  ▸ '));
     const rule = lessons.find((l) => /repeats nothing/.test(l))!;
-    expect(rule).not.toMatch(/LG naive\/async/);
-    expect(rule).toMatch(/^ {2}▸ LG hardened\/sync, TM naive, TM hardened: A crash on a durable boundary/);
-    expect(block).toMatch(/▸ LG naive\/async: Durability "async" writes checkpoints in the background/);
+    expect(rule).not.toMatch(/CP naive\/async/);
+    expect(rule).toMatch(/^ {2}▸ CP hardened\/sync, JN naive, JN hardened: A crash on a durable boundary/);
+    expect(block).toMatch(/▸ CP naive\/async: Durability "async" writes checkpoints in the background/);
   });
 
   it('counts outcomes that read alike once in a distribution (another page repeated, the same count)', () => {
@@ -92,11 +92,11 @@ describe('terminal table', () => {
   });
 
   it('labels rows by runtime, variant and durability', () => {
-    expect(rowLabel({ runtimeLabel: 'LG', variant: 'naive', durability: 'exit', baselineOf: null })).toBe(
-      'LG naive/exit',
+    expect(rowLabel({ runtimeLabel: 'CP', variant: 'naive', durability: 'exit', baselineOf: null })).toBe(
+      'CP naive/exit',
     );
-    expect(rowLabel({ runtimeLabel: 'TM', variant: 'baseline', durability: null, baselineOf: 'hardened' })).toBe(
-      'TM hardened',
+    expect(rowLabel({ runtimeLabel: 'JN', variant: 'baseline', durability: null, baselineOf: 'hardened' })).toBe(
+      'JN hardened',
     );
   });
 });
@@ -105,9 +105,9 @@ describe('results', () => {
   it('match the --json contract', () => {
     const rows = crashRows(fixtureResults());
     for (const r of rows) {
-      expect(['langgraph', 'temporal']).toContain(r.runtime);
+      expect(['checkpointer', 'journal']).toContain(r.runtime);
       expect(['naive', 'hardened', 'baseline']).toContain(r.variant);
-      expect(r.runtime === 'temporal' ? r.durability === null : ['sync', 'async', 'exit'].includes(r.durability!)).toBe(
+      expect(r.runtime === 'journal' ? r.durability === null : ['sync', 'async', 'exit'].includes(r.durability!)).toBe(
         true,
       );
       expect(typeof r.lastDurable).toBe('string');
@@ -133,9 +133,9 @@ describe('results', () => {
 
   it('renders markdown with one section per crash point', () => {
     const md = toMarkdown(resultsDocument(fixtureResults()));
-    expect(md).toMatch(/^# What re-executes when a worker dies: LangGraph and Temporal/);
+    expect(md).toMatch(/^# What re-executes when a worker dies: Checkpointer and Journal/);
     for (const p of ['boundary', 'after-model', 'after-deliver']) expect(md).toContain(`## ${p}`);
-    expect(md).toContain('| LG naive/async | cp 6 VALIDATE | DELIVER mail | mail+1 | 0 | 0 | $0 | no | **yes** |');
+    expect(md).toContain('| CP naive/async | cp 6 VALIDATE | DELIVER mail | mail+1 | 0 | 0 | $0 | no | **yes** |');
     // The conditions of the measurement: outside settings in force (masked) and those kept from the workers.
     expect(md).toContain('Outside settings in force: `DATABASE_URL=postgres://u:***@db:5432/x`.');
     expect(md).toContain('deliberately not passed to the workers: `OPENAI_BASE_URL`.');

@@ -5,13 +5,18 @@ import {
   type HazardScenario,
 } from '@vendor-review/conformance';
 import { SCHEMA_VERSION } from '../src/report/results-schema.ts';
-import { baselineObservation, crashedObservation, FIXTURE_RUNTIMES } from '@vendor-review/conformance/fixtures';
+import {
+  baselineObservation,
+  crashedObservation,
+  FAKE_RUNTIMES,
+  type FakeRuntime,
+} from '@vendor-review/conformance/fixtures';
 import { buildProductionRows, buildRows, type Results } from '../src/report/results.ts';
 
 /** A small constructed comparison: baselines, and a few crashed cells per runtime, as report input. */
 export function fixtureObservations(): CellObservation[] {
   const out: CellObservation[] = [];
-  for (const runtime of ['langgraph', 'temporal'] as const) {
+  for (const runtime of ['checkpointer', 'journal'] as const) {
     for (const variant of ['naive', 'hardened'] as const) {
       out.push(baselineObservation(runtime, variant));
       out.push(crashedObservation({ runtime, variant, crashPoint: 'boundary', crashAfter: 4, resumeFrom: 4 }));
@@ -52,16 +57,16 @@ export function fixtureHazards(): HazardObservation[] {
     harm: hazardHarm([]),
   });
   return [
-    row({ hazard: 'retry-permanent', runtime: 'langgraph', variant: 'hardened', deviations: [] }, 'dead-lettered', {
+    row({ hazard: 'retry-permanent', runtime: 'checkpointer', variant: 'hardened', deviations: [] }, 'dead-lettered', {
       attempts: 1,
       'dead letter': 'SAVE_PROGRESS, 1 attempt(s): PermanentError: HTTP 422',
     }),
     row(
       {
         hazard: 'retry-permanent',
-        runtime: 'temporal',
+        runtime: 'journal',
         variant: 'naive',
-        deviations: FIXTURE_RUNTIMES.temporal.hazardDeviations ?? [],
+        deviations: FAKE_RUNTIMES.journal.hazardDeviations ?? [],
       },
       'retried-permanent',
       {
@@ -69,14 +74,14 @@ export function fixtureHazards(): HazardObservation[] {
         'seconds watched': 3.2,
       },
     ),
-    row({ hazard: 'retry-permanent', runtime: 'temporal', variant: 'hardened', deviations: [] }, 'looks-stuck', {
+    row({ hazard: 'retry-permanent', runtime: 'journal', variant: 'hardened', deviations: [] }, 'looks-stuck', {
       attempts: 7,
       'dead letter': null,
     }),
   ];
 }
 
-const labelOf = (r: string) => FIXTURE_RUNTIMES[r as 'langgraph' | 'temporal'].label;
+const labelOf = (r: string) => FAKE_RUNTIMES[r as FakeRuntime].label;
 
 export function fixtureResults(observations = fixtureObservations(), hazards = fixtureHazards()): Results {
   return {
@@ -85,8 +90,8 @@ export function fixtureResults(observations = fixtureObservations(), hazards = f
     meta: {
       versions: {
         runtimes: {
-          langgraph: { '@langchain/langgraph': '1.7.3', '@langchain/langgraph-checkpoint-postgres': '1.0.5' },
-          temporal: { '@temporalio/worker': '1.24.0' },
+          checkpointer: { 'acme-checkpointer': '1.7.3', 'acme-checkpointer-postgres': '1.0.5' },
+          journal: { 'acme-journal-worker': '1.24.0' },
         },
         servers: { 'Acme server': '1.9.1' },
         node: process.versions.node,
@@ -104,7 +109,7 @@ export function fixtureResults(observations = fixtureObservations(), hazards = f
       startedAt: new Date(0).toISOString(),
       machine: { cpus: 2, platform: 'linux x64' },
       options: {},
-      runtimes: Object.values(FIXTURE_RUNTIMES).map(({ name, label, title, colour }) => ({
+      runtimes: Object.values(FAKE_RUNTIMES).map(({ name, label, title, colour }) => ({
         name,
         label,
         title,

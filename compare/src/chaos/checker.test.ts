@@ -74,8 +74,8 @@ function records(o: Partial<RunRecords> = {}): RunRecords {
 function run(o: Partial<RunRecords> = {}, endedAt: number | null = 5_000): CheckedRun {
   return {
     runId: 'r1',
-    pool: 'langgraph/hardened',
-    runtime: 'langgraph',
+    pool: 'checkpointer/hardened',
+    runtime: 'checkpointer',
     variant: 'hardened',
     startedAt: 1_000,
     endedAt,
@@ -169,7 +169,7 @@ describe('late writes', () => {
 
   it('a task closed by another worker than the one the attempt was handed to', () => {
     const durable: DurableRecord = {
-      runtime: 'temporal',
+      runtime: 'journal',
       kind: 'history',
       marks: [ev('5', 'A'), ev('6', 'B', '5'), ev('7', 'B'), ev('8', 'B', '7')],
     };
@@ -281,8 +281,8 @@ describe('a false dead letter: dead-lettered below the cap of the step’s own e
   it('counts in its own column and makes the hardened row unclean', () => {
     const verdict = checkRun(failedRun([]), { digest: DIGEST, ledger: [] });
     const row = poolRow({
-      pool: 'temporal/hardened',
-      runtime: 'temporal',
+      pool: 'journal/hardened',
+      runtime: 'journal',
       variant: 'hardened',
       verdicts: [verdict],
       faults: {
@@ -308,8 +308,8 @@ describe('a row per runtime × variant', () => {
       checkRun(run({ final: { status: 'running', state: null } }, null), { digest: DIGEST, ledger: [] }),
     ];
     const row = poolRow({
-      pool: 'langgraph/naive',
-      runtime: 'langgraph',
+      pool: 'checkpointer/naive',
+      runtime: 'checkpointer',
       variant: 'naive',
       verdicts,
       faults: {

@@ -24,9 +24,9 @@ const faults = {
   'approve-while-down': 1,
 };
 const row = (variant: 'naive' | 'hardened', duplicateEffects: number) => ({
-  pool: `langgraph/${variant}`,
-  runtime: 'langgraph',
-  title: 'LangGraph',
+  pool: `checkpointer/${variant}`,
+  runtime: 'checkpointer',
+  title: 'Checkpointer',
   variant,
   runs: 4,
   faults,
@@ -72,7 +72,7 @@ function fixture(hardenedDuplicates = 0): ChaosResult {
     meta: {
       seed: 's1',
       runsPerPool: 4,
-      runtimes: ['langgraph'],
+      runtimes: ['checkpointer'],
       variants: ['naive', 'hardened'],
       workers: 2,
       boundSeconds: 120,
@@ -89,7 +89,7 @@ function fixture(hardenedDuplicates = 0): ChaosResult {
         platform: 'linux',
         loadAverage: { start: 1, end: 2 },
       },
-      versions: { node: '20', langgraph: '1' },
+      versions: { node: '20', checkpointer: '1' },
       infra: { world: 'w', postgres: 'p', servers: [] },
       schedule: {
         ...DEFAULT_SCHEDULE,
@@ -97,18 +97,18 @@ function fixture(hardenedDuplicates = 0): ChaosResult {
         points: [...DEFAULT_SCHEDULE.points],
         vendors: ['acme-analytics'],
       },
-      baselines: [{ pool: 'langgraph/naive', vendor: 'acme-analytics', runId: 'chs1-lg-naive-b0', digest: 'abc' }],
+      baselines: [{ pool: 'checkpointer/naive', vendor: 'acme-analytics', runId: 'chs1-cp-naive-b0', digest: 'abc' }],
       notes: [],
     },
     rows: [row('naive', 1), row('hardened', hardenedDuplicates)],
     violations: [
-      violation('langgraph/naive', 'chs1-lg-naive-003'),
-      ...(hardenedDuplicates ? [violation('langgraph/hardened', 'chs1-lg-hard-003')] : []),
+      violation('checkpointer/naive', 'chs1-cp-naive-003'),
+      ...(hardenedDuplicates ? [violation('checkpointer/hardened', 'chs1-cp-hard-003')] : []),
     ],
     runs: [
       {
-        runId: 'chs1-lg-naive-003',
-        pool: 'langgraph/naive',
+        runId: 'chs1-cp-naive-003',
+        pool: 'checkpointer/naive',
         index: 3,
         vendor: 'acme-analytics',
         end: 'completed',
@@ -129,10 +129,12 @@ function fixture(hardenedDuplicates = 0): ChaosResult {
 describe('the table and the report', () => {
   it('the table has a row per runtime × variant, the fault counts, the verdict and each violation with its replay', () => {
     const text = toText(chaosDocument(fixture()), { color: false });
-    expect(text).toMatch(/LangGraph naive +4 4\/2\/1\/1\/0\/5\/1 +3 +1 +0 +0 +1 +0 +0 +\$0\.00012 +2\.50 s +9\.00 s/);
+    expect(text).toMatch(
+      /Checkpointer naive +4 4\/2\/1\/1\/0\/5\/1 +3 +1 +0 +0 +1 +0 +0 +\$0\.00012 +2\.50 s +9\.00 s/,
+    );
     expect(text).toMatch(/hardened: no stuck run, no duplicate effect, no late write accepted/);
-    expect(text).toMatch(/chs1-lg-naive-003 duplicate-mail: the mailer stored 2 mails/);
-    expect(text).toMatch(/replay: pnpm chaos --seed s1 --run chs1-lg-naive-003/);
+    expect(text).toMatch(/chs1-cp-naive-003 duplicate-mail: the mailer stored 2 mails/);
+    expect(text).toMatch(/replay: pnpm chaos --seed s1 --run chs1-cp-naive-003/);
     expect(text.split('\n').every((l) => l.length <= 120)).toBe(true);
     expect(toText(chaosDocument(fixture(1)), { color: false })).toMatch(/hardened: NOT clean/);
   });
@@ -142,8 +144,8 @@ describe('the table and the report', () => {
     expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3)/);
     expect(html).toMatch(/<svg/);
     expect(html).toMatch(/Hardened: NOT clean/);
-    for (const id of ['chs1-lg-naive-003', 'chs1-lg-hard-003']) expect(html).toContain(id);
-    expect(html).toContain('pnpm chaos --seed s1 --run chs1-lg-hard-003');
+    for (const id of ['chs1-cp-naive-003', 'chs1-cp-hard-003']) expect(html).toContain(id);
+    expect(html).toContain('pnpm chaos --seed s1 --run chs1-cp-hard-003');
     expect(html).toContain('after-deliver@1 message=msg-0001');
   });
 });
@@ -161,7 +163,7 @@ describe('the command line', () => {
     expect(parseChaosArgs([]).seedDrawn).toBe(true);
     expect(() => parseChaosArgs(['--runs', '0'])).toThrow(/--runs/);
     expect(() => parseChaosArgs(['--runtime', 'plain'])).toThrow(/unknown runtime "plain"/);
-    expect(() => parseChaosArgs(['--run', 'chs1-lg-naive-003'])).toThrow(/--seed/);
+    expect(() => parseChaosArgs(['--run', 'chs1-cp-naive-003'])).toThrow(/--seed/);
     expect(() => parseChaosArgs(['--seed', 'a b'])).toThrow(/--seed/);
     expect(() => parseChaosArgs(['--help'])).toThrow(/help requested/);
   });

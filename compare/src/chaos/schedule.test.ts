@@ -86,17 +86,17 @@ describe('the schedule is a function of the seed', () => {
 
 describe('run ids', () => {
   it('say where a run belongs, and can be read back', () => {
-    const id = chaosRunId('s1', 'TM', 'hardened', 42);
-    expect(id).toBe('chs1-tm-hard-042');
-    expect(parseChaosRunId(id)).toEqual({ seed: 's1', runtimeCode: 'tm', variant: 'hardened', index: 42 });
-    expect(parseChaosRunId(chaosRunId('x-y', 'LG', 'naive', 7))).toEqual({
+    const id = chaosRunId('s1', 'JN', 'hardened', 42);
+    expect(id).toBe('chs1-jn-hard-042');
+    expect(parseChaosRunId(id)).toEqual({ seed: 's1', runtimeCode: 'jn', variant: 'hardened', index: 42 });
+    expect(parseChaosRunId(chaosRunId('x-y', 'CP', 'naive', 7))).toEqual({
       seed: 'x-y',
-      runtimeCode: 'lg',
+      runtimeCode: 'cp',
       variant: 'naive',
       index: 7,
     });
     expect(parseChaosRunId('rev-acme-1234')).toBeNull();
-    expect(parseChaosRunId(chaosRunId('s1', 'LG', 'naive', 'b0'))).toBeNull();
+    expect(parseChaosRunId(chaosRunId('s1', 'CP', 'naive', 'b0'))).toBeNull();
   });
 });
 

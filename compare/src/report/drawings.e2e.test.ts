@@ -44,7 +44,7 @@ describe('the report’s drawings, as Chromium lays them out', () => {
   it('the cost chart tells every series apart without hovering, its legend in the tables’ order', async () => {
     const infos = await runtimeInfos(RUNTIME_NAMES);
     const base = fixtureResults();
-    const template = crashRows(base).filter((r) => r.runtime === 'langgraph' && r.crashPoint !== null);
+    const template = crashRows(base).filter((r) => r.runtime === 'checkpointer' && r.crashPoint !== null);
     // Every registered runtime in both variants: ten series on the machine measured.
     const rows = infos.flatMap((info) =>
       template.map((r) => ({ ...r, runtime: info.name, runtimeLabel: info.label, cellId: `${info.name}/${r.cellId}` })),

@@ -32,7 +32,7 @@ describe('report.html', () => {
     const r = await renderReport(file);
     expect(r.errors).toEqual([]);
     expect(r.requests).toEqual([]);
-    expect(r.title).toMatch(/LangGraph and Temporal/);
+    expect(r.title).toMatch(/Checkpointer and Journal/);
     expect(r.cells).toHaveLength(crashRows(results).length);
     for (const c of r.cells) {
       expect(c.drawn, c.cell).toBeGreaterThan(0);

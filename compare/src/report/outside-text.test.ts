@@ -27,13 +27,13 @@ describe('outside text in the report’s opening lines', () => {
         ...base.meta.infrastructure,
         postgres: `DATABASE_URL ${masked}, this run's tables in database vr_run_1`,
         servers: [
-          { title: 'Temporal server', description: 'TEMPORAL_ADDRESS 127.0.0.1:7233 (namespace *team_a*)', ui: null },
+          { title: 'Journal server', description: 'JOURNAL_ADDRESS 127.0.0.1:7000 (namespace *team_a*)', ui: null },
         ],
         // A second masked password on the same line: between the two, Markdown would read bold.
         restartHazards: `PostgreSQL ${maskDatabaseUrl('postgres://postgres:s3_*<b>@127.0.0.1:5433/postgres')}`,
       },
       environment: environmentReport(env, undefined, [ACME_SERVER]),
-      versions: { ...base.meta.versions, servers: { 'Temporal server': '1.32.0_<rc>' } },
+      versions: { ...base.meta.versions, servers: { 'Journal server': '1.32.0_<rc>' } },
     },
   };
 
@@ -50,14 +50,14 @@ describe('outside text in the report’s opening lines', () => {
     expect(meta).toContain('(namespace *team_a*)');
     expect(meta).toContain('on servers of their own: PostgreSQL postgres://postgres:***@127.0.0.1:5433/postgres.');
     expect(meta).toContain('<code>ACME_NAMESPACE=team_a*b&lt;i&gt;x&lt;/i&gt;`</code>');
-    expect(meta).toContain('Temporal server 1.32.0_&lt;rc&gt;');
+    expect(meta).toContain('Journal server 1.32.0_&lt;rc&gt;');
   });
 
   it('results.md escapes what Markdown would read as marks, and reads back as the text itself', () => {
     const md = toMarkdown(resultsDocument(results));
     expect(md).toContain('postgres://ad\\_min:\\*\\*\\*@127.0.0.1:5432/post\\_gres');
     expect(md).toContain('(namespace \\*team\\_a\\*)');
-    expect(md).toContain('Temporal server 1.32.0\\_\\<rc\\>');
+    expect(md).toContain('Journal server 1.32.0\\_\\<rc\\>');
     // A value holding a backtick is fenced by more of them.
     expect(md).toContain('`` ACME_NAMESPACE=team_a*b<i>x</i>` ``');
     // Outside a code span, no run of asterisks is left to open bold.

@@ -6,7 +6,7 @@ import {
   type HazardId,
   type HazardObservation,
 } from '@vendor-review/conformance';
-import { FIXTURE_RUNTIMES } from '@vendor-review/conformance/fixtures';
+import { FAKE_RUNTIMES } from '@vendor-review/conformance/fixtures';
 import { fixtureResults } from '../../test/fixture-results.ts';
 import { toHtml } from './render-html.ts';
 import { toMarkdown } from './render-markdown.ts';
@@ -20,17 +20,17 @@ describe('production hazard rows', () => {
   const rows = productionRows(fixtureResults());
 
   it('judge each row against what its variant must show, or what its runtime documents', () => {
-    const [lgHardened, tmNaive, tmHardened] = rows;
-    expect(lgHardened).toMatchObject({
+    const [cpHardened, jnNaive, jnHardened] = rows;
+    expect(cpHardened).toMatchObject({
       suite: 'production',
       verdict: 'dead-lettered',
       expected: 'dead-lettered',
       violations: [],
       deviation: null,
     });
-    expect(tmNaive).toMatchObject({ verdict: 'retried-permanent', expected: 'retried-permanent', violations: [] });
-    expect(tmNaive!.deviation).toMatch(/default retry policy/);
-    expect(tmHardened!.violations).toEqual([
+    expect(jnNaive).toMatchObject({ verdict: 'retried-permanent', expected: 'retried-permanent', violations: [] });
+    expect(jnNaive!.deviation).toMatch(/default retry policy/);
+    expect(jnHardened!.violations).toEqual([
       'looks-stuck: still retrying past any cap: running, no dead letter, nobody told; expected dead-lettered: gave up at the cap: failed, with the input, the error and the attempts in a dead letter',
     ]);
   });
@@ -40,9 +40,9 @@ describe('production hazard rows', () => {
     const lines = text.split('\n');
     expect(lines[0]).toBe('retries — Retry the transient, not the permanent');
     expect(lines[1]).toBe('  the tracker refuses the note with a 422');
-    expect(lines[2]).toMatch(/^ {4}LG hardened +dead-lettered +attempts 1 · dead letter SAVE_PROGRESS/);
-    expect(lines[3]).toMatch(/^ {4}TM naive +retried-permanent +attempts 3 · seconds watched 3\.2 \(documented\)$/);
-    expect(lines[4]).toMatch(/^ {4}TM hardened +looks-stuck +attempts 7 · no dead letter ✗ not what it must show$/);
+    expect(lines[2]).toMatch(/^ {4}CP hardened +dead-lettered +attempts 1 · dead letter SAVE_PROGRESS/);
+    expect(lines[3]).toMatch(/^ {4}JN naive +retried-permanent +attempts 3 · seconds watched 3\.2 \(documented\)$/);
+    expect(lines[4]).toMatch(/^ {4}JN hardened +looks-stuck +attempts 7 · no dead letter ✗ not what it must show$/);
     expect(text).toMatch(/^ {2}▸ A rate limit or a 503 may clear/m);
     for (const l of lines) expect(l.length).toBeLessThanOrEqual(120);
   });
@@ -50,19 +50,19 @@ describe('production hazard rows', () => {
   it('results.md has the production section', () => {
     const md = toMarkdown(resultsDocument(fixtureResults()));
     expect(md).toContain('# Production hazards');
-    expect(md).toContain('| TM hardened | looks-stuck | attempts 7 · no dead letter | **no**: looks-stuck:');
+    expect(md).toContain('| JN hardened | looks-stuck | attempts 7 · no dead letter | **no**: looks-stuck:');
   });
 });
 
 describe('a hazard row whose verdict depends on timing', () => {
   const scenario = {
     hazard: 'restart-server' as const,
-    runtime: 'temporal',
+    runtime: 'journal',
     variant: 'naive' as const,
-    deviations: FIXTURE_RUNTIMES.temporal.hazardDeviations ?? [],
+    deviations: FAKE_RUNTIMES.journal.hazardDeviations ?? [],
   };
   const run = (repetition: number, verdict: string, harm: HazardObservation['harm']): HazardObservation => ({
-    scenario: { ...scenario, id: 'restart-server/temporal/naive' },
+    scenario: { ...scenario, id: 'restart-server/journal/naive' },
     repetition,
     status: 'ran',
     verdict,
@@ -143,11 +143,11 @@ describe('a hazard row whose verdict depends on timing', () => {
 describe('a hazard cell’s colour on the scorecard', () => {
   const zombie = (variant: 'naive' | 'hardened', harm: HazardObservation['harm']): HazardObservation => ({
     scenario: {
-      id: `zombie/temporal/${variant}`,
+      id: `zombie/journal/${variant}`,
       hazard: 'zombie',
-      runtime: 'temporal',
+      runtime: 'journal',
       variant,
-      deviations: FIXTURE_RUNTIMES.temporal.hazardDeviations ?? [],
+      deviations: FAKE_RUNTIMES.journal.hazardDeviations ?? [],
     },
     repetition: 0,
     status: 'ran',
@@ -182,9 +182,9 @@ describe('the hazards a run left out', () => {
     buildProductionRows(
       hazards.map((hazard): HazardObservation => ({
         scenario: {
-          id: `${hazard}/langgraph/hardened`,
+          id: `${hazard}/checkpointer/hardened`,
           hazard,
-          runtime: 'langgraph',
+          runtime: 'checkpointer',
           variant: 'hardened',
           deviations: [],
         },

@@ -1,4 +1,9 @@
-import { baselineObservation, crashedObservation, FIXTURE_RUNTIMES } from '@vendor-review/conformance/fixtures';
+import {
+  baselineObservation,
+  crashedObservation,
+  FAKE_RUNTIMES,
+  type FakeRuntime,
+} from '@vendor-review/conformance/fixtures';
 import type { CellObservation } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
 import { fixtureResults } from '../../test/fixture-results.ts';
@@ -9,7 +14,7 @@ import { toMarkdown } from './render-markdown.ts';
 import { resultsDocument } from './results-document.ts';
 import { buildRows } from './results.ts';
 
-const label = (r: string) => FIXTURE_RUNTIMES[r as 'langgraph' | 'temporal'].label;
+const label = (r: string) => FAKE_RUNTIMES[r as FakeRuntime].label;
 
 /** A repetition of a crashed cell as its own run: a run id, and a mail whose opKey names it. */
 function repetition(n: number, build: () => CellObservation): CellObservation {
@@ -66,15 +71,15 @@ describe('the same outcome across repeats', () => {
     // What the table, results.md and the report print for it: where each resume started, what repeated, how often.
     expect(distributionText(row)).toBe('cp 6 VALIDATE → web+3 2/3 · cp 6 VALIDATE → none 1/3');
     // The "seen" line names what repeated in some runs, not only what the first run did.
-    expect(observedLine([row])).toContain('page fetches repeated in LG naive/async (2/3)');
-    expect(observedLine([row])).toContain('nothing repeated in LG naive/async (1/3)');
+    expect(observedLine([row])).toContain('page fetches repeated in CP naive/async (2/3)');
+    expect(observedLine([row])).toContain('nothing repeated in CP naive/async (1/3)');
     // …in the table, results.md and the report alike.
     const results = { ...fixtureResults(), rows };
     expect(toText(resultsDocument(results))).toContain(
       '↳ over 3 runs: cp 6 VALIDATE → web+3 2/3 · cp 6 VALIDATE → none 1/3',
     );
     expect(toMarkdown(resultsDocument(results))).toContain(
-      '- LG naive/async: varied over 3 runs: cp 6 VALIDATE → web+3 2/3',
+      '- CP naive/async: varied over 3 runs: cp 6 VALIDATE → web+3 2/3',
     );
     expect(toHtml(resultsDocument(results))).toContain('↳ over 3 runs: cp 6 VALIDATE → web+3 2/3');
   });
@@ -87,7 +92,7 @@ describe('the same outcome across repeats', () => {
     const results = { ...fixtureResults(), rows };
     const said = 'one run of a cell whose outcome depends on timing: --full runs it 3 times';
     expect(toText(resultsDocument(results))).toContain(`↳ ${said}`);
-    expect(toMarkdown(resultsDocument(results))).toContain(`- LG naive/async: ${said}`);
+    expect(toMarkdown(resultsDocument(results))).toContain(`- CP naive/async: ${said}`);
     // A cell whose outcome does not depend on timing says nothing of its runs.
     const baseline = rows.find((r) => r.crashPoint === null)!;
     expect(baseline.dependsOnTiming).toBe(false);

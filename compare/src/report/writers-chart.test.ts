@@ -18,7 +18,7 @@ const cp = (id: string, parentId: string | null, writer: string, order: number):
 
 /** Z wrote up to c1; A and B both continued from it. */
 const forked: DurableRecord = {
-  runtime: 'langgraph',
+  runtime: 'checkpointer',
   kind: 'checkpoints',
   marks: [
     cp('c0', null, 'Z', -1),
@@ -53,7 +53,7 @@ describe('the two writers, drawn from the durable record', () => {
       bookkeeping,
     });
     const svg = renderWritersChart({
-      runtime: 'temporal',
+      runtime: 'journal',
       kind: 'history',
       marks: [
         ev(1, '4581', null),
@@ -75,8 +75,8 @@ describe('the two writers, drawn from the durable record', () => {
       scenario,
       section: scenario,
       title: scenario,
-      runtime: 'langgraph',
-      runtimeLabel: 'LG',
+      runtime: 'checkpointer',
+      runtimeLabel: 'CP',
       variant: 'naive',
       verdict: 'forked',
       verdictText: null,

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { baselineObservation, crashedObservation, finalState, lgRecord, T0, tmRecord } from './fixtures.ts';
+import {
+  baselineObservation,
+  crashedObservation,
+  finalState,
+  checkpointerRecord,
+  T0,
+  journalRecord,
+} from './fixtures.ts';
 import { computeEvidence, duplicatedSideEffects, lastDurableBefore, repeatedOperations } from './evidence.ts';
 
 // Indexes into PIPELINE: 4 = first EXTRACT model call, 5 = first tracker note, 11 = mail.
@@ -56,7 +63,7 @@ describe('evidence from constructed ledgers', () => {
   });
 
   it('hardened after-deliver: the second send is deduplicated by the key, no duplicated side effect', () => {
-    const hb = baselineObservation('langgraph', 'hardened');
+    const hb = baselineObservation('checkpointer', 'hardened');
     const obs = crashedObservation({
       variant: 'hardened',
       crashPoint: 'after-deliver',
@@ -96,7 +103,7 @@ describe('evidence from constructed ledgers', () => {
   it('a forked checkpoint chain is duplicated state', () => {
     const obs = {
       ...crashedObservation({ crashPoint: 'boundary', crashAfter: 4, resumeFrom: 4 }),
-      durableFinal: lgRecord(12, 5),
+      durableFinal: checkpointerRecord(12, 5),
     };
     const e = computeEvidence(obs, baseline);
     expect(e.stateDuplicated).toBe(true);
@@ -123,9 +130,9 @@ describe('evidence from constructed ledgers', () => {
     expect(r).toContain('model:EXTRACT:aaa');
   });
 
-  it('temporal: recovery counts only history events carrying worker B identity', () => {
-    const tb = baselineObservation('temporal', 'naive');
-    const obs = crashedObservation({ runtime: 'temporal', crashPoint: 'after-model', crashAfter: 5, resumeFrom: 4 });
+  it('journal: recovery counts only history events carrying worker B identity', () => {
+    const tb = baselineObservation('journal', 'naive');
+    const obs = crashedObservation({ runtime: 'journal', crashPoint: 'after-model', crashAfter: 5, resumeFrom: 4 });
     obs.ledger = obs.ledger.filter((e) => e.worker === 'A'); // B made no world call yet
     const event = (id: number, at: number, what: string, writer: string | null) => ({
       id: String(id),
@@ -139,7 +146,7 @@ describe('evidence from constructed ledgers', () => {
       bookkeeping: true,
     });
     obs.durableFinal = {
-      runtime: 'temporal',
+      runtime: 'journal',
       kind: 'history',
       marks: [
         event(1, T0, 'workflow started', null),
@@ -154,18 +161,18 @@ describe('evidence from constructed ledgers', () => {
 
 describe('durable records', () => {
   it('names the last checkpoint before the crash', () => {
-    expect(lastDurableBefore(lgRecord(8), T0).short).toBe('cp 6 VALIDATE');
+    expect(lastDurableBefore(checkpointerRecord(8), T0).short).toBe('cp 6 VALIDATE');
   });
 
   it('says so when nothing was durable', () => {
-    expect(lastDurableBefore({ runtime: 'langgraph', kind: 'checkpoints', marks: [] }, T0).short).toBe('nothing');
+    expect(lastDurableBefore({ runtime: 'checkpointer', kind: 'checkpoints', marks: [] }, T0).short).toBe('nothing');
     expect(lastDurableBefore({ runtime: 'plain', kind: 'none', marks: [] }, T0).long).toBe(
       'plain keeps nothing durable',
     );
   });
 
   it('a history: the last completed activity, and events after the crash are ignored', () => {
-    const d = lastDurableBefore(tmRecord(12, T0), T0 + 7 * 60 + 1);
+    const d = lastDurableBefore(journalRecord(12, T0), T0 + 7 * 60 + 1);
     expect(d.short).toBe('#7 FETCH');
   });
 });

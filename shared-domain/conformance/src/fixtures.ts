@@ -6,12 +6,22 @@ import type { LedgerEntry } from '@vendor-review/world';
 import type { CellObservation } from './observation.ts';
 import { baselineIdFor, scenarioId, type Scenario } from './scenarios.ts';
 
-/** Two runtimes configured like the real ones (their adapters' RuntimeInfo), for constructed results. */
-export const FIXTURE_RUNTIMES: Record<'langgraph' | 'temporal', RuntimeInfo> = {
-  langgraph: {
-    name: 'langgraph',
-    label: 'LG',
-    title: 'LangGraph',
+/** The fake runtimes' names: a test builds rows for one or the other. */
+export type FakeRuntime = 'checkpointer' | 'journal';
+
+/**
+ * Two made-up runtimes, one per mechanism a durable runtime keeps its progress by, for constructed
+ * results. `checkpointer` saves a checkpoint at node boundaries, with a durability setting for when
+ * it writes (in the background, before the next step, or only when the run stops), and departs from
+ * the crash rules where a setting keeps too little. `journal` replays a history of the steps it
+ * recorded, has no durability setting, and departs from the hazard catalogue where its defaults
+ * differ (a default retry policy that never gives up, the server's own fencing of a stale task).
+ */
+export const FAKE_RUNTIMES: Record<FakeRuntime, RuntimeInfo> = {
+  checkpointer: {
+    name: 'checkpointer',
+    label: 'CP',
+    title: 'Checkpointer',
     colour: '#2563eb',
     configurations: [
       { variant: 'naive', durability: 'async' },
@@ -23,13 +33,13 @@ export const FIXTURE_RUNTIMES: Record<'langgraph' | 'temporal', RuntimeInfo> = {
       { variant: 'hardened', durability: null, granularity: 'per-requirement' },
       { variant: 'hardened', durability: null, granularity: 'coarse' },
     ],
-    // As its runtime module says (a test may build rows that depend on them).
+    // Where a durability setting keeps too little for the rule (a test may build rows that depend on them).
     crashDeviations: [
       {
         durability: 'exit',
         points: BEFORE_THE_GATE,
         expected: { kind: 'lost' },
-        why: 'Durability "exit" writes a checkpoint only when the graph stops.',
+        why: 'Durability "exit" writes a checkpoint only when the run stops.',
       },
       {
         durability: 'async',
@@ -39,18 +49,18 @@ export const FIXTURE_RUNTIMES: Record<'langgraph' | 'temporal', RuntimeInfo> = {
       },
     ],
   },
-  temporal: {
-    name: 'temporal',
-    label: 'TM',
-    title: 'Temporal',
+  journal: {
+    name: 'journal',
+    label: 'JN',
+    title: 'Journal',
     colour: '#7c3aed',
-    // As its runtime module says (a test may build rows that depend on them).
+    // Where its defaults end a hazard elsewhere than the catalogue (a test may build rows that depend on them).
     hazardDeviations: [
       {
         hazard: 'retry-permanent',
         variant: 'naive',
         expected: 'retried-permanent',
-        why: 'Temporal’s default retry policy retries every failure, forever.',
+        why: 'The journal’s default retry policy retries every failure, forever.',
       },
       { hazard: 'two-writers', variant: 'naive', expected: 'one-writer', why: 'one task, one poller' },
       { hazard: 'zombie', variant: 'naive', expected: 'fenced-by-runtime', why: 'stale task token' },
@@ -60,7 +70,7 @@ export const FIXTURE_RUNTIMES: Record<'langgraph' | 'temporal', RuntimeInfo> = {
         variant: 'naive',
         expected: 'rode-it-out',
         alsoSeen: ['duplicated-effects'],
-        why: 'Whether the note’s activity reports before the outage is a race.',
+        why: 'Whether the note’s step reports before the outage is a race.',
       },
     ],
     configurations: [
@@ -172,10 +182,10 @@ export function worker(name: string, startedAt: number, exitedAt: number, killed
 }
 
 export function scenario(
-  runtime: 'langgraph' | 'temporal',
+  runtime: FakeRuntime,
   variant: Scenario['variant'],
   crashPoint: Scenario['crashPoint'],
-  durability: Scenario['durability'] = runtime === 'langgraph' && variant === 'naive' ? 'async' : null,
+  durability: Scenario['durability'] = runtime === 'checkpointer' && variant === 'naive' ? 'async' : null,
 ): Scenario {
   return {
     id: scenarioId(runtime, variant, durability, crashPoint),
@@ -183,14 +193,14 @@ export function scenario(
     variant,
     durability,
     crashPoint,
-    baselineId: baselineIdFor(FIXTURE_RUNTIMES[runtime], variant),
+    baselineId: baselineIdFor(FAKE_RUNTIMES[runtime], variant),
     faults: [],
-    deviations: FIXTURE_RUNTIMES[runtime].crashDeviations ?? [],
+    deviations: FAKE_RUNTIMES[runtime].crashDeviations ?? [],
   };
 }
 
 export function baselineObservation(
-  runtime: 'langgraph' | 'temporal' = 'langgraph',
+  runtime: FakeRuntime = 'checkpointer',
   variant: Scenario['variant'] = 'naive',
 ): CellObservation {
   const runId = 'rev-acme-base';
@@ -204,7 +214,7 @@ export function baselineObservation(
     runId,
     runtimeIds: { threadId: 'thread-base' },
     link: null,
-    durability: runtime === 'langgraph' ? 'async' : null,
+    durability: runtime === 'checkpointer' ? 'async' : null,
     status: 'completed',
     note: null,
     startedAt: T0 - 500,
@@ -213,7 +223,7 @@ export function baselineObservation(
     workers: [worker('A', T0 - 500, T0 + 1900, false)],
     ledger,
     durableAtCrash: null,
-    durableFinal: runtime === 'langgraph' ? lgRecord(12) : tmRecord(30, T0),
+    durableFinal: runtime === 'checkpointer' ? checkpointerRecord(12) : journalRecord(30, T0),
     finalState: finalState(runId),
     approvals: [{ at: T0 + 1050, aliveWorker: 'A', decision: { approved: true, by: 'qa' } }],
   };
@@ -221,14 +231,13 @@ export function baselineObservation(
 
 const NODES = ['VALIDATE', 'DISCOVER', 'SELECT_REQUIREMENT', 'SELECT_PAGE', 'FETCH', 'EXTRACT'];
 
-/** A checkpoint chain of `n` checkpoints (the first is LangGraph's input checkpoint), optionally forked. */
 /**
- * A LangGraph record drawn by hand: each checkpoint `[id, parent, writer?]`, in the order given, its
- * id its label. Enough for the judges that read only the chain's shape and who wrote what.
+ * A checkpointer's record drawn by hand: each checkpoint `[id, parent, writer?]`, in the order given,
+ * its id its label. Enough for the judges that read only the chain's shape and who wrote what.
  */
 export function checkpointChain(marks: [id: string, parent: string | null, writer?: string][]): DurableRecord {
   return {
-    runtime: 'langgraph',
+    runtime: 'checkpointer',
     kind: 'checkpoints',
     marks: marks.map(([id, parentId, writer], order): DurableMark => ({
       id,
@@ -244,7 +253,8 @@ export function checkpointChain(marks: [id: string, parent: string | null, write
   };
 }
 
-export function lgRecord(n: number, forkAt?: number): DurableRecord {
+/** A checkpoint chain of `n` checkpoints (the first the run's input checkpoint), optionally forked at `forkAt`. */
+export function checkpointerRecord(n: number, forkAt?: number): DurableRecord {
   const mark = (id: string, parentId: string | null, step: number, node: string | null): DurableMark => ({
     id,
     kind: 'checkpoint',
@@ -260,11 +270,11 @@ export function lgRecord(n: number, forkAt?: number): DurableRecord {
     mark(`cp${i}`, i ? `cp${i - 1}` : null, i - 1, i ? NODES[(i - 1) % NODES.length]! : null),
   );
   if (forkAt !== undefined) marks.push(mark(`fork${forkAt}`, `cp${forkAt}`, forkAt, 'EXTRACT'));
-  return { runtime: 'langgraph', kind: 'checkpoints', marks };
+  return { runtime: 'checkpointer', kind: 'checkpoints', marks };
 }
 
-/** A history of `n` events: started, then scheduled / started (by worker A) / completed FETCH activities. */
-export function tmRecord(n: number, start: number): DurableRecord {
+/** A journal's history of `n` events: started, then scheduled / started (by worker A) / completed FETCH steps. */
+export function journalRecord(n: number, start: number): DurableRecord {
   const marks = Array.from({ length: n }, (_, i): DurableMark => {
     const phase =
       i === 0
@@ -283,7 +293,7 @@ export function tmRecord(n: number, start: number): DurableRecord {
       bookkeeping: phase === 'ActivityTaskScheduled' || phase === 'ActivityTaskStarted',
     };
   });
-  return { runtime: 'temporal', kind: 'history', marks };
+  return { runtime: 'journal', kind: 'history', marks };
 }
 
 /**
@@ -291,7 +301,7 @@ export function tmRecord(n: number, start: number): DurableRecord {
  * B repeated `repeatFrom..` (the unfinished step) and finished.
  */
 export function crashedObservation(opts: {
-  runtime?: 'langgraph' | 'temporal';
+  runtime?: FakeRuntime;
   variant?: Scenario['variant'];
   crashPoint: NonNullable<Scenario['crashPoint']>;
   crashAfter: number;
@@ -299,7 +309,7 @@ export function crashedObservation(opts: {
   dedupe?: boolean;
   final?: ReviewState;
 }): CellObservation {
-  const runtime = opts.runtime ?? 'langgraph';
+  const runtime = opts.runtime ?? 'checkpointer';
   const variant = opts.variant ?? 'naive';
   const runId = 'rev-acme-crash';
   const a = PIPELINE.slice(0, opts.crashAfter).map((op) => ({ ...op, worker: 'A' }));
@@ -318,9 +328,12 @@ export function crashedObservation(opts: {
     repetition: 0,
     runId,
     runtimeIds:
-      runtime === 'langgraph' ? { threadId: 'thread-1' } : { workflowId: 'review-rev-acme-crash', runtimeRunId: 'r1' },
+      runtime === 'checkpointer'
+        ? { threadId: 'thread-1' }
+        : { workflowId: 'review-rev-acme-crash', runtimeRunId: 'r1' },
     link: null,
-    durability: runtime === 'langgraph' && variant === 'naive' ? 'async' : runtime === 'langgraph' ? 'sync' : null,
+    durability:
+      runtime === 'checkpointer' && variant === 'naive' ? 'async' : runtime === 'checkpointer' ? 'sync' : null,
     status: 'completed',
     note: null,
     startedAt: T0 - 500,
@@ -328,8 +341,8 @@ export function crashedObservation(opts: {
     crash: { point: opts.crashPoint, occurrence: 1, action: 'kill', pid: 1001, at: crashAt, detail: '' },
     workers: [worker('A', T0 - 500, crashAt, true), worker('B', crashAt + 20, T0 + 2900, false)],
     ledger,
-    durableAtCrash: runtime === 'langgraph' ? lgRecord(8) : tmRecord(12, T0 - 400),
-    durableFinal: runtime === 'langgraph' ? lgRecord(20) : tmRecord(40, T0 - 400),
+    durableAtCrash: runtime === 'checkpointer' ? checkpointerRecord(8) : journalRecord(12, T0 - 400),
+    durableFinal: runtime === 'checkpointer' ? checkpointerRecord(20) : journalRecord(40, T0 - 400),
     finalState: opts.final ?? finalState(runId),
     approvals: [],
   };

@@ -1,72 +1,72 @@
 import { describe, expect, it } from 'vitest';
-import { FIXTURE_RUNTIMES } from './fixtures.ts';
+import { FAKE_RUNTIMES } from './fixtures.ts';
 import { crashCatalogue, LONG_STEP_MS, selectScenarios } from './scenarios.ts';
 import { STOP_GRACE_MS } from '@vendor-review/pipeline';
 import { expectationFor, CRASH_RULES } from './catalogue/crash-rules.ts';
 
-const { langgraph: LG, temporal: TM } = FIXTURE_RUNTIMES;
+const { checkpointer: CP, journal: JN } = FAKE_RUNTIMES;
 
 describe('the crash catalogue', () => {
   it('every crash point in every configuration, a baseline per runtime and variant in its first configuration', () => {
-    const all = crashCatalogue([LG, TM]);
+    const all = crashCatalogue([CP, JN]);
     expect(all.filter((s) => s.crashPoint === null).map((s) => s.id)).toEqual([
-      'langgraph/naive/async/baseline',
-      'langgraph/hardened/-/baseline',
-      'temporal/naive/-/baseline',
-      'temporal/hardened/-/baseline',
+      'checkpointer/naive/async/baseline',
+      'checkpointer/hardened/-/baseline',
+      'journal/naive/-/baseline',
+      'journal/hardened/-/baseline',
     ]);
     expect(all.length).toBe(4 + 8 * (4 + 2));
     expect(new Set(all.map((s) => s.id)).size).toBe(all.length);
     const midModel = all.filter(
-      (s) => s.crashPoint === 'mid-model' && s.runtime === 'langgraph' && s.variant === 'naive',
+      (s) => s.crashPoint === 'mid-model' && s.runtime === 'checkpointer' && s.variant === 'naive',
     );
     expect(midModel.map((s) => [s.durability, s.baselineId])).toEqual([
-      ['async', 'langgraph/naive/async/baseline'],
-      ['sync', 'langgraph/naive/async/baseline'],
-      ['exit', 'langgraph/naive/async/baseline'],
+      ['async', 'checkpointer/naive/async/baseline'],
+      ['sync', 'checkpointer/naive/async/baseline'],
+      ['exit', 'checkpointer/naive/async/baseline'],
     ]);
   });
 
   it('keeps the baselines a filtered selection needs', () => {
     const sel = selectScenarios(
-      { runtimes: ['temporal'], variants: ['hardened'], crashPoints: ['after-deliver'] },
-      crashCatalogue([LG, TM]),
+      { runtimes: ['journal'], variants: ['hardened'], crashPoints: ['after-deliver'] },
+      crashCatalogue([CP, JN]),
     );
-    expect(sel.map((s) => s.id)).toEqual(['temporal/hardened/-/baseline', 'temporal/hardened/-/after-deliver']);
+    expect(sel.map((s) => s.id)).toEqual(['journal/hardened/-/baseline', 'journal/hardened/-/after-deliver']);
   });
 
   it("kill alone by default; term adds every point in each variant's baseline configuration and a long step, ids of kills unchanged", () => {
-    const kills = crashCatalogue([LG, TM]);
-    expect(crashCatalogue([LG, TM], { stops: ['kill'] })).toEqual(kills);
-    const both = crashCatalogue([LG, TM], { stops: ['kill', 'term'] });
+    const kills = crashCatalogue([CP, JN]);
+    expect(crashCatalogue([CP, JN], { stops: ['kill'] })).toEqual(kills);
+    const both = crashCatalogue([CP, JN], { stops: ['kill', 'term'] });
     const terms = both.filter((s) => s.stop === 'term');
     expect(both.filter((s) => s.stop !== 'term')).toEqual(kills);
     // 8 points × 2 variants × 2 runtimes, plus one long-step row per runtime and variant
     expect(terms.length).toBe(8 * 4 + 4);
     expect(new Set(both.map((s) => s.id)).size).toBe(both.length);
-    expect(terms.filter((s) => s.runtime === 'langgraph' && s.crashPoint === 'mid-model').map((s) => s.id)).toEqual([
-      'langgraph/naive/async/mid-model/term',
-      'langgraph/naive/async/mid-model/term-long-step',
-      'langgraph/hardened/-/mid-model/term',
-      'langgraph/hardened/-/mid-model/term-long-step',
+    expect(terms.filter((s) => s.runtime === 'checkpointer' && s.crashPoint === 'mid-model').map((s) => s.id)).toEqual([
+      'checkpointer/naive/async/mid-model/term',
+      'checkpointer/naive/async/mid-model/term-long-step',
+      'checkpointer/hardened/-/mid-model/term',
+      'checkpointer/hardened/-/mid-model/term-long-step',
     ]);
     for (const s of terms) expect(s.graceMs).toBe(STOP_GRACE_MS);
-    const long = terms.find((s) => s.id === 'temporal/hardened/-/mid-model/term-long-step')!;
+    const long = terms.find((s) => s.id === 'journal/hardened/-/mid-model/term-long-step')!;
     expect(long.faults).toEqual([{ route: 'model', kind: 'slow', step: 'EXTRACT', times: 1, delayMs: LONG_STEP_MS }]);
     expect(LONG_STEP_MS).toBeGreaterThan(STOP_GRACE_MS);
-    expect(terms.find((s) => s.id === 'temporal/hardened/-/mid-model/term')!.faults).toEqual([]);
+    expect(terms.find((s) => s.id === 'journal/hardened/-/mid-model/term')!.faults).toEqual([]);
   });
 
   it('selects each variant in its baseline configuration only, when asked', () => {
-    const all = crashCatalogue([LG, TM]);
+    const all = crashCatalogue([CP, JN]);
     const chosen = selectScenarios({ baselineConfigurations: true }, all);
     const configs = new Set(chosen.map((s) => `${s.runtime}/${s.variant}/${s.durability ?? '-'}`));
-    // LangGraph naive in its default durability only; the hardened variants and Temporal as they are.
+    // The checkpointer's naive variant in its default durability only; the hardened variants and the journal as they are.
     expect([...configs].sort()).toEqual([
-      `${LG.name}/hardened/-`,
-      `${LG.name}/naive/${LG.configurations[0]!.durability}`,
-      `${TM.name}/hardened/-`,
-      `${TM.name}/naive/-`,
+      `${CP.name}/hardened/-`,
+      `${CP.name}/naive/${CP.configurations[0]!.durability}`,
+      `${JN.name}/hardened/-`,
+      `${JN.name}/naive/-`,
     ]);
     expect(chosen.every((s) => s.baselineId === all.find((b) => b.id === s.baselineId)?.id)).toBe(true);
     expect(chosen.length).toBeLessThan(all.length);
@@ -74,10 +74,10 @@ describe('the crash catalogue', () => {
 
   it('selects by how the worker leaves, keeping the baselines', () => {
     const sel = selectScenarios(
-      { runtimes: ['temporal'], variants: ['naive'], crashPoints: ['after-deliver'], stops: ['term'] },
-      crashCatalogue([LG, TM], { stops: ['kill', 'term'] }),
+      { runtimes: ['journal'], variants: ['naive'], crashPoints: ['after-deliver'], stops: ['term'] },
+      crashCatalogue([CP, JN], { stops: ['kill', 'term'] }),
     );
-    expect(sel.map((s) => s.id)).toEqual(['temporal/naive/-/baseline', 'temporal/naive/-/after-deliver/term']);
+    expect(sel.map((s) => s.id)).toEqual(['journal/naive/-/baseline', 'journal/naive/-/after-deliver/term']);
   });
 });
 

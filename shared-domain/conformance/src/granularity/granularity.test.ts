@@ -1,35 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { baselineObservation, crashedObservation, entries, FIXTURE_RUNTIMES, PIPELINE } from '../fixtures.ts';
+import { baselineObservation, crashedObservation, entries, FAKE_RUNTIMES, PIPELINE } from '../fixtures.ts';
 import { crashCatalogue } from '../scenarios.ts';
 import { granularityCatalogue } from './catalogue.ts';
 import { callTimes, durableRecordCount, measureGranularityCell } from './measure.ts';
 
-const { langgraph: LG, temporal: TM } = FIXTURE_RUNTIMES;
+const { checkpointer: CP, journal: JN } = FAKE_RUNTIMES;
 
 describe('the granularity catalogue', () => {
   it('sweeps every granularity of each runtime, uncrashed first, crashing early and late in the research', () => {
-    const all = granularityCatalogue([LG, TM], { requirements: 3 });
+    const all = granularityCatalogue([CP, JN], { requirements: 3 });
     expect(all.filter((s) => s.crash === null).map((s) => s.id)).toEqual([
-      'langgraph/hardened/coarse/uncrashed',
-      'langgraph/hardened/per-requirement/uncrashed',
-      'langgraph/hardened/fine/uncrashed',
-      'temporal/hardened/coarse/uncrashed',
-      'temporal/hardened/per-requirement/uncrashed',
-      'temporal/hardened/fine/uncrashed',
+      'checkpointer/hardened/coarse/uncrashed',
+      'checkpointer/hardened/per-requirement/uncrashed',
+      'checkpointer/hardened/fine/uncrashed',
+      'journal/hardened/coarse/uncrashed',
+      'journal/hardened/per-requirement/uncrashed',
+      'journal/hardened/fine/uncrashed',
     ]);
     expect(all).toHaveLength(18);
-    const late = all.find((s) => s.id === 'temporal/hardened/coarse/late')!;
+    const late = all.find((s) => s.id === 'journal/hardened/coarse/late')!;
     expect([late.crashPoint, late.crashOccurrence, late.baselineId, late.approveAtStart]).toEqual([
       'after-progress',
       3,
-      'temporal/hardened/coarse/uncrashed',
+      'journal/hardened/coarse/uncrashed',
       true,
     ]);
-    expect(all.find((s) => s.id === 'langgraph/hardened/fine/early')!.crashPoint).toBe('after-model');
+    expect(all.find((s) => s.id === 'checkpointer/hardened/fine/early')!.crashPoint).toBe('after-model');
   });
 
-  it('naive LangGraph sweeps at sync durability, so every boundary is paid on the way', () => {
-    const naive = granularityCatalogue([LG], { requirements: 2, variants: ['naive'], crashes: [] });
+  it('a naive checkpointer sweeps at sync durability, so every boundary is paid on the way', () => {
+    const naive = granularityCatalogue([CP], { requirements: 2, variants: ['naive'], crashes: [] });
     expect(naive.map((s) => [s.granularity, s.durability])).toEqual([
       ['coarse', 'sync'],
       ['per-requirement', 'sync'],
@@ -38,9 +38,9 @@ describe('the granularity catalogue', () => {
   });
 
   it('leaves the crash catalogue as it was: the granularity configurations add no crash cells', () => {
-    const fineOnly = (rt: typeof LG) => ({ ...rt, configurations: rt.configurations.filter((c) => !c.granularity) });
-    expect(crashCatalogue([LG, TM]).map((s) => s.id)).toEqual(
-      crashCatalogue([fineOnly(LG), fineOnly(TM)]).map((s) => s.id),
+    const fineOnly = (rt: typeof CP) => ({ ...rt, configurations: rt.configurations.filter((c) => !c.granularity) });
+    expect(crashCatalogue([CP, JN]).map((s) => s.id)).toEqual(
+      crashCatalogue([fineOnly(CP), fineOnly(JN)]).map((s) => s.id),
     );
   });
 });
@@ -54,9 +54,9 @@ describe('the granularity figures', () => {
   });
 
   it('an uncrashed cell has its cost, a crashed one what it repeated, from the ledger and the record', () => {
-    const base = baselineObservation('temporal', 'hardened');
+    const base = baselineObservation('journal', 'hardened');
     const crashed = crashedObservation({
-      runtime: 'temporal',
+      runtime: 'journal',
       variant: 'hardened',
       crashPoint: 'after-progress',
       crashAfter: 10,

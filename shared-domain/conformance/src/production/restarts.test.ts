@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RuntimeAdapter } from '../adapter.ts';
-import { FIXTURE_RUNTIMES } from '../fixtures.ts';
+import { FAKE_RUNTIMES } from '../fixtures.ts';
 import { runHazard } from './catalogue.ts';
 import type { StartedServer } from '../servers.ts';
 import type { HazardEnv, HazardInfra, HazardScenario } from './types.ts';
@@ -17,7 +17,7 @@ function adapter(servers: string[]): RuntimeAdapter {
     throw new Error('a skipped row started something');
   };
   return {
-    ...FIXTURE_RUNTIMES.temporal,
+    ...FAKE_RUNTIMES.journal,
     workerExitsWhenDone: false,
     isRetryableExit: () => false,
     startRun: never,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startWorld, type World } from '@vendor-review/world';
 import type { RunHandle, RuntimeAdapter } from '../adapter.ts';
-import { FIXTURE_RUNTIMES } from '../fixtures.ts';
+import { FAKE_RUNTIMES } from '../fixtures.ts';
 import { cellRequest } from '../request.ts';
 import { runHazard } from './catalogue.ts';
 
@@ -27,7 +27,7 @@ function dyingWorker(): RuntimeAdapter {
     throw new Error('not asked of this row');
   };
   return {
-    ...FIXTURE_RUNTIMES.langgraph,
+    ...FAKE_RUNTIMES.checkpointer,
     workerExitsWhenDone: false,
     isRetryableExit: () => false,
     startRun: async (_request, config, o) => ({ runId: o!.runId!, config }) as RunHandle,

@@ -55,7 +55,7 @@ describe('two writers, judged from the ledger and the durable record', () => {
   it('a history where each task went to one worker or the other is one writer; the harness’s own client is no writer', () => {
     const ops = AFTER_RESUME.map((op, i) => ({ ...op, worker: i % 2 ? 'B' : 'A' }));
     const history: DurableRecord = {
-      runtime: 'temporal',
+      runtime: 'journal',
       kind: 'history',
       marks: ['4581', 'Z', 'A', 'B', 'A'].map((writer, i) => ({
         id: String(i + 1),
@@ -85,7 +85,7 @@ describe('two writers, judged from the ledger and the durable record', () => {
       { ...draft, worker: 'A' },
       { ...draft, worker: 'B' },
     ]);
-    const history: DurableRecord = { runtime: 'temporal', kind: 'history', marks: [] };
+    const history: DurableRecord = { runtime: 'journal', kind: 'history', marks: [] };
     const { verdict, figures } = judgeTwoWriters({
       ledger,
       durable: history,
@@ -120,7 +120,7 @@ describe('two writers, judged from the ledger and the durable record', () => {
     expect(one({ inFlight: [{ step: 'EXTRACT', attempt: 1, worker: 'A', fence: 'runtime' }] })).toBe(
       'the runtime: its records handed the run’s tasks to A, one task to one worker',
     );
-    // A record that names no owner (DBOS's journal) shows no mechanism, whatever the runtime documents.
+    // A record that names no owner (a journal whose steps name no worker) shows no mechanism, whatever the runtime documents.
     expect(one({ inFlight: [{ step: null, attempt: 2, worker: null, fence: 'runtime' }] })).toBe(
       'not shown by the records: they name no worker holding the run',
     );

@@ -19,7 +19,7 @@ const leasePassed = records(
   [task({ attempt: 1, worker: 'A', fence: 'lease' })],
   [task({ attempt: 2, worker: 'B', fence: 'lease' })],
 );
-/** Temporal's pending activity: attempt 1 handed to the zombie, then attempts 2 and 3 scheduled while it slept. */
+/** The journal's pending step: attempt 1 handed to the zombie, then attempts 2 and 3 scheduled while it slept. */
 const attemptsPassed = records(
   [task({ step: 'EXTRACT', attempt: 1, worker: 'A' })],
   [task({ step: 'EXTRACT', attempt: 2 }), task({ step: 'EXTRACT', attempt: 2, worker: 'A' })],
@@ -34,7 +34,7 @@ const mark = (m: Partial<DurableMark> & Pick<DurableMark, 'id' | 'kind'>): Durab
   ...m,
 });
 const record = (kind: DurableRecord['kind'], marks: DurableMark[]): DurableRecord => ({
-  runtime: kind === 'history' ? 'temporal' : 'langgraph',
+  runtime: kind === 'history' ? 'journal' : 'checkpointer',
   kind,
   marks,
 });
@@ -121,7 +121,7 @@ describe('the zombie, judged from the ledger and the durable records', () => {
   });
 
   it('the same outcome with no record passing its task on is no fence: the woken worker died, or nothing stopped it', () => {
-    // LangGraph Functional naive, as measured: no lease, pending writes that name no writer.
+    // A checkpointer with no lease, whose pending writes name no writer.
     const ledger = entries([
       { ...model, worker: 'A' },
       ...[model, ...afterModel].map((op) => ({ ...op, worker: 'B' })),
