@@ -8,17 +8,16 @@ import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, appendFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, workspacePackages } from './workspace-packages.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The root's manifests and every workspace package's, whichever packages (and runtimes) there are. */
 const MANIFESTS = [
   'package.json',
   'pnpm-workspace.yaml',
   'pnpm-lock.yaml',
-  ...['pipeline', 'worker-io', 'world', 'testbed', 'conformance'].map((p) => `shared-domain/${p}/package.json`),
-  ...['langgraph-impl', 'temporal-impl', 'compare'].map((p) => `${p}/package.json`),
+  ...workspacePackages().map(({ dir }) => path.relative(ROOT, path.join(dir, 'package.json'))),
 ];
 const run = promisify(execFile);
 const scratch: string[] = [];

@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { ROOT, runtimePackages as findRuntimePackages } from './workspace-packages.ts';
 
 /**
  * A runtime package reads like a sample: src/ is the application a team would deploy, harness/ the
@@ -9,22 +9,7 @@ import { describe, expect, it } from 'vitest';
  * application deploys without the harness. Every workspace package that exports a runtime module
  * (`./runtime`) is held to it, whichever runtime it is.
  */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-function workspacePackages(): string[] {
-  const yaml = readFileSync(path.join(ROOT, 'pnpm-workspace.yaml'), 'utf8');
-  const globs = [...yaml.split(/^\S.*:/m)[1]!.matchAll(/^\s+-\s+(\S+)/gm)].map((m) => m[1]!);
-  return globs.flatMap((g) =>
-    g.endsWith('/*')
-      ? readdirSync(path.join(ROOT, g.slice(0, -2))).map((d) => path.join(ROOT, g.slice(0, -2), d))
-      : [path.join(ROOT, g)],
-  );
-}
-
-const runtimePackages = workspacePackages()
-  .filter((dir) => existsSync(path.join(dir, 'package.json')))
-  .map((dir) => ({ dir, pkg: JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) }))
-  .filter(({ pkg }) => pkg.exports?.['./runtime']);
+const runtimePackages = findRuntimePackages();
 
 const SPECIFIER = /(?:\bfrom|\bimport)\s*\(?\s*['"]([^'"]+)['"]/g;
 
