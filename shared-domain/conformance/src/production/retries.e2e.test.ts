@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startWorld, type World } from '@vendor-review/world';
-import type { RunHandle, RuntimeAdapter } from '../adapter.ts';
+import type { RunConfig, RunHandle, RuntimeAdapter } from '../adapter.ts';
 import { FAKE_RUNTIMES } from '../fixtures.ts';
 import { cellRequest } from '../request.ts';
 import { runHazard } from './catalogue.ts';
@@ -30,7 +30,8 @@ function dyingWorker(): RuntimeAdapter {
     ...FAKE_RUNTIMES.checkpointer,
     workerExitsWhenDone: false,
     isRetryableExit: () => false,
-    startRun: async (_request, config, o) => ({ runId: o!.runId!, config }) as RunHandle,
+    startRun: async (_request: unknown, config: RunConfig, o?: { runId?: string }) =>
+      ({ runId: o!.runId!, config }) as RunHandle,
     workerSpec: () => ({ entry, env: {} }),
     status: async () => ({ status: 'running' }),
     inspect: async () => ({ status: 'running', state: null }),

@@ -2,6 +2,7 @@ import { newRunId } from '@vendor-review/pipeline';
 import { WorkerProcess } from '@vendor-review/testbed';
 import { worldClient, type FaultRuleInput, type LedgerEntry } from '@vendor-review/world';
 import { followRun } from '../follow.ts';
+import { oneRequirement } from '../request.ts';
 import { howItDied } from './last-words.ts';
 import type { HazardOutcome, HazardRunner } from './types.ts';
 
@@ -53,8 +54,9 @@ export const retryHazard: HazardRunner = async (env, scenario) => {
   const c = CASES[scenario.hazard as keyof typeof CASES];
   const { adapter } = env;
   const world = worldClient(env.worldUrl);
+  // One requirement: the fault meets its step as soon as the review gets there.
   const handle = await adapter.startRun(
-    env.request,
+    oneRequirement(env.request),
     { variant: scenario.variant, durability: null },
     {
       runId: newRunId(`${scenario.runtime.slice(0, 2)}-${scenario.hazard}`),
