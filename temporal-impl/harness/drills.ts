@@ -84,6 +84,36 @@ async function failedWorkflowTask(client: Client, runId: string): Promise<Refusa
   };
 }
 
+/** temporal.api.enums.v1: TaskQueueKind NORMAL, TaskQueueType WORKFLOW. */
+const KIND_NORMAL = 1;
+const TYPE_WORKFLOW = 1;
+
+/**
+ * Workflow tasks in the backlog of a task queue, summed over its partitions (the dev server has
+ * four, and a task lands in any one). Each partition is described on its own, with the legacy
+ * status, which is read live: the aggregated `reportStats` count is cached for seconds
+ * (TaskQueueInfoByBuildIdTTL), and a describe of the root counts the root partition only.
+ */
+async function workflowBacklog(client: Client, queue: string): Promise<number> {
+  const { namespace } = client.options;
+  const { workflowTaskQueuePartitions } = await client.workflowService.listTaskQueuePartitions({
+    namespace,
+    taskQueue: { name: queue, kind: KIND_NORMAL },
+  });
+  const counts = await Promise.all(
+    workflowTaskQueuePartitions.map(async (p) => {
+      const described = await client.workflowService.describeTaskQueue({
+        namespace,
+        taskQueue: { name: p.key ?? queue, kind: KIND_NORMAL },
+        taskQueueType: TYPE_WORKFLOW,
+        includeTaskQueueStatus: true,
+      });
+      return Number(described.taskQueueStatus?.backlogCountHint ?? 0);
+    }),
+  );
+  return counts.reduce((sum, n) => sum + n, 0);
+}
+
 /**
  * Waits until the workflow task a payload created (history events after the first `after`) can
  * only go to a live worker. A worker killed a moment earlier may still have a long poll open at
@@ -91,16 +121,20 @@ async function failedWorkflowTask(client: Client, runId: string): Promise<Refusa
  * a retry after such a timeout is a transient attempt whose failure the history does not record
  * until a new event arrives. Were the harness's approval to land while the dead poll holds the
  * task, the run would wait with no reason written, however clearly the next worker refuses the
- * payload (a CI run judged the row `broke` so). Done once the task waits on the run's normal task
- * queue, not started: after the dead worker's sticky queue timed out, or after a dead poll's
- * attempt did. Returns that second case in words, for the row.
+ * payload (a CI run judged the row `broke` so). Done once the task waits, not started, on the
+ * run's normal task queue (after the dead worker's sticky queue timed out, or after a dead poll's
+ * attempt did) and matching holds it in that queue's backlog. Scheduled in the history is not
+ * enough: the history service hands the task to matching afterwards, and a loaded server can take
+ * a while, so an open poll may still take it. Matching backlogs a task only when no open poll, on
+ * any partition, takes it on arrival. Returns the dead poll's case in words, for the row.
  */
 async function payloadTaskOnNormalQueue(client: Client, workflowId: string, after: number): Promise<string | null> {
   const type = (e: Record<string, unknown> | undefined) =>
     String(e?.eventType).replace(/^EVENT_TYPE_WORKFLOW_TASK_/, '');
   let deadPoll: string | null = null;
   await until(async () => {
-    const pending = (await client.workflow.getHandle(workflowId).describe()).raw.pendingWorkflowTask;
+    const { raw } = await client.workflow.getHandle(workflowId).describe();
+    const pending = raw.pendingWorkflowTask;
     const tasks = (await fetchHistoryJson(client, workflowId)).events
       .slice(after)
       .filter((e) => String(e.eventType).startsWith('EVENT_TYPE_WORKFLOW_TASK_'));
@@ -121,10 +155,12 @@ async function payloadTaskOnNormalQueue(client: Client, workflowId: string, afte
     const queue = (last?.workflowTaskScheduledEventAttributes as { taskQueue?: { kind?: string } } | undefined)
       ?.taskQueue;
     // A retry after a start-to-close timeout is a transient attempt: the history does not show it scheduled.
-    return (
-      (type(last) === 'SCHEDULED' && queue?.kind !== 'TASK_QUEUE_KIND_STICKY') || (!!last && timedOut.at(-1) === last)
-    );
-  }, 'the payload’s workflow task to wait on the run’s task queue');
+    const onNormalQueue =
+      (type(last) === 'SCHEDULED' && queue?.kind !== 'TASK_QUEUE_KIND_STICKY') || (!!last && timedOut.at(-1) === last);
+    const normalQueue = raw.executionConfig?.taskQueue?.name;
+    if (!onNormalQueue || !normalQueue) return false;
+    return (await workflowBacklog(client, normalQueue)) > 0;
+  }, 'the payload’s workflow task to wait in the backlog of the run’s task queue');
   return deadPoll;
 }
 
