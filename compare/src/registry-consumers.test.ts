@@ -89,7 +89,7 @@ describe('chaos takes its runtimes from the registry', () => {
   });
 
   it('records come from each runtime’s own records: provenance only where they give it, unsent rows from outbox statuses', async () => {
-    const { collectRecords, unsentOutboxRows } = await import('./chaos/records.ts');
+    const { collectEvidence, unsentOutboxRows } = await import('./chaos/run-evidence.ts');
     const row = (status: 'pending' | 'sent' | 'dead') => ({ status, attempts: 1, lastError: null });
     const withAll: RuntimeRecords = {
       outbox: async (ids) => new Map(ids.map((id) => [id, [row('sent'), row('pending')]])),
@@ -114,7 +114,7 @@ describe('chaos takes its runtimes from the registry', () => {
       { runtime: 'quill', adapter, records: outboxOnly, handle: handle('q1') },
     ];
     const world = { ledger: async () => [], outbox: async () => [], notes: async () => [] } as unknown as WorldClient;
-    const read = await collectRecords({ world, targets });
+    const read = await collectEvidence({ world, targets });
     expect(read.get('z1')).toMatchObject({ provenance: [{ writer: 'A' }], completion: { by: 'A' } });
     expect(read.get('z1')!.outbox.map((r) => r.status)).toEqual(['sent', 'pending']);
     expect(read.get('q1')).toMatchObject({ provenance: null, completion: null, outbox: [{ status: 'dead' }] });

@@ -13,7 +13,7 @@ import { DBOS_INFO } from './info.ts';
 export const runtime: RuntimeModule = {
   info: DBOS_INFO,
   versions: () => installedVersions(import.meta.url, ['@dbos-inc/dbos-sdk']),
-  bench: async () => (await import('./bench/profile.ts')).profile,
+  bench: async () => (await import('./bench/runtime-bench.ts')).bench,
   async start(env) {
     const [{ createDbosAdapter }, { dbosRecords }, { setupDatabase }, { WORKER_ENTRY, OPTIONAL_TELEMETRY }] =
       await Promise.all([

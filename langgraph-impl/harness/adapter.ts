@@ -23,7 +23,7 @@ import { toDurableRecord } from './durable-record.ts';
 import { langGraphDrills } from './drills.ts';
 import { defaultDurability } from '../src/durability.ts';
 import { EXIT } from '../src/exit-codes.ts';
-import { getRun, readDurableRecord } from './inspect.ts';
+import { getRun, readCheckpointRows } from './inspect.ts';
 import { expireLeasesOf, leaseOwnerOf } from '../src/lease.ts';
 import { WORKER_ENTRY } from './paths.ts';
 import { createPool } from '../src/pool.ts';
@@ -109,7 +109,7 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
     },
 
     async durableRecord(h: RunHandle): Promise<DurableRecord> {
-      return toDurableRecord(await readDurableRecord({ databaseUrl: o.databaseUrl, runId: h.runId }), api.info.name);
+      return toDurableRecord(await readCheckpointRows({ databaseUrl: o.databaseUrl, runId: h.runId }), api.info.name);
     },
 
     async abandon(h: RunHandle, reason: string): Promise<void> {

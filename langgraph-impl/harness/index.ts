@@ -7,9 +7,9 @@ export { createFunctionalAdapter } from './functional/adapter.ts';
 export { toDurableRecord } from './durable-record.ts';
 export {
   getRun,
-  readDurableRecord,
+  readCheckpointRows,
   type RunDetails,
-  type DurableRecord,
+  type CheckpointRows,
   type DurableCheckpoint,
   type DurablePendingWrite,
 } from './inspect.ts';

@@ -108,7 +108,7 @@ export interface DurablePendingWrite {
   node?: string;
 }
 
-export interface DurableRecord {
+export interface CheckpointRows {
   checkpoints: DurableCheckpoint[];
   pendingWrites: DurablePendingWrite[];
   /** What the saver's tables hold for the thread (checkpoints, blobs, pending writes), in bytes. */
@@ -121,7 +121,7 @@ export interface DurableRecord {
  * names are not stored there; they come from LangGraph's own view of each checkpoint's tasks
  * (the tasks of a checkpoint are what ran to produce its children, and own its pending writes).
  */
-export async function readDurableRecord(o: { databaseUrl: string; runId: string }): Promise<DurableRecord> {
+export async function readCheckpointRows(o: { databaseUrl: string; runId: string }): Promise<CheckpointRows> {
   return withPool(o.databaseUrl, async (pool) => {
     const run = await loadRun(pool, o.runId);
     if (!run) throw new RunNotFoundError(o.runId);

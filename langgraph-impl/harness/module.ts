@@ -11,7 +11,7 @@ export const runtime: RuntimeModule = {
   info: LANGGRAPH,
   versions: () =>
     installedVersions(import.meta.url, ['@langchain/langgraph', '@langchain/langgraph-checkpoint-postgres']),
-  bench: async () => (await import('./bench/profile.ts')).profile,
+  bench: async () => (await import('./bench/runtime-bench.ts')).bench,
   async start(env) {
     const [{ createLangGraphAdapter }, { langGraphRecords }, { setupDatabase }, { WORKER_ENTRY }] = await Promise.all([
       import('./adapter.ts'),

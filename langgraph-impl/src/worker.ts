@@ -116,7 +116,7 @@ async function main(): Promise<number> {
   };
 
   try {
-    // Loaded and connected: what a worker's start costs ends here (the harness's profile reads this line).
+    // Loaded and connected: what a worker's start costs ends here (the bench reads this line).
     await pool.query('select 1');
     log('LOADED');
     if (runIds.length > 0) {

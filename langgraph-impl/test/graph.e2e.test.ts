@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveRun } from '../src/approvals.ts';
 import { executeRun } from '../src/execute-run.ts';
 import { compileGraph } from '../src/graph.ts';
-import { getRun, readDurableRecord } from '../harness/inspect.ts';
+import { getRun, readCheckpointRows } from '../harness/inspect.ts';
 import { createPool } from '../src/pool.ts';
 import { createRun } from '../src/runs.ts';
 import { freshTestDatabase } from './db.ts';
@@ -84,7 +84,7 @@ describe('executeRun against PostgreSQL (fake steps)', () => {
     expect(view.status).toBe('completed');
     expect(view.deliveredVia).toBe('outbox');
     expect(view.delivery?.status).toBe('sent');
-    const record = await readDurableRecord({ databaseUrl: db.url, runId });
+    const record = await readCheckpointRows({ databaseUrl: db.url, runId });
     const nodes = record.checkpoints.map((c) => c.node);
     expect(nodes).toContain('FETCH');
     expect(nodes).toContain('AWAIT_APPROVAL');

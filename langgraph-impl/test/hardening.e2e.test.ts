@@ -12,7 +12,7 @@ import { ReviewSaver } from '../src/checkpointer.ts';
 import { CheckpointUnreadableError, NothingToResumeError } from '../src/errors.ts';
 import { executeRun } from '../src/execute-run.ts';
 import { buildGraph } from '../src/graph.ts';
-import { getRun, readDurableRecord } from '../harness/inspect.ts';
+import { getRun, readCheckpointRows } from '../harness/inspect.ts';
 import { claimLease, fencedPool, FencedOutError, LeaseHeldError } from '../src/lease.ts';
 import { createPool } from '../src/pool.ts';
 import { runRetention } from '../src/retention.ts';
@@ -241,7 +241,7 @@ describe('state outlives code: a v1 checkpoint resumed by v2 code', () => {
 
   it('hardened migrates it (sitemap → pages) and finishes; the migrated pages are used by the next requirement', async () => {
     const { runId } = await stopBeforeSaveProgress('hardened');
-    const record = await readDurableRecord({ databaseUrl: db.url, runId });
+    const record = await readCheckpointRows({ databaseUrl: db.url, runId });
     expect(record.checkpoints.at(-1)?.stateSchemaVersion).toBe(1);
     const world = fakePorts();
     const outcome = await execute(runId, world);
@@ -321,7 +321,7 @@ describe('a step whose writes were saved but whose checkpoint was lost (async du
       } finally {
         await pool.end();
       }
-      const record = await readDurableRecord({ databaseUrl: db.url, runId });
+      const record = await readCheckpointRows({ databaseUrl: db.url, runId });
       expect(record.checkpoints.map((c) => c.step)).toEqual([-1, 0]);
       // VALIDATE finished: its writes hang on the step-0 checkpoint, whose `next` LangGraph reports as []
       expect(
@@ -347,7 +347,7 @@ describe('nothing to resume', () => {
     const pool = createPool(db.url);
     await pool.query(`UPDATE lg_runs SET status = 'running', started_at = now() WHERE run_id = $1`, [runId]);
     await pool.end();
-    expect((await readDurableRecord({ databaseUrl: db.url, runId })).checkpoints).toHaveLength(0);
+    expect((await readCheckpointRows({ databaseUrl: db.url, runId })).checkpoints).toHaveLength(0);
     const world = fakePorts();
     const outcome = await execute(runId, world);
     expect(outcome.status).toBe('completed');
@@ -417,11 +417,11 @@ describe('retention', () => {
       expect(runIds).not.toContain(finishedNew.runId);
       expect(runIds).not.toContain(live.runId);
       expect(deletedThreads).toBe(runIds.length);
-      expect((await readDurableRecord({ databaseUrl: db.url, runId: finishedOld.runId })).checkpoints).toHaveLength(0);
+      expect((await readCheckpointRows({ databaseUrl: db.url, runId: finishedOld.runId })).checkpoints).toHaveLength(0);
       expect(
-        (await readDurableRecord({ databaseUrl: db.url, runId: finishedNew.runId })).checkpoints.length,
+        (await readCheckpointRows({ databaseUrl: db.url, runId: finishedNew.runId })).checkpoints.length,
       ).toBeGreaterThan(0);
-      expect((await readDurableRecord({ databaseUrl: db.url, runId: live.runId })).checkpoints.length).toBeGreaterThan(
+      expect((await readCheckpointRows({ databaseUrl: db.url, runId: live.runId })).checkpoints.length).toBeGreaterThan(
         0,
       );
       // the live run still finishes after retention ran

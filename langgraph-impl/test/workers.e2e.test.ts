@@ -9,7 +9,7 @@ import { reviewDigest, STATE_SCHEMA_VERSION, retryRuleFor } from '@vendor-review
 import { startWorld, vendorRequest, type World } from '@vendor-review/world';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeRun } from '../src/execute-run.ts';
-import { getRun, readDurableRecord, writeV1Checkpoint } from '../harness/index.ts';
+import { getRun, readCheckpointRows, writeV1Checkpoint } from '../harness/index.ts';
 import { approveRun, createRun, EXIT } from '../src/index.ts';
 import { claimLease } from '../src/lease.ts';
 import { createPool } from '../src/pool.ts';
@@ -107,7 +107,7 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
     expect(ra.code, ra.output).toBe(0);
     expect(rb.code, rb.output).toBe(0);
 
-    const record = await readDurableRecord({ databaseUrl: db.url, runId });
+    const record = await readCheckpointRows({ databaseUrl: db.url, runId });
     const writers = new Set(record.checkpoints.map((c) => c.writer));
     expect(writers).toEqual(new Set(['Z', 'A', 'B']));
     // A fork: some checkpoint has two children, or the thread has two roots.
@@ -143,7 +143,7 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
     const rw = await winner.h.done;
     expect(rw.code, rw.output).toBe(0);
 
-    const record = await readDurableRecord({ databaseUrl: db.url, runId });
+    const record = await readCheckpointRows({ databaseUrl: db.url, runId });
     expect(new Set(record.checkpoints.map((c) => c.writer).filter(Boolean))).toEqual(new Set([winner.name]));
     const l = ledger(runId);
     expect(l.repeated).toEqual({});
@@ -193,7 +193,7 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
     } finally {
       await pool.end();
     }
-    const frozenAt = (await readDurableRecord({ databaseUrl: db.url, runId })).checkpoints.filter(
+    const frozenAt = (await readCheckpointRows({ databaseUrl: db.url, runId })).checkpoints.filter(
       (c) => c.writer === 'A',
     ).length;
     const b = startWorker(['--run', runId], env({ WORKER_NAME: 'B' }));
@@ -206,7 +206,7 @@ describe.concurrent('workers against each other', { timeout: 480_000 }, () => {
     const rb = await b.done;
     expect(rb.code, rb.output).toBe(0);
 
-    const record = await readDurableRecord({ databaseUrl: db.url, runId });
+    const record = await readCheckpointRows({ databaseUrl: db.url, runId });
     // A wrote nothing after it was frozen; everything after the takeover carries B's token.
     expect(record.checkpoints.filter((c) => c.writer === 'A')).toHaveLength(frozenAt);
     const firstB = record.checkpoints.findIndex((c) => c.writer === 'B');
@@ -256,7 +256,7 @@ describe.concurrent('nothing to resume, and state from older code', { timeout: 4
     await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
     const crash = await runWorker(['--run', runId], env({ WORKER_NAME: 'A', CRASH_PLAN: 'after-model' }));
     expect(crash.signal, crash.output).toBe('SIGKILL');
-    expect((await readDurableRecord({ databaseUrl: db.url, runId })).checkpoints).toHaveLength(0);
+    expect((await readCheckpointRows({ databaseUrl: db.url, runId })).checkpoints).toHaveLength(0);
     const resume = await runWorker(['--run', runId], env({ WORKER_NAME: 'B' }));
     expect(resume.code).toBe(EXIT.nothingToResume);
     expect(resume.output).toMatch(new RegExp(`Run ${runId} cannot be resumed`));
@@ -283,7 +283,7 @@ describe.concurrent('nothing to resume, and state from older code', { timeout: 4
     );
     expect(crash.signal, crash.output).toBe('SIGKILL');
     await writeV1Checkpoint({ databaseUrl: db.url, runId });
-    const before = await readDurableRecord({ databaseUrl: db.url, runId });
+    const before = await readCheckpointRows({ databaseUrl: db.url, runId });
     expect(before.checkpoints.at(-1)?.stateSchemaVersion).toBe(1);
     if (variant === 'hardened') {
       await leaseExpired(db.url, threadId);
@@ -332,7 +332,7 @@ describe('a claiming worker', { timeout: 480_000 }, () => {
       expect((await getRun({ databaseUrl: own.url, runId: crashed.runId })).status).toBe('completed');
       expect((await getRun({ databaseUrl: own.url, runId: naive.runId })).status).toBe('completed');
       expect((await getRun({ databaseUrl: own.url, runId: leased.runId })).status).toBe('pending');
-      expect((await readDurableRecord({ databaseUrl: own.url, runId: leased.runId })).checkpoints).toHaveLength(0);
+      expect((await readCheckpointRows({ databaseUrl: own.url, runId: leased.runId })).checkpoints).toHaveLength(0);
       expect(world.ledger({ runId: crashed.runId }).filter((e) => e.worker === 'C').length).toBeGreaterThan(0);
     } finally {
       await own.drop();

@@ -13,7 +13,7 @@ export const runtime: RuntimeModule = {
   info: TEMPORAL,
   servers: [TEMPORAL_SERVER],
   versions: () => installedVersions(import.meta.url, ['@temporalio/worker']),
-  bench: async () => (await import('./bench/profile.ts')).profile,
+  bench: async () => (await import('./bench/runtime-bench.ts')).bench,
   async start(env) {
     const temporal = connectionTo(env.servers, TEMPORAL_SERVER);
     const [

@@ -7,7 +7,7 @@ import { knobLabel } from './tables.ts';
 
 /**
  * The four drawings of bench.html, inline SVG: per-step cost as a multiple of the floor, throughput,
- * storage growth against the limits a runtime's profile names, and the recovery trade. Each
+ * storage growth against the limits a runtime's bench names, and the recovery trade. Each
  * runtime in its module's colour. No script, no network.
  */
 const colourOf = (r: BenchReport) => (runtime: string) => r.meta.benched[runtime]?.colour ?? '#64748b';

@@ -12,10 +12,10 @@ import { z } from 'zod';
 import { commaList, parseCli, runCli, UsageError, writableDirectory } from '@vendor-review/worker-io';
 import { writeReport } from '../report-files.ts';
 import { planFor, SECTIONS, type Preset, type SectionName } from './plan.ts';
-import { benchRuntimeNames } from './profiles.ts';
+import { benchRuntimeNames } from './benched.ts';
 
 /**
- * The registry's runtimes with a bench profile, in its order: what --runtime accepts and its
+ * The registry's runtimes with a bench, in its order: what --runtime accepts and its
  * default. The plain runner is the floor of every table, never a --runtime.
  */
 const BENCH_RUNTIMES = await benchRuntimeNames();

@@ -3,13 +3,13 @@ import { type Ports } from '@vendor-review/pipeline';
 import type { BenchEnv, StartedRuntime } from '@vendor-review/conformance';
 import { startInfra, type Infra } from '../infra.ts';
 import type { Plan } from './plan.ts';
-import { loadBenched, type Benched } from './profiles.ts';
+import { loadBenched, type Benched } from './benched.ts';
 
 /**
  * Everything the measurements share, brought up once: the infrastructure `pnpm compare` uses (the
  * world, PostgreSQL, the servers the runtimes declare, each runtime started from its
  * module), the world's latency set to zero (the steps' own waiting would hide what the runtimes
- * cost), and each runtime's bench profile. Worker bundles are named by a hash of their sources and
+ * cost), and each runtime's bench. Worker bundles are named by a hash of their sources and
  * older builds are kept for a day (worker-bundle.ts), so a rebuild elsewhere in the tree during a
  * run does not pull the code from under a worker started later.
  */
@@ -17,7 +17,7 @@ export interface BenchContext {
   infra: Infra;
   plan: Plan;
   benched: Benched[];
-  /** What each profile is given. */
+  /** What each bench is given. */
   env: BenchEnv;
   ports: Ports;
   log: (line: string) => void;

@@ -29,7 +29,7 @@ function perStep(r: BenchReport): string[] {
     out.push(
       `**Per step** (a ${p.requirements}-requirement review, ${p.steps} steps, the world answering at once): the plain runner, no durability at all, takes ${us(floor.perStepUs.median)} a step.`,
     );
-  // A sentence per runtime: the configurations its profile names for the findings, in its unit.
+  // A sentence per runtime: the configurations its bench names for the findings, in its unit.
   for (const [runtime, facts] of Object.entries(r.meta.benched)) {
     const said = p.rows
       .filter((x) => x.runtime === runtime && x.finding !== null && x.overheadUs !== null)

@@ -1,15 +1,15 @@
 import { runPlain } from '@vendor-review/pipeline';
 import { timedRun, type InProcessBench, type PerStepConfig, type TimedRun } from '@vendor-review/conformance';
 import type { BenchContext } from './context.ts';
-import type { Benched } from './profiles.ts';
+import type { Benched } from './benched.ts';
 import { logicalSteps, sizedRequest } from './requests.ts';
 import { round1, roundSummary, summarize, type Summary } from './stats.ts';
 import type { Units } from './units.ts';
 
 /**
  * What durability costs per step: the same review, in this process, through every configuration
- * each runtime's profile gives, against the plain runner (no durability at all) on a world that
- * answers at once. A profile gives each runtime bare (its own graph / workflow of the review's
+ * each runtime's bench gives, against the plain runner (no durability at all) on a world that
+ * answers at once. A runtime's bench gives it bare (its own graph / workflow of the review's
  * shape doing nothing), replayed (ours with its steps handing back what a real run returned: the
  * runtime carrying our state), our code on those replayed steps, and the reviews. So the cost
  * splits in three: the runtime's own, what our state adds to it, and what our layers add.
@@ -38,9 +38,9 @@ export interface PerStepRow {
   overheadInUnits: Record<string, number | null>;
   /** Replayed rows: (replay − bare) ÷ bare, what carrying our state adds to the runtime's own cost. */
   stateShare: number | null;
-  /** Rows the profile marks `ourCode`: (overhead − replay) ÷ replay, what our code around the runtime adds. */
+  /** Rows the bench marks `ourCode`: (overhead − replay) ÷ replay, what our code around the runtime adds. */
   ourShare: number | null;
-  /** How the findings name it, where the profile gives it a place there. */
+  /** How the findings name it, where the bench gives it a place there. */
   finding: string | null;
 }
 

@@ -3,7 +3,7 @@
  * minutes on two cores; `full` adds 64 concurrent reviews, more runs and kills per figure, and
  * the harness's own wall time; `smoke` is the same code on the smallest inputs, for CI: it proves
  * the bench still runs and its output keeps its shape, and its figures mean nothing. What a
- * runtime sweeps (its unit's samples, its recovery settings) its bench profile sizes by the preset.
+ * runtime sweeps (its unit's samples, its recovery settings) its bench sizes by the preset.
  */
 import type { BenchPreset } from '@vendor-review/conformance';
 

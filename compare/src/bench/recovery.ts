@@ -20,11 +20,11 @@ import {
   WORLD_SLOW_MODEL,
   type BenchContext,
 } from './context.ts';
-import type { Benched } from './profiles.ts';
+import type { Benched } from './benched.ts';
 import { roundSummary, summarize, type Summary } from './stats.ts';
 
 /**
- * What a recovery time costs, over the settings each runtime's profile names (its knobs). A short
+ * What a recovery time costs, over the settings each runtime's bench names (its knobs). A short
  * lease or heartbeat timeout lets a replacement take a dead
  * worker's run sooner, and takes a live worker's run away sooner when it is only slow. Two sweeps
  * over the same settings: crash → progress across kills on a quiet machine (a real worker A killed
@@ -33,7 +33,7 @@ import { roundSummary, summarize, type Summary } from './stats.ts';
  */
 export interface RecoveryPoint {
   runtime: string;
-  /** The `RuntimeEnv.tuning` name swept (the profile's knob). */
+  /** The `RuntimeEnv.tuning` name swept (the bench's knob). */
   knob: string;
   value: number;
   crashPoint: CrashPointName;
@@ -47,7 +47,7 @@ export interface TakeoverPoint {
   knob: string;
   value: number;
   runs: number;
-  /** Runs a live worker lost, as its profile reads it (LangGraph: fenced out of its lease; Temporal: an attempt timed out for want of a heartbeat). */
+  /** Runs a live worker lost, as its bench reads it (LangGraph: fenced out of its lease; Temporal: an attempt timed out for want of a heartbeat). */
   lost: number;
   rate: number;
   /** Attempts the runtime gave up on, over all runs, where it counts them (Temporal: for want of a heartbeat). */
@@ -129,7 +129,7 @@ async function tuned(ctx: BenchContext, b: Benched, knob: RecoveryKnob, value: n
 async function sweep(ctx: BenchContext): Promise<RecoverySection> {
   const r = ctx.plan.recovery;
   const preset = ctx.plan.preset;
-  const swept = ctx.benched.flatMap((b) => (b.profile.recovery ? [{ b, recovery: b.profile.recovery }] : []));
+  const swept = ctx.benched.flatMap((b) => (b.bench.recovery ? [{ b, recovery: b.bench.recovery }] : []));
   const points: RecoveryPoint[] = [];
   for (const { b, recovery } of swept)
     for (const knob of recovery.knobs)

@@ -26,7 +26,7 @@ export interface BenchReport {
     versions: Versions;
     infrastructure: { world: string; postgres: string; servers: string[]; built: string[] };
     world: { modelLatencyMs: number; pageLatencyMs: number };
-    /** Each runtime in the figures (the floor too) as its module and bench profile name it. */
+    /** Each runtime in the figures (the floor too) as its module and bench name it. */
     benched: Record<string, BenchedFacts>;
   };
   /** One PostgreSQL commit of a small row, µs: the unit most overheads are stated in. */
@@ -40,7 +40,7 @@ export interface BenchReport {
   harness: HarnessSection | null;
 }
 
-/** What the tables, charts and findings say of a runtime, from its module and its bench profile. */
+/** What the tables, charts and findings say of a runtime, from its module and its bench. */
 export interface BenchedFacts {
   title: string;
   colour: string;

@@ -5,15 +5,15 @@ import { openContext, WORLD_LATENCY } from './context.ts';
 import { serverVersions } from '../infra.ts';
 import { machine, versions } from './machine.ts';
 import type { Plan, SectionName } from './plan.ts';
-import type { Benched } from './profiles.ts';
+import type { Benched } from './benched.ts';
 import { byRuntime, type BenchReport, type BenchedFacts } from './report.ts';
 import { measureOwnUnits, measurePg } from './units.ts';
 
-/** What the renderers say of each runtime: its module's title and colour, its profile's unit and knobs. */
+/** What the renderers say of each runtime: its module's title and colour, its bench's unit and knobs. */
 function facts(benched: readonly Benched[]): Record<string, BenchedFacts> {
   const commit = { key: null, one: 'one commit', plural: 'commits' };
-  const entry = (b: Pick<Benched, 'info'> & { profile?: Benched['profile'] }): [string, BenchedFacts] => {
-    const unit = b.profile?.unit;
+  const entry = (b: Pick<Benched, 'info'> & { bench?: Benched['bench'] }): [string, BenchedFacts] => {
+    const unit = b.bench?.unit;
     return [
       b.info.name,
       {
@@ -23,7 +23,7 @@ function facts(benched: readonly Benched[]): Record<string, BenchedFacts> {
           !unit || unit === 'commit'
             ? commit
             : { key: `${b.info.name}:${unit.id}`, one: unit.one, plural: unit.plural },
-        knobs: (b.profile?.recovery?.knobs ?? []).map(({ name, label, phrase }) => ({ name, label, phrase })),
+        knobs: (b.bench?.recovery?.knobs ?? []).map(({ name, label, phrase }) => ({ name, label, phrase })),
       },
     ];
   };
@@ -31,7 +31,7 @@ function facts(benched: readonly Benched[]): Record<string, BenchedFacts> {
 }
 
 /**
- * The measurements in order, on one infrastructure, for every runtime whose profile serves the
+ * The measurements in order, on one infrastructure, for every runtime whose bench serves the
  * section: the units, per step, storage, throughput, recovery; then, with everything of ours
  * stopped, the harness (it brings up its own). A section that fails is reported and the others
  * still run.
@@ -82,13 +82,12 @@ export async function runBench(o: {
   const describe = ctx.infra.describe();
   const v = await versions(ctx.infra.databaseUrl, serverVersions(ctx.infra), o.runtimes);
   try {
-    // The in-process sections share each profile's session (its pools, clients, in-process workers).
+    // The in-process sections share each bench's session (its pools, clients, in-process workers).
     const inProcess = wants('per-step') || wants('storage');
     const sessions: { b: Benched; s: InProcessBench }[] = [];
     try {
       if (inProcess)
-        for (const b of ctx.benched)
-          if (b.profile.inProcess) sessions.push({ b, s: await b.profile.inProcess(ctx.env) });
+        for (const b of ctx.benched) if (b.bench.inProcess) sessions.push({ b, s: await b.bench.inProcess(ctx.env) });
       const units = await timed('units', async () => ({
         ...(await measurePg(ctx.infra.databaseUrl, plan.units.commits)),
         own: await measureOwnUnits(sessions),

@@ -1,15 +1,15 @@
 import type { InProcessBench, StorageLimits, StoredRun } from '@vendor-review/conformance';
 import type { BenchContext } from './context.ts';
-import type { Benched } from './profiles.ts';
+import type { Benched } from './benched.ts';
 import { sizedRequest } from './requests.ts';
 import { crossing, evaluate, polyfit } from './stats.ts';
 
 /**
- * What a finished run leaves stored, by the size of the review, as each runtime's profile reads it
+ * What a finished run leaves stored, by the size of the review, as each runtime's bench reads it
  * (LangGraph: rows per table; Temporal: its history's events and bytes, the largest payload). Each
  * size runs once per configuration: the bytes of a run do not vary from run to run (only ids and
  * timestamps do). From the sizes measured, a fit says where a bigger review would land and, for a
- * runtime whose profile names limits, where it would meet them.
+ * runtime whose bench names limits, where it would meet them.
  */
 export const PROJECT_TO = 80;
 
@@ -38,11 +38,11 @@ export interface StorageProjection {
 export interface StorageSection {
   sizes: number[];
   how: string;
-  /** What each runtime's figures are, from its profile. */
+  /** What each runtime's figures are, from its bench. */
   what: Record<string, string>;
   cells: StorageCell[];
   projections: StorageProjection[];
-  /** The limits each runtime's profile names, by runtime. */
+  /** The limits each runtime's bench names, by runtime. */
   limits: Record<string, StorageLimits>;
 }
 

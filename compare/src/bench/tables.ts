@@ -214,7 +214,7 @@ function projectionTable(r: BenchReport): Table | null {
   };
 }
 
-/** A knob as its runtime's profile names it ("lease TTL"). */
+/** A knob as its runtime's bench names it ("lease TTL"). */
 export function knobLabel(r: BenchReport, runtime: string, knob: string): string {
   return r.meta.benched[runtime]?.knobs.find((k) => k.name === knob)?.label ?? knob;
 }

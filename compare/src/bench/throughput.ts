@@ -3,14 +3,14 @@ import { worldClient } from '@vendor-review/world';
 import type { Variant } from '@vendor-review/pipeline';
 import type { ThroughputBench } from '@vendor-review/conformance';
 import type { BenchContext } from './context.ts';
-import type { Benched } from './profiles.ts';
+import type { Benched } from './benched.ts';
 import { settledCommits } from './pg-stats.ts';
 import { cpuMs, postmasterPid, reapedChildrenCpuMs, treeCpuMs } from './proc.ts';
 import { sizedRequest } from './requests.ts';
 import { round1, summarize, roundSummary, type Summary } from './stats.ts';
 
 /**
- * Reviews at once, through each runtime's real worker processes (one, then two; its profile says
+ * Reviews at once, through each runtime's real worker processes (one, then two; its bench says
  * how its runs and workers are set up), on a database of their own so
  * that its commit count is theirs alone. The window is from the first call any review makes to the
  * world until the last review is recorded complete: the workers' start is outside it and is
@@ -66,7 +66,7 @@ function snapshot(s: Servers): Snapshot {
 const diff = (a: number | null, b: number | null) => (a === null || b === null ? null : b - a);
 
 /**
- * When each worker is ready for work (it prints the line its profile names), and the CPU it had
+ * When each worker is ready for work (it prints the line its bench names), and the CPU it had
  * spent by then, sampled every 50 ms until that moment.
  */
 function watchStart(workers: WorkerProcess[], readyLine: RegExp) {
@@ -93,7 +93,7 @@ function watchStart(workers: WorkerProcess[], readyLine: RegExp) {
   };
 }
 
-/** One cell: the profile's runs and workers on a database of the cell's own, measured from outside. */
+/** One cell: the bench's runs and workers on a database of the cell's own, measured from outside. */
 async function runCell(
   ctx: BenchContext,
   b: Benched,
@@ -116,7 +116,7 @@ async function runCell(
   const before = snapshot(servers);
   const workers = cell.workers.map((spec, p) => new WorkerProcess(`T${p + 1}`, spec));
   const start = watchStart(workers, tp.ready);
-  start.all.catch(() => undefined); // a worker that dies early is reported by its exit or the profile
+  start.all.catch(() => undefined); // a worker that dies early is reported by its exit or the bench
   try {
     await cell.drive({ workers, ready: start.all });
   } finally {
@@ -212,7 +212,7 @@ export async function measureThroughput(ctx: BenchContext): Promise<ThroughputCe
   const cells: ThroughputCell[] = [];
   // More processes than reviews would leave a worker idle: those cells are not run.
   const plan = ctx.benched.flatMap((b) => {
-    const tp = b.profile.throughput;
+    const tp = b.bench.throughput;
     if (!tp) return [];
     return variants.flatMap((mode) =>
       processes.flatMap((p) =>

@@ -1,4 +1,4 @@
-import type { Benched } from './profiles.ts';
+import type { Benched } from './benched.ts';
 import pg from 'pg';
 import type { InProcessBench } from '@vendor-review/conformance';
 import { summarize, type Summary } from './stats.ts';
@@ -7,7 +7,7 @@ import { summarize, type Summary } from './stats.ts';
  * The units every overhead is stated in, measured in the same run on the same machine: one
  * PostgreSQL commit of a small row (an INSERT in its own transaction: a WAL flush, what a
  * checkpoint in `sync` cannot avoid) with a bare round trip (SELECT 1) beside it, for every
- * runtime; and each runtime's own unit where its profile has one (Temporal: a no-op activity).
+ * runtime; and each runtime's own unit where its bench has one (Temporal: a no-op activity).
  */
 export interface Units {
   pgCommitUs: Summary;
@@ -25,11 +25,11 @@ export interface OwnUnit {
   parts: { label: string; us: Summary | null }[];
 }
 
-/** Each profile's own unit, measured on its in-process session. */
+/** Each bench's own unit, measured on its in-process session. */
 export async function measureOwnUnits(sessions: { b: Benched; s: InProcessBench }[]): Promise<OwnUnit[]> {
   const out: OwnUnit[] = [];
   for (const { b, s } of sessions) {
-    const unit = b.profile.unit;
+    const unit = b.bench.unit;
     if (unit === 'commit' || !s.measureUnit) continue;
     const m = await s.measureUnit();
     const us = summarize(m.us);

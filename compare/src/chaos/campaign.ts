@@ -10,7 +10,7 @@ import { checkRun, poolRow, type Baseline, type PoolRow, type RunVerdict } from 
 import { Injector, type InjectorPool } from './injector.ts';
 import { Journal, type JournalEntry } from './journal.ts';
 import type { Pool, PoolRun } from './pool.ts';
-import { collectRecords, unsentOutboxRows, type RunRecords } from './records.ts';
+import { collectEvidence, unsentOutboxRows, type RunEvidence } from './run-evidence.ts';
 import { chaosQueue, chaosRuntime, type ChaosRuntime } from './runtimes.ts';
 import {
   chaosRunId,
@@ -75,7 +75,7 @@ export interface CampaignOutcome {
   rows: (PoolRow & { title: string })[];
   runs: TrackedRun[];
   verdicts: Map<string, RunVerdict>;
-  records: Map<string, RunRecords>;
+  evidence: Map<string, RunEvidence>;
   baselines: { pool: string; vendor: string; runId: string; digest: string | null }[];
   strikes: (Strike & { fired: boolean })[];
   journal: Journal;
@@ -452,14 +452,14 @@ async function campaign(
     await Promise.all(entries.map((e) => e.pool.stop()));
     await stopFollowing();
 
-    // 4. The records, read from outside once nothing runs any more, and the judgement.
-    progress.log(`chaos: reading the records of ${runs.length} run(s)`);
+    // 4. The evidence, read from outside once nothing runs any more, and the judgement.
+    progress.log(`chaos: reading the evidence of ${runs.length} run(s)`);
     let read = 0;
-    const records = await collectRecords({
+    const evidence = await collectEvidence({
       world,
       targets,
       onRead: () => {
-        if (++read % 100 === 0) progress.log(`chaos: ${read}/${targets.length} records read`);
+        if (++read % 100 === 0) progress.log(`chaos: ${read}/${targets.length} runs read`);
       },
     });
     // A run left unfinished is ended as an operator would, after its records were read.
@@ -470,7 +470,7 @@ async function campaign(
 
     const baselineOf = new Map<string, Baseline & { runId: string }>();
     for (const r of runs.filter((x) => x.baseline)) {
-      const rec = records.get(r.handle.runId);
+      const rec = evidence.get(r.handle.runId);
       const digest = rec?.final?.status === 'completed' ? safeDigest(rec.final.state) : null;
       baselineOf.set(`${r.pool}/${r.plan.vendor}`, { digest, ledger: rec?.ledger ?? [], runId: r.handle.runId });
     }
@@ -489,7 +489,7 @@ async function campaign(
             endedAt: r.endedAt,
             // The time a person took to answer is not the runtime's: held approvals wait on purpose.
             waitedMs: r.gateSince !== null && r.approvals[0] ? Math.max(0, r.approvals[0].at - r.gateSince) : 0,
-            records: records.get(r.handle.runId)!,
+            evidence: evidence.get(r.handle.runId)!,
           },
           base,
         ),
@@ -523,7 +523,7 @@ async function campaign(
       rows,
       runs,
       verdicts,
-      records,
+      evidence,
       baselines: [...baselineOf].map(([key, b]) => ({
         pool: key.slice(0, key.lastIndexOf('/')),
         vendor: key.slice(key.lastIndexOf('/') + 1),

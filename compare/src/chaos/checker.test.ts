@@ -13,7 +13,7 @@ import {
   poolRow,
   type CheckedRun,
 } from './checker.ts';
-import type { RunRecords } from './records.ts';
+import type { RunEvidence } from './run-evidence.ts';
 
 let seq = 0;
 function entry(o: Partial<LedgerEntry> & Pick<LedgerEntry, 'kind' | 'opKey'>): LedgerEntry {
@@ -56,7 +56,7 @@ const note = (id: string, requirementId: string): DeliveryView => ({
   text: 't',
 });
 
-function records(o: Partial<RunRecords> = {}): RunRecords {
+function evidence(o: Partial<RunEvidence> = {}): RunEvidence {
   return {
     ledger: [],
     mails: [mail('msg-1')],
@@ -71,7 +71,7 @@ function records(o: Partial<RunRecords> = {}): RunRecords {
   };
 }
 
-function run(o: Partial<RunRecords> = {}, endedAt: number | null = 5_000): CheckedRun {
+function run(o: Partial<RunEvidence> = {}, endedAt: number | null = 5_000): CheckedRun {
   return {
     runId: 'r1',
     pool: 'checkpointer/hardened',
@@ -79,7 +79,7 @@ function run(o: Partial<RunRecords> = {}, endedAt: number | null = 5_000): Check
     variant: 'hardened',
     startedAt: 1_000,
     endedAt,
-    records: records(o),
+    evidence: evidence(o),
   };
 }
 

@@ -11,10 +11,10 @@ import {
 } from '@vendor-review/conformance';
 import { sumCosts, type LedgerEntry } from '@vendor-review/world';
 import { summarize, type Summary } from '../bench/stats.ts';
-import type { RunRecords } from './records.ts';
+import type { RunEvidence } from './run-evidence.ts';
 
 /**
- * The checker: a pure judgement of every run from its records (records.ts), after the campaign has
+ * The checker: a pure judgement of every run from its evidence (run-evidence.ts), after the campaign has
  * quiesced. It trusts only the outside: what the receivers stored, what the world's ledger says was
  * asked and billed, and what the runtimes' durable records say was accepted from whom. What a worker
  * printed, and what the harness itself did, play no part in a verdict.
@@ -57,7 +57,7 @@ export interface CheckedRun {
   endedAt: number | null;
   /** How long it waited at the gate for its approval (left out of its time to completion). */
   waitedMs?: number;
-  records: RunRecords;
+  evidence: RunEvidence;
 }
 
 /** The uncrashed run of the same runtime, variant and vendor: its review and what it paid for. */
@@ -83,7 +83,7 @@ export interface RunVerdict {
 }
 
 function endOf(run: CheckedRun): RunEnd {
-  const status = run.records.final?.status;
+  const status = run.evidence.final?.status;
   if (status === 'completed' || status === 'failed') return status;
   return 'stuck';
 }
@@ -94,7 +94,7 @@ function endOf(run: CheckedRun): RunEnd {
  * - a checkpoint written, in commit order, under a fencing token older than one already used;
  * - a task closed (completed, failed) by another worker than the one the runtime handed the attempt to.
  */
-export function lateWrites(durable: DurableRecord | null, provenance: RunRecords['provenance']): string[] {
+export function lateWrites(durable: DurableRecord | null, provenance: RunEvidence['provenance']): string[] {
   const why: string[] = [];
   for (const parent of forkedCheckpoints(durable))
     why.push(`checkpoint ${parent} has two children: two writers went on from it`);
@@ -122,7 +122,7 @@ export function lateWrites(durable: DurableRecord | null, provenance: RunRecords
  * had claimed the lease before the status was written. A lease claimed after the run had ended
  * (a worker sent to a run that was finishing) does not make that ending late.
  */
-export function lateCompletion(completion: RunRecords['completion']): string | null {
+export function lateCompletion(completion: RunEvidence['completion']): string | null {
   if (!completion?.by || !completion.leaseOwner) return null;
   if (completion.status !== 'completed' && completion.status !== 'failed') return null;
   const owner = workerNameOf(completion.leaseOwner);
@@ -145,8 +145,8 @@ export function extraSpend(ledger: readonly LedgerEntry[], baseline: readonly Le
  * ledger (ownErrorsOfStep: the failed requests of the dead-lettered step, for this run), never
  * from the count the worker wrote into the dead letter. A permanent error is a full reason after one.
  */
-export function falseDeadLetter(run: Pick<CheckedRun, 'variant' | 'records'>): string | null {
-  const failure = run.records.final?.status === 'failed' ? run.records.final.state?.failure : undefined;
+export function falseDeadLetter(run: Pick<CheckedRun, 'variant' | 'evidence'>): string | null {
+  const failure = run.evidence.final?.status === 'failed' ? run.evidence.final.state?.failure : undefined;
   if (run.variant !== 'hardened' || !failure) return null;
   let kind;
   try {
@@ -155,20 +155,20 @@ export function falseDeadLetter(run: Pick<CheckedRun, 'variant' | 'records'>): s
     return null; // not a working step (a dead letter of the harness's own making): no rule to hold it to
   }
   const cap = retryRuleFor(kind).maxAttempts;
-  const { count: own, permanent } = ownErrorsOfStep(run.records.ledger, failure.step);
+  const { count: own, permanent } = ownErrorsOfStep(run.evidence.ledger, failure.step);
   if (permanent || own >= cap) return null;
   return `dead-lettered at ${failure.step} after ${own} failed request(s) of that step in the ledger, below the cap of ${cap} (the dead letter says ${failure.attempts}: ${failure.error.slice(0, 120)})`;
 }
 
-function failureOf(records: RunRecords): string {
-  const f = records.final?.state?.failure;
+function failureOf(evidence: RunEvidence): string {
+  const f = evidence.final?.state?.failure;
   return (
-    f ? `${f.step} after ${f.attempts} attempt(s): ${f.error}` : (records.final?.reason ?? 'no reason recorded')
+    f ? `${f.step} after ${f.attempts} attempt(s): ${f.error}` : (evidence.final?.reason ?? 'no reason recorded')
   ).slice(0, 300);
 }
 
 export function checkRun(run: CheckedRun, baseline: Baseline | null): RunVerdict {
-  const { records } = run;
+  const { evidence } = run;
   const end = endOf(run);
   const v: Violation[] = [];
   const add = (kind: ViolationKind, detail: string, count = 1) => v.push({ runId: run.runId, kind, count, detail });
@@ -176,33 +176,33 @@ export function checkRun(run: CheckedRun, baseline: Baseline | null): RunVerdict
   if (end === 'stuck')
     add(
       'stuck',
-      `still ${records.final?.status ?? 'unreadable'} after the campaign quiesced${records.unreadable ? ` (${records.unreadable})` : ''}`,
+      `still ${evidence.final?.status ?? 'unreadable'} after the campaign quiesced${evidence.unreadable ? ` (${evidence.unreadable})` : ''}`,
     );
 
-  const mails = records.mails.length;
+  const mails = evidence.mails.length;
   if (mails > 1) add('duplicate-mail', `the mailer stored ${mails} mails for this run`, mails - 1);
-  if (end === 'completed' && records.final?.state?.approval?.approved !== false && mails === 0)
+  if (end === 'completed' && evidence.final?.state?.approval?.approved !== false && mails === 0)
     add(
       'mail-missing',
-      `completed, approved, and the mailer has no mail${records.outbox.length ? ` (outbox: ${records.outbox.map((r) => `${r.status} after ${r.attempts} send(s)${r.lastError ? `: ${r.lastError}` : ''}`).join('; ')})` : ''}`,
+      `completed, approved, and the mailer has no mail${evidence.outbox.length ? ` (outbox: ${evidence.outbox.map((r) => `${r.status} after ${r.attempts} send(s)${r.lastError ? `: ${r.lastError}` : ''}`).join('; ')})` : ''}`,
     );
   if (end === 'failed' && mails > 0)
     add('mail-of-failed-run', `the run ended failed, but the mailer stored ${mails} mail(s)`);
 
   const notesPer = new Map<string, number>();
-  for (const n of records.notes) {
+  for (const n of evidence.notes) {
     const req = typeof n.requirementId === 'string' ? n.requirementId : '(none)';
     notesPer.set(req, (notesPer.get(req) ?? 0) + 1);
   }
   for (const [req, n] of notesPer)
     if (n > 1) add('duplicate-note', `the tracker stored ${n} notes for requirement ${req}`, n - 1);
 
-  for (const why of lateWrites(records.durable, records.provenance)) add('late-write', why);
-  const late = lateCompletion(records.completion);
+  for (const why of lateWrites(evidence.durable, evidence.provenance)) add('late-write', why);
+  const late = lateCompletion(evidence.completion);
   if (late) add('late-completion', late);
 
   if (end === 'completed' && baseline?.digest) {
-    const digest = safeDigest(records.final?.state ?? null);
+    const digest = safeDigest(evidence.final?.state ?? null);
     if (digest !== baseline.digest)
       add(
         'review-differs',
@@ -210,7 +210,7 @@ export function checkRun(run: CheckedRun, baseline: Baseline | null): RunVerdict
       );
   }
 
-  const unsent = records.outbox.filter((r) => r.status === 'pending');
+  const unsent = evidence.outbox.filter((r) => r.status === 'pending');
   if (unsent.length) add('outbox-unsent', `${unsent.length} outbox row(s) still pending`, unsent.length);
 
   const falseDead = falseDeadLetter(run);
@@ -221,10 +221,10 @@ export function checkRun(run: CheckedRun, baseline: Baseline | null): RunVerdict
     runId: run.runId,
     end,
     violations: v,
-    extraSpendUsd: extraSpend(records.ledger, baseline?.ledger ?? null),
+    extraSpendUsd: extraSpend(evidence.ledger, baseline?.ledger ?? null),
     durationMs: done ? run.endedAt! - run.startedAt - (run.waitedMs ?? 0) : null,
-    worldFaults: records.ledger.filter((e) => e.fault !== undefined).length,
-    failure: end === 'failed' ? failureOf(records) : null,
+    worldFaults: evidence.ledger.filter((e) => e.fault !== undefined).length,
+    failure: end === 'failed' ? failureOf(evidence) : null,
   };
 }
 

@@ -1,5 +1,5 @@
-/** @vendor-review/langgraph/bench: LangGraph's bench profile and the parts it is made of (used by `pnpm bench` through the runtime module). */
-export { profile } from './profile.ts';
+/** @vendor-review/langgraph/bench: LangGraph's bench and the parts it is made of (used by `pnpm bench` through the runtime module). */
+export { bench } from './runtime-bench.ts';
 export { buildBareGraph, bareSaver, runBareGraph, type BareSaver } from './bare-graph.ts';
 export { createApprovedRun, runReviewInProcess, type RunSpec } from './in-process.ts';
 export { threadStorage, type ThreadStorage } from './storage.ts';

@@ -10,7 +10,7 @@ import { LANGGRAPH_FUNCTIONAL } from './info.ts';
  */
 export const runtime: RuntimeModule = {
   info: LANGGRAPH_FUNCTIONAL,
-  bench: async () => (await import('./bench-profile.ts')).profile,
+  bench: async () => (await import('./runtime-bench.ts')).bench,
   versions: () =>
     installedVersions(import.meta.url, ['@langchain/langgraph', '@langchain/langgraph-checkpoint-postgres']),
   async start(env) {

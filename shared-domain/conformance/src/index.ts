@@ -46,7 +46,7 @@ export {
   type BareShape,
   type BenchEnv,
   type BenchPreset,
-  type BenchProfile,
+  type RuntimeBench,
   type BenchUnit,
   type InProcessBench,
   type PerStepConfig,

@@ -24,7 +24,7 @@ export interface RuntimeModule {
   /** Its tables, its prebuilt workers and its adapter, given the servers. */
   start(env: RuntimeEnv): Promise<StartedRuntime>;
   /** What `pnpm bench` measures of it and how (loaded on demand); without one it is left out of the bench. */
-  bench?(): Promise<BenchProfile>;
+  bench?(): Promise<RuntimeBench>;
 }
 
 export interface RuntimeEnv {
@@ -105,14 +105,14 @@ export function baselineConfig(info: RuntimeInfo, variant: Variant): RunConfig {
   return config;
 }
 
-// ─── The bench profile: what `pnpm bench` (compare/src/bench) measures of a runtime ───────────────
-// The bench owns the clock, the units, the statistics and the tables; a profile only runs the
-// runtime's part of each section. A section a profile leaves out is not measured for it.
+// ─── The bench: what `pnpm bench` (compare/src/bench) measures of a runtime ───────────────
+// The bench owns the clock, the units, the statistics and the tables; a runtime's bench only runs the
+// runtime's part of each section. A section a bench leaves out is not measured for it.
 
-/** The bench's presets: a profile sizes its own sweeps by them. */
+/** The bench's presets: a bench sizes its own sweeps by them. */
 export type BenchPreset = 'smoke' | 'quick' | 'full';
 
-/** What every part of a profile is given: the bench's servers, its world's ports and its log. */
+/** What every part of a bench is given: the bench's servers, its world's ports and its log. */
 export interface BenchEnv {
   worldUrl: string;
   databaseUrl: string;
@@ -122,7 +122,7 @@ export interface BenchEnv {
   log(line: string): void;
 }
 
-export interface BenchProfile {
+export interface RuntimeBench {
   /**
    * The unit its overheads are stated in: `'commit'`, the PostgreSQL commit the bench measures for
    * every runtime, or one of its own, which `inProcess().measureUnit` measures.

@@ -1,9 +1,9 @@
 /**
- * What `pnpm bench` measures of LangGraph, and how (the contract: BenchProfile in
+ * What `pnpm bench` measures of LangGraph, and how (the contract: RuntimeBench in
  * @vendor-review/conformance). Its overheads are stated in PostgreSQL commits: a checkpoint
  * in `sync` is one.
  */
-import type { BenchProfile, RunHandle, WorkerSpec } from '@vendor-review/conformance';
+import type { RuntimeBench, RunHandle, WorkerSpec } from '@vendor-review/conformance';
 import { defaultDurability } from '../../src/durability.ts';
 import { createPool } from '../../src/pool.ts';
 import { setupDatabase } from '../../src/setup.ts';
@@ -21,7 +21,7 @@ const STORED: Record<string, LangGraphMode> = {
 /** A lease-holding worker announces its first run with this line. */
 const READY = /starting from the request/;
 
-export const profile: BenchProfile = {
+export const bench: RuntimeBench = {
   unit: 'commit',
 
   async inProcess(env) {

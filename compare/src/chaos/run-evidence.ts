@@ -23,7 +23,7 @@ import type { DeliveryView, LedgerEntry, WorldClient } from '@vendor-review/worl
  */
 export type { CompletionFact, OutboxFact, ProvenanceFact };
 
-export interface RunRecords {
+export interface RunEvidence {
   ledger: LedgerEntry[];
   mails: DeliveryView[];
   notes: DeliveryView[];
@@ -38,7 +38,7 @@ export interface RunRecords {
   completion: CompletionFact | null;
 }
 
-export interface RecordTarget {
+export interface EvidenceTarget {
   runtime: string;
   adapter: RuntimeAdapter;
   records: RuntimeRecords;
@@ -58,7 +58,7 @@ function group<T>(items: readonly T[], key: (t: T) => string | null): Map<string
 }
 
 /** The targets by runtime, each group with its runtime's records and its runs' ids. */
-const byRuntime = (targets: readonly RecordTarget[]) =>
+const byRuntime = (targets: readonly EvidenceTarget[]) =>
   [...group(targets, (t) => t.runtime).values()].map((ts) => ({
     records: ts[0]!.records,
     ids: ts.map((t) => t.handle.runId),
@@ -74,13 +74,13 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => 
   return out;
 }
 
-/** Every run's records; `onRead` is called once per run read (progress). */
-export async function collectRecords(o: {
+/** Every run's evidence; `onRead` is called once per run read (progress). */
+export async function collectEvidence(o: {
   world: WorldClient;
-  targets: readonly RecordTarget[];
+  targets: readonly EvidenceTarget[];
   concurrency?: number;
   onRead?: () => void;
-}): Promise<Map<string, RunRecords>> {
+}): Promise<Map<string, RunEvidence>> {
   const [ledger, mails, notes] = await Promise.all([o.world.ledger(), o.world.outbox(), o.world.notes()]);
   const ledgerOf = group(ledger, (e) => e.runId);
   const mailsOf = group(mails, (d) => d.runId);
@@ -117,7 +117,7 @@ export async function collectRecords(o: {
       }),
     ]);
     o.onRead?.();
-    const records: RunRecords = {
+    const evidence: RunEvidence = {
       ledger: ledgerOf.get(runId) ?? [],
       mails: mailsOf.get(runId) ?? [],
       notes: notesOf.get(runId) ?? [],
@@ -128,13 +128,13 @@ export async function collectRecords(o: {
       provenance: withProvenance.has(runId) ? (provenanceOf.get(runId) ?? []) : null,
       completion: completionOf.get(runId) ?? null,
     };
-    return [runId, records] as const;
+    return [runId, evidence] as const;
   });
   return new Map(read);
 }
 
 /** Outbox rows of these runs still waiting to be sent (the campaign waits for none before it judges). */
-export async function unsentOutboxRows(targets: readonly RecordTarget[]): Promise<number> {
+export async function unsentOutboxRows(targets: readonly EvidenceTarget[]): Promise<number> {
   let n = 0;
   for (const { records, ids } of byRuntime(targets))
     for (const rows of (await records.outbox(ids)).values()) n += rows.filter((r) => r.status === 'pending').length;

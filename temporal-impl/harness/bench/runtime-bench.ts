@@ -1,5 +1,5 @@
 /**
- * What `pnpm bench` measures of Temporal, and how (the contract: BenchProfile in
+ * What `pnpm bench` measures of Temporal, and how (the contract: RuntimeBench in
  * @vendor-review/conformance). Its overheads are stated in no-op activities, measured here;
  * the in-process sections run on workers inside the bench's process (in-process-worker.ts), the
  * others on the worker processes its runtime module starts.
@@ -8,7 +8,7 @@ import { Client, Connection } from '@temporalio/client';
 import {
   connectionTo,
   type BenchEnv,
-  type BenchProfile,
+  type RuntimeBench,
   type InProcessBench,
   type StartedRuntime,
   type StorageLimits,
@@ -130,7 +130,7 @@ function queueWorker(started: StartedRuntime, taskQueue: string, variant: Varian
   return started.adapter.workerSpec(anyRun, { name, crashPlan: null });
 }
 
-export const profile: BenchProfile = {
+export const bench: RuntimeBench = {
   unit: {
     id: 'activity',
     label: 'one Temporal no-op activity (with its workflow task)',

@@ -1,14 +1,14 @@
 /**
- * What `pnpm bench` measures of LangGraph's Functional API (the contract: BenchProfile in
+ * What `pnpm bench` measures of LangGraph's Functional API (the contract: RuntimeBench in
  * @vendor-review/conformance): the review as an entrypoint, executed in this process as a
  * worker executes it, naive in its three durability modes and hardened, against the plain runner's
  * floor in PostgreSQL commits; and what a finished run keeps in LangGraph's tables and ours. The
- * StateGraph's profile (../bench/profile.ts) measures the same review as a graph beside it. No
+ * StateGraph's bench (../bench/runtime-bench.ts) measures the same review as a graph beside it. No
  * bare or replayed configurations, no throughput or recovery sweep: the worker, lease and saver
- * are the StateGraph's, which its profile measures.
+ * are the StateGraph's, which its bench measures.
  */
 import type { ReviewRequestInput } from '@vendor-review/pipeline';
-import type { BenchProfile, PerStepConfig } from '@vendor-review/conformance';
+import type { RuntimeBench, PerStepConfig } from '@vendor-review/conformance';
 import { reviewRun, type LangGraphMode } from '../bench/per-step.ts';
 import { checkpointStorage } from '../bench/storage.ts';
 import { createPool } from '../../src/pool.ts';
@@ -26,7 +26,7 @@ const MODES: Record<string, LangGraphMode & { label: string }> = {
   },
 };
 
-export const profile: BenchProfile = {
+export const bench: RuntimeBench = {
   unit: 'commit',
 
   async inProcess(env) {

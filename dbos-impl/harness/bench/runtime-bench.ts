@@ -1,5 +1,5 @@
 /**
- * What `pnpm bench` measures of DBOS (the contract: BenchProfile in
+ * What `pnpm bench` measures of DBOS (the contract: RuntimeBench in
  * @vendor-review/conformance): the review in this process, naive and hardened, against the
  * plain runner's floor, and what a finished run leaves in DBOS's tables and ours. Overheads are in
  * PostgreSQL commits: DBOS journals each step in one. No bare or replayed configurations yet, no
@@ -7,7 +7,7 @@
  */
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { newRunId, type ReviewRequestInput, type Variant } from '@vendor-review/pipeline';
-import { timedRun, type BenchProfile, type PerStepConfig } from '@vendor-review/conformance';
+import { timedRun, type RuntimeBench, type PerStepConfig } from '@vendor-review/conformance';
 import pg from 'pg';
 import { appNameFor } from '../../src/identity.ts';
 import { setupDatabase } from '../../src/store.ts';
@@ -21,7 +21,7 @@ const TABLES = [
   ['dbos_outbox', 'run_id'],
 ] as const;
 
-export const profile: BenchProfile = {
+export const bench: RuntimeBench = {
   unit: 'commit',
 
   async inProcess(env) {
