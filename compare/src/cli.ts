@@ -110,7 +110,7 @@ ${wrap(HAZARD_IDS.filter((h) => !DEFAULT_HAZARDS.includes(h)).join(', '), 117, '
   --bound S                              seconds before a waiting phase is declared stuck (default: 90)
   --json                                 print only the results JSON on stdout (progress on stderr)
   --report-dir DIR                       where results.json, results.md, report.html go (default: ./report)
-  --keep-infra                           leave the world, PostgreSQL and Temporal running at the end
+  --keep-infra                           leave the world, PostgreSQL and the runtimes' servers running at the end
   --profile                              after the table, where the time went: worker starts (wall, CPU), the
                                          runtime's own waits, the harness's polls and reads, the longest rows`;
 

@@ -114,7 +114,7 @@ function throughputTable(r: BenchReport): Table | null {
     title: 'Throughput, worker processes',
     note:
       'reviews at once on one worker process, then two; window = first world call → last review recorded complete (worker start outside it, shown apart); ' +
-      "CPU from the kernel: workers (less their start), PostgreSQL (every backend), the runtime's own server where it runs here (Temporal's); " +
+      "CPU from the kernel: workers (less their start), PostgreSQL (every backend), the runtime's own server where it has one running here; " +
       "commits from pg_stat_database of a database of the cell's own (incl. the workers' own connections and what they poll while they live)",
     head: [
       'runtime',

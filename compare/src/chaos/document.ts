@@ -42,7 +42,7 @@ const COLUMNS: Column[] = [
 
 export const FAULTS_LEGEND =
   'faults: k kills · c crash points reached · p pauses (SIGSTOP past the lease / heartbeat) · pg PostgreSQL restarts · ' +
-  'sv the runtime’s own server restarted (Temporal’s) · w requests the world faulted · a approvals sent while no worker was alive';
+  'sv the runtime’s own server restarted, where it has one · w requests the world faulted · a approvals sent while no worker was alive';
 
 const TERMS_LEGEND =
   'done: completed · dead: ended failed (hardened: dead-lettered) · f.dead: of those, dead-lettered below the cap of the ' +

@@ -16,7 +16,7 @@ const ONE_OF = LAB_RUNTIMES.join('|');
 // Each command's module is loaded once its command line is read: --help and a typo cost nothing.
 
 const USAGE = `usage: pnpm lab <command> [options]   (pnpm lab <command> --help for one command)
-  up                                       start the world, PostgreSQL and a Temporal dev server (with its UI) in the background
+  up                                       start the world, PostgreSQL and the runtimes' own servers (with their UIs) in the background
   down                                     stop them
   worker RUNTIME                           a worker in this terminal that prints each step; kill it mid-run
   start RUNTIME --vendor NAME              start a review (or --request FILE); a lab worker runs it
@@ -29,10 +29,11 @@ State lives in .lab/ at the repo root (LAB_DIR to put it elsewhere).`;
 const COMMANDS: Record<string, { usage: string; run: (argv: string[]) => Promise<number> }> = {
   up: {
     usage: `usage: pnpm lab up [--runtime ${LAB_RUNTIMES.join(',')}] [--model-latency MS] [--page-latency MS] [--world-port N]
-  starts the simulated world, PostgreSQL (embedded unless DATABASE_URL) and a Temporal dev server with a
-  database file and its web UI, in the background; prints where they are. Harmless when the lab is up.
+  starts the simulated world, PostgreSQL (embedded unless DATABASE_URL) and the servers the runtimes
+  declare (each on a data file, with its web UI where it has one), in the background; prints where they
+  are. Harmless when the lab is up.
   --runtime        which runtimes to serve (default: all of them, the registered runtimes of the production
-                   suite: one without durability has no record to show; Temporal's server only for one that needs it)
+                   suite: one without durability has no record to show; a runtime's server only when it is served)
   --model-latency  how long the world's model takes to answer, in ms (default 1500: time to kill mid-call)
   --page-latency   how long a vendor page takes, in ms (default 200)
   --world-port     the world's port (default: any free one)`,

@@ -88,7 +88,7 @@ export async function startLabRun(dir: string, o: StartOptions): Promise<number>
     console.log(
       `started run ${handle.runId}: ${titleOf(o.runtime)} ${label}, reviewing ${request.vendor.name} against ${request.requirements.length} requirement(s)`,
     );
-    if (handle.link) console.log(`Temporal UI: ${handle.link}`);
+    if (handle.link) console.log(`open it: ${handle.link}`);
     console.log(
       `nothing runs it yet: a lab worker takes it (pnpm lab worker ${o.runtime}); then pnpm lab show ${handle.runId}`,
     );
