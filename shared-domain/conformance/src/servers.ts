@@ -22,7 +22,12 @@ export interface ServerSpec<C = unknown> {
    * runtime passes it on. `secret`: shown as `***`.
    */
   readonly variables: { reads(name: string): boolean; secret(name: string): boolean };
-  /** The user's own where the environment names one, else one of the harness's own. */
+  /**
+   * The user's own where the environment names one, else one of the harness's own. One of its own
+   * binds port 0 where it can; where it must be given a port, it starts through the test bed's
+   * `startOnFreePort`, so that a port taken between the pick and the bind costs a retry on a fresh
+   * one, not the run (and a restart through `startOnSamePort`, since its clients know the port).
+   */
   start(o: ServerStartOptions): Promise<StartedServer<C>>;
   /** Rejects, in one line, when a server reached through `connection` does not answer (the lab's later commands). */
   check(connection: C): Promise<void>;
