@@ -1,26 +1,11 @@
 /**
- * The production conformance suite against Temporal: every hazard in both variants, with real
- * worker processes, a real dev server, real PostgreSQL and the real world; verdicts judged from
- * the ledger and the history.
+ * The production conformance suite against Temporal, the hazards the default `pnpm compare` runs
+ * (one per lesson); production-more.e2e.test.ts has the rest. Two files because Temporal's rows wait
+ * on its own timeouts and backoffs: in one file they were the longest the tests run, and CI's two
+ * files at once ended on it alone. Real worker processes, a real dev server, real PostgreSQL and the
+ * real world; verdicts judged from the ledger and the history.
  */
-import {
-  productionCatalogue,
-  productionSpec,
-  runHazardsThroughAdapter,
-  runtimeUnderTest,
-  type RuntimeUnderTest,
-} from '@vendor-review/conformance';
-import { runtime, TEMPORAL } from '../harness/index.ts';
+import { DEFAULT_HAZARDS } from '@vendor-review/conformance';
+import { temporalProductionSpec } from './support/production-spec.ts';
 
-let tm: RuntimeUnderTest;
-
-productionSpec({
-  name: 'Temporal',
-  scenarios: productionCatalogue([TEMPORAL]),
-  run: async (scenarios) => {
-    // Its own PostgreSQL and a dev server on a database file: the restart hazard restarts both.
-    tm = await runtimeUnderTest(runtime, { name: 'hazards', restartable: true });
-    return runHazardsThroughAdapter(() => tm.env())(scenarios);
-  },
-  teardown: () => tm?.stop(),
-});
+temporalProductionSpec('the default’s hazards', DEFAULT_HAZARDS);
