@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DurableMark, DurableRecord, InFlightTask } from '../adapter.ts';
 import { entries, PIPELINE, T0 } from '../fixtures.ts';
-import { judgeZombie, lateWrites, passedOn } from './zombie.ts';
+import { judgeZombie, lateWrites, leaseTokensIn, passedOn } from './zombie.ts';
 
 const task = (t: Partial<InFlightTask> & Pick<InFlightTask, 'attempt'>): InFlightTask => ({
   step: null,
@@ -215,6 +215,36 @@ describe('which task the records passed on', () => {
       later: [{ task: task({ attempt: 2 }), asleep: false }],
     });
     expect(claim).toMatchObject({ from: { attempt: 1 }, to: { attempt: 2, fence: 'runtime' }, asleep: false });
+  });
+
+  it('a pass seen while it slept wins over one seen after it woke, whatever order the looks came in', () => {
+    const atFreeze = [task({ attempt: 1, worker: 'A', fence: 'lease' })];
+    const later = [
+      { task: task({ attempt: 2, worker: 'B', fence: 'lease' }), asleep: false },
+      { task: task({ attempt: 2, worker: 'B', fence: 'lease' }), asleep: true },
+    ];
+    expect(passedOn({ zombie: 'A', atFreeze, later })).toMatchObject({ asleep: true });
+  });
+
+  it('our lease passed on is read from the checkpoints too: a takeover that claimed it, finished and let go between two looks', () => {
+    // The looks at the in-flight records saw the zombie's live lease, then nothing (released at the end).
+    const before = [
+      mark({ id: 'c1', kind: 'checkpoint', writer: 'A', fencingToken: 1 }),
+      mark({ id: 'c2', kind: 'checkpoint', writer: 'B', fencingToken: 2 }),
+      mark({ id: 'c3', kind: 'pending-write' }),
+    ];
+    const seen = leaseTokensIn(before, true);
+    expect(seen.map((t) => [t.task.attempt, t.task.worker, t.task.fence])).toEqual([
+      [1, 'A', 'lease'],
+      [2, 'B', 'lease'],
+    ]);
+    expect(passedOn({ zombie: 'A', atFreeze: leasePassed.inFlightAtFreeze, later: seen })).toMatchObject({
+      from: { attempt: 1 },
+      to: { attempt: 2, worker: 'B', fence: 'lease' },
+      asleep: true,
+    });
+    // Checkpoints with no token (no lease) pass nothing on.
+    expect(leaseTokensIn([mark({ id: 'c1', kind: 'checkpoint', writer: 'B' })], true)).toEqual([]);
   });
 
   it('another worker’s task, another step, or the same attempt again is not the zombie’s passed on', () => {

@@ -77,7 +77,8 @@ export interface SeenTask {
 /**
  * The frozen worker's task as the runtime's own records passed it on: a task it held at the freeze
  * (or one the records name no holder of: only it worked the run then) seen again, before the run
- * ended, for the same step under a higher attempt or token. Its `fence` says whose token that is.
+ * ended, for the same step under a higher attempt or token, while it slept where any look saw that.
+ * Its `fence` says whose token that is.
  */
 export function passedOn(o: {
   atFreeze: readonly InFlightTask[];
@@ -85,11 +86,26 @@ export function passedOn(o: {
   zombie: string;
 }): { from: InFlightTask; to: InFlightTask; asleep: boolean } | null {
   const held = o.atFreeze.filter((t) => t.worker === o.zombie || t.worker === null);
-  for (const { task: to, asleep } of o.later) {
+  // While it slept, where any look saw it so: the looks come from more than one record, in no common order.
+  const seen = [...o.later.filter((t) => t.asleep), ...o.later.filter((t) => !t.asleep)];
+  for (const { task: to, asleep } of seen) {
     const from = held.find((f) => f.step === to.step && to.attempt > f.attempt);
     if (from) return { from, to, asleep };
   }
   return null;
+}
+
+/**
+ * Our lease's tokens as the durable record keeps them: each checkpoint carries the fencing token its
+ * writer held. A lease is released when its run ends, so a takeover that claimed it, finished the
+ * run and let go between two looks at the in-flight records leaves its token only here.
+ */
+export function leaseTokensIn(marks: readonly DurableMark[], asleep: boolean): SeenTask[] {
+  return marks.flatMap((m) =>
+    typeof m.fencingToken === 'number'
+      ? [{ task: { step: null, attempt: m.fencingToken, worker: m.writer ?? null, fence: 'lease' as const }, asleep }]
+      : [],
+  );
 }
 
 const FENCE_WORDS: Record<InFlightTask['fence'], string> = {
@@ -285,6 +301,8 @@ export const zombieHazard: HazardRunner = async (env, scenario) => {
 
     const ledger = await world.ledger({ runId });
     const durable = await adapter.durableRecord(handle);
+    const beforeIds = new Set((before?.marks ?? []).map((m) => m.id));
+    const writtenAwake = (durable?.marks ?? []).filter((m) => !beforeIds.has(m.id));
     const mailsReceived = (await world.outbox(runId)).length;
     const exit = a.life.exitCode !== null ? `code ${a.life.exitCode}` : `signal ${a.life.signal}`;
     const judged = judgeZombie({
@@ -298,7 +316,7 @@ export const zombieHazard: HazardRunner = async (env, scenario) => {
       frozenAt: stop.at,
       handedToZombie: [...handed],
       inFlightAtFreeze: atFreeze,
-      inFlightLater: later,
+      inFlightLater: [...later, ...leaseTokensIn(before?.marks ?? [], true), ...leaseTokensIn(writtenAwake, false)],
       zombieDied: a.life.exitCode !== null && a.life.exitCode !== 0,
       pauseMs,
       place,
