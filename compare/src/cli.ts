@@ -31,7 +31,7 @@ export function defaultConcurrency(cores: number = os.availableParallelism()): n
   return Math.min(16, Math.max(4, 2 * cores));
 }
 /**
- * What runs without --suite: every crash point and every production hazard. The granularity sweep
+ * What runs without --suite: every crash point and one production hazard per lesson. The granularity sweep
  * is opt-in (`--full` or `--suite granularity`): its 18 cells add about a minute on two cores
  * (compare/MEASUREMENTS.md), and the default run must answer in a couple of minutes.
  */
@@ -78,8 +78,8 @@ export interface CompareOptions {
 
 export const USAGE = `usage: pnpm compare [options]
   (default: for every registered runtime, its default configuration and its hardened one against every crash
-  point, killed with SIGKILL, once each, and every production hazard: 2.5 to 5 minutes with five runtimes
-  on the 2-core machine measured, by the day; --full adds the rest: about 7 minutes there)
+  point, killed with SIGKILL, once each, and one production hazard per lesson (--hazard below): about 2.5
+  minutes with four runtimes and plain on the 2-core machine measured; --full adds the rest: about 7 minutes there)
   --full                                 every durability mode, --stop kill,term, every suite (granularity too), and
                                          the cells and hazard rows whose outcome depends on timing ${VARYING_REPEATS} times, to show
                                          their distribution
