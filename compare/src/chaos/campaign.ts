@@ -462,7 +462,7 @@ async function campaign(
         if (++read % 100 === 0) progress.log(`chaos: ${read}/${targets.length} runs read`);
       },
     });
-    // A run left unfinished is ended as an operator would, after its records were read.
+    // A run left unfinished is ended as an operator would, after its evidence was read.
     for (const r of runs.filter((x) => !x.ended))
       await entryOf(r)
         .rt.adapter.abandon?.(r.handle, 'the chaos campaign is over')
