@@ -16,6 +16,7 @@ export default defineConfig({
       'langgraph-impl',
       'temporal-impl',
       'dbos-impl',
+      'restate-impl',
       'compare',
       {
         // LangGraph's checkpoint conformance suite calls describe/it/expect as globals; only this project turns them on.

@@ -12,6 +12,7 @@ const REGISTRY: Record<string, () => Promise<{ runtime: RuntimeModule }>> = {
   'langgraph-functional': () => import('@vendor-review/langgraph/functional-runtime'),
   temporal: () => import('@vendor-review/temporal/runtime'),
   dbos: () => import('@vendor-review/dbos/runtime'),
+  restate: () => import('@vendor-review/restate/runtime'),
   plain: () => import('./plain/module.ts'),
 };
 

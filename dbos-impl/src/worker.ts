@@ -13,6 +13,7 @@ import {
   parseCli,
   runCli,
   survivesConnectionLoss,
+  StepGate,
   UsageError,
   stepTrace,
   traceWanted,
@@ -20,7 +21,6 @@ import {
 import { CrashPlanError, parseCrashPlan } from '@vendor-review/pipeline';
 import pg from 'pg';
 import { appNameFor } from './identity.ts';
-import { StepGate } from './step-gate.ts';
 import { versionCheckLine, VERSION_CHECK_EXIT } from './version-check.ts';
 import { keptDecision, loadRun } from './store.ts';
 import { APPROVAL_TOPIC, approvalKey, makeVendorReview, type WorkflowDeps } from './workflow.ts';

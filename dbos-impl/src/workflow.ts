@@ -51,9 +51,8 @@ import {
   type StepName,
   type Variant,
 } from '@vendor-review/pipeline';
-import { type StepTrace, isConnectionLoss } from '@vendor-review/worker-io';
+import { type StepGate, type StepTrace, isConnectionLoss } from '@vendor-review/worker-io';
 import type pg from 'pg';
-import type { StepGate } from './step-gate.ts';
 import { DBOS_OUTBOX, DBOS_STEP_ERRORS } from './store.ts';
 
 export interface ReviewInput {
@@ -80,7 +79,7 @@ export interface WorkflowDeps {
   ports: Ports;
   worker: string;
   pool: pg.Pool | null;
-  /** Hardened: what lets a worker asked to stop finish its steps in flight first (step-gate.ts). */
+  /** Hardened: what lets a worker asked to stop finish its steps in flight first (worker-io's step-gate.ts). */
   gate: StepGate | null;
   /** `pnpm lab worker`: a line as each step starts and ends (TRACE_STEPS). */
   trace?: StepTrace | null;

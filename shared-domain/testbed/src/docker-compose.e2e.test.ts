@@ -27,6 +27,7 @@ interface Service {
   entrypoint?: string | string[];
   command?: string | string[];
   restart?: string;
+  extra_hosts?: string[] | Record<string, string>;
 }
 
 function envOf(service: Service): Record<string, string> {
@@ -104,9 +105,17 @@ describe('docker-compose.yml', () => {
     expect(result.stderr).toBe('');
   });
 
-  it('has the official Temporal-on-PostgreSQL layout, health-gated, plus the app database job', () => {
+  it('has the official Temporal-on-PostgreSQL layout, health-gated, plus the app database job and Restate', () => {
     expect(Object.keys(services).sort()).toEqual(
-      ['app-database', 'postgresql', 'temporal', 'temporal-create-namespace', 'temporal-schema', 'temporal-ui'].sort(),
+      [
+        'app-database',
+        'postgresql',
+        'restate',
+        'temporal',
+        'temporal-create-namespace',
+        'temporal-schema',
+        'temporal-ui',
+      ].sort(),
     );
     expect(conditionOn(service('temporal-schema'), 'postgresql')).toBe('service_healthy');
     expect(conditionOn(service('app-database'), 'postgresql')).toBe('service_healthy');
@@ -188,6 +197,29 @@ describe('docker-compose.yml', () => {
       `no job creates ${database}`,
     ).toHaveLength(1);
     expect(creators[0]![1].restart ?? '').toMatch(/^(no|on-failure(:\d+)?)$/);
+  });
+
+  // The harness registers the workers' endpoints at RESTATE_ENDPOINT_HOST: for a server in a
+  // container that must be a name for the host, and the header's env lines must reach its two APIs.
+  it("the Restate server keeps its state under a pinned node name, reaches the host, and the header's URLs reach it", () => {
+    const restate = service('restate');
+    expect(
+      envOf(restate).RESTATE_NODE_NAME,
+      'node name unset: its state would move with each new container',
+    ).toBeTruthy();
+    expect(mountsOf(restate).find((m) => m.target === '/restate-data')?.source).toBe('restate-data');
+    const hosts = restate.extra_hosts ?? [];
+    const gateway = Array.isArray(hosts)
+      ? hosts.find((h) => h.startsWith('host.docker.internal:'))?.split(':')[1]
+      : hosts['host.docker.internal'];
+    expect(gateway).toBe('host-gateway');
+    const header = readFileSync(composeFile, 'utf8');
+    expect(header).toMatch(/^#\s+export RESTATE_ENDPOINT_HOST=host\.docker\.internal\b/m);
+    const published = (variable: string) =>
+      Number(new RegExp(`^#\\s+export ${variable}=http://127\\.0\\.0\\.1:(\\d+)$`, 'm').exec(header)?.[1]);
+    const targetOf = (port: number) => portsOf(restate).find((p) => p.published === port)?.target;
+    expect(targetOf(published('RESTATE_INGRESS_URL')), 'RESTATE_INGRESS_URL is not the ingress (8080)').toBe(8080);
+    expect(targetOf(published('RESTATE_ADMIN_URL')), 'RESTATE_ADMIN_URL is not the admin API (9070)').toBe(9070);
   });
 
   it('one-shot jobs fail on errors instead of echoing them away', () => {

@@ -43,5 +43,6 @@ export {
   stopOnInterrupt,
   type RunCliOptions,
 } from './cli.ts';
+export { StepGate } from './step-gate.ts';
 export { ensureWritableDirectory, makeDirectory, writeFileAtomic } from './files.ts';
 export { stepTrace, traceSteps, traceWanted, TRACE_ENV, type StepTrace, type TraceWrite } from './step-trace.ts';

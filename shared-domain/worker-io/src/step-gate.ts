@@ -1,8 +1,8 @@
 /**
- * How a hardened worker leaves when asked to (SIGTERM: a deploy, a scale-down): it starts no new
- * step, lets the steps in flight finish (DBOS journals each as it returns), and then leaves with
- * its workflow still PENDING under its executor id, for the process that replaces it to recover
- * from the journal. Without it the process dies at once and the paid call in flight runs again.
+ * How a hardened worker of a journaling runtime (DBOS, Restate) leaves when asked to (SIGTERM: a
+ * deploy, a scale-down): it starts no new step, lets the steps in flight finish and be journaled,
+ * and then leaves the run unfinished for the process that replaces it to resume from the journal.
+ * Without it the process dies at once and the paid call in flight runs again.
  */
 export class StepGate {
   private inFlight = 0;

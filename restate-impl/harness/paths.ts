@@ -1,0 +1,3 @@
+import { fileURLToPath } from 'node:url';
+
+export const WORKER_ENTRY = fileURLToPath(new URL('../src/worker.ts', import.meta.url));

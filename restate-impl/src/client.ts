@@ -1,0 +1,85 @@
+import type { Decision } from '@vendor-review/pipeline';
+import type { ReviewInput } from './workflow.ts';
+
+/**
+ * What the application says to the Restate server, over its two HTTP APIs: the admin API
+ * (deployments) and the ingress (invocations, awakeables). One function per call.
+ */
+export interface RestateUrls {
+  ingressUrl: string;
+  adminUrl: string;
+}
+
+export class RestateHttpError extends Error {
+  constructor(
+    readonly status: number,
+    what: string,
+    body: string,
+  ) {
+    super(`${what}: HTTP ${status} ${body.slice(0, 300)}`);
+  }
+}
+
+async function call(url: string, what: string, init: RequestInit = {}): Promise<Response> {
+  const res = await fetch(url, {
+    ...init,
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...init.headers },
+  });
+  if (!res.ok) throw new RestateHttpError(res.status, what, await res.text());
+  return res;
+}
+
+/**
+ * Tells the server where a service's endpoint answers; the server asks it which services it
+ * serves. The same address with the same services again is a no-op (200), as a deploy pipeline
+ * that runs twice needs.
+ */
+export async function registerDeployment(urls: RestateUrls, uri: string): Promise<string> {
+  const res = await call(`${urls.adminUrl}/deployments`, `registering ${uri}`, {
+    method: 'POST',
+    body: JSON.stringify({ uri }),
+  });
+  return ((await res.json()) as { id: string }).id;
+}
+
+/** Starts the run's workflow once: a second submit of the same key is "PreviouslyAccepted", not a second run. */
+export async function submitReview(urls: RestateUrls, service: string, input: ReviewInput): Promise<string> {
+  const res = await call(
+    `${urls.ingressUrl}/${service}/${encodeURIComponent(input.runId)}/run/send`,
+    `submitting ${input.runId}`,
+    { method: 'POST', body: JSON.stringify(input) },
+  );
+  return ((await res.json()) as { invocationId: string }).invocationId;
+}
+
+/** Waits for the workflow's outcome (the server holds the request open), or its failure as an HTTP error. */
+export async function attachReview(urls: RestateUrls, service: string, runId: string): Promise<unknown> {
+  const res = await call(
+    `${urls.ingressUrl}/restate/workflow/${service}/${encodeURIComponent(runId)}/attach`,
+    `attaching ${runId}`,
+  );
+  return res.json();
+}
+
+/** The workflow's result once it has one; null while it runs. */
+export async function reviewOutput(urls: RestateUrls, service: string, runId: string): Promise<unknown> {
+  const res = await fetch(`${urls.ingressUrl}/restate/workflow/${service}/${encodeURIComponent(runId)}/output`, {
+    headers: { accept: 'application/json' },
+  });
+  if (res.status === 470 || res.status === 404) return null; // not finished, or not started
+  if (!res.ok) throw new RestateHttpError(res.status, `reading ${runId}'s output`, await res.text());
+  return res.json();
+}
+
+/**
+ * The person's decision, sent to the workflow's `approve` handler. Sent, not called: the server
+ * accepts it while no endpoint is alive and delivers it when one is; one key per run makes a second
+ * send the same invocation.
+ */
+export async function sendApproval(urls: RestateUrls, service: string, runId: string, d: Decision): Promise<void> {
+  await call(`${urls.ingressUrl}/${service}/${encodeURIComponent(runId)}/approve/send`, 'sending the approval', {
+    method: 'POST',
+    headers: { 'idempotency-key': `approval-${runId}` },
+    body: JSON.stringify(d),
+  });
+}

@@ -1,0 +1,11 @@
+/** The application: the workflow, what a client says to the server, and the store beside it. */
+export {
+  reviewWorkflow,
+  serviceNameFor,
+  PHASE_KEY,
+  APPROVAL_PROMISE,
+  type Phase,
+  type ReviewInput,
+} from './workflow.ts';
+export * from './client.ts';
+export { insertRun, loadRun, setupDatabase, RESTATE_OUTBOX, RESTATE_STEP_ERRORS, type RegisteredRun } from './store.ts';

@@ -1,0 +1,76 @@
+import type { Decision, Granularity, ReviewRequestInput, Variant } from '@vendor-review/pipeline';
+import {
+  createOutbox,
+  createStepErrors,
+  outboxTableSql,
+  runMigrations,
+  stepErrorsTableSql,
+} from '@vendor-review/worker-io';
+import pg from 'pg';
+
+/**
+ * What we keep beside Restate's own journal (which lives in its server): the runs registered
+ * before any worker started one (a run with no invocation yet is pending, not unknown), the
+ * hardened outbox and the hardened own-error counts.
+ */
+const MIGRATIONS = [
+  `CREATE TABLE restate_runs (
+     run_id      TEXT PRIMARY KEY,
+     variant     TEXT NOT NULL CHECK (variant IN ('naive', 'hardened')),
+     granularity TEXT NOT NULL CHECK (granularity IN ('coarse', 'per-requirement', 'fine')),
+     request     JSONB NOT NULL,
+     created_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+   );`,
+  outboxTableSql('restate_outbox'),
+  stepErrorsTableSql('restate_step_errors'),
+  // The server refuses an approval for a service no endpoint has registered yet: a decision that
+  // comes before any worker started the run waits here, and the worker that starts it sends it on.
+  `ALTER TABLE restate_runs ADD COLUMN approval JSONB;`,
+];
+
+export const RESTATE_OUTBOX = createOutbox('restate_outbox');
+export const RESTATE_STEP_ERRORS = createStepErrors('restate_step_errors');
+
+export async function setupDatabase(databaseUrl: string): Promise<void> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    await runMigrations(pool, { table: 'restate_migrations', lockKey: 7_411_232, migrations: MIGRATIONS });
+  } finally {
+    await pool.end();
+  }
+}
+
+export interface RegisteredRun {
+  runId: string;
+  variant: Variant;
+  granularity: Granularity;
+  request: ReviewRequestInput;
+}
+
+export async function insertRun(db: pg.Pool, run: RegisteredRun): Promise<void> {
+  await db.query(`INSERT INTO restate_runs (run_id, variant, granularity, request) VALUES ($1, $2, $3, $4)`, [
+    run.runId,
+    run.variant,
+    run.granularity,
+    JSON.stringify(run.request),
+  ]);
+}
+
+export async function loadRun(db: pg.Pool, runId: string): Promise<RegisteredRun | null> {
+  const r = (
+    await db.query(`SELECT run_id, variant, granularity, request FROM restate_runs WHERE run_id = $1`, [runId])
+  ).rows[0];
+  return r ? { runId: r.run_id, variant: r.variant, granularity: r.granularity, request: r.request } : null;
+}
+
+/** The first decision wins, as in every runtime. */
+export async function keepDecision(db: pg.Pool, runId: string, d: Decision): Promise<void> {
+  await db.query(`UPDATE restate_runs SET approval = coalesce(approval, $2) WHERE run_id = $1`, [
+    runId,
+    JSON.stringify(d),
+  ]);
+}
+
+export async function keptDecision(db: pg.Pool, runId: string): Promise<Decision | null> {
+  return (await db.query(`SELECT approval FROM restate_runs WHERE run_id = $1`, [runId])).rows[0]?.approval ?? null;
+}

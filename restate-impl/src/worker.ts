@@ -1,0 +1,126 @@
+/**
+ * A Restate endpoint for one run: `node worker.ts --run <runId>`. It serves the run's workflow
+ * service (workflow.ts) over HTTP/2 on ENDPOINT_SOCKET, registers DEPLOYMENT_URL (the address the
+ * server pushes the service's invocations to, which reaches the newest live endpoint of the run)
+ * with the server, starts the run's workflow if nobody has, and leaves once it has ended. The
+ * server, not this process, decides what runs here: after a lost endpoint it invokes the workflow
+ * again at the same address and replays its journal.
+ *
+ * Environment: DATABASE_URL, WORLD_URL, RESTATE_INGRESS_URL, RESTATE_ADMIN_URL, ENDPOINT_SOCKET,
+ * DEPLOYMENT_URL, CRASH_PLAN, WORKER_NAME, TRACE_STEPS (`pnpm lab worker`).
+ */
+import './node20.ts';
+import { rmSync } from 'node:fs';
+import http2 from 'node:http2';
+import * as restate from '@restatedev/restate-sdk';
+import { CrashPlanError, parseCrashPlan } from '@vendor-review/pipeline';
+import {
+  createHttpPorts,
+  isConnectionLoss,
+  parseCli,
+  runCli,
+  sleep,
+  StepGate,
+  stepTrace,
+  survivesConnectionLoss,
+  traceWanted,
+  UsageError,
+} from '@vendor-review/worker-io';
+import pg from 'pg';
+import {
+  attachReview,
+  registerDeployment,
+  RestateHttpError,
+  sendApproval,
+  submitReview,
+  type RestateUrls,
+} from './client.ts';
+import { keptDecision, loadRun } from './store.ts';
+import { reviewWorkflow, serviceNameFor } from './workflow.ts';
+
+const USAGE = `usage: restate worker --run <runId>
+  serves the run's workflow, registers it with the Restate server, starts the run if nobody has,
+  and leaves once it has ended
+  (DATABASE_URL, WORLD_URL, RESTATE_INGRESS_URL, RESTATE_ADMIN_URL, ENDPOINT_SOCKET, DEPLOYMENT_URL,
+  CRASH_PLAN, WORKER_NAME)`;
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new UsageError(`${name} is not set`);
+  return value;
+}
+
+/** A server restarting answers nothing (or 503) for a while: its clients wait for it, as for a database. */
+async function untilAnswered<T>(what: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await what();
+    } catch (err) {
+      const unreachable = isConnectionLoss(err) || (err instanceof TypeError && /fetch failed/.test(err.message));
+      if (!unreachable && !(err instanceof RestateHttpError && err.status === 503)) throw err;
+      await sleep(200);
+    }
+  }
+}
+
+runCli('restate worker', async () => {
+  const args = parseCli({ usage: USAGE, options: { run: { type: 'string' } } });
+  const runId = args.values.run;
+  if (!runId) throw new UsageError('--run <runId> is required');
+  const databaseUrl = required('DATABASE_URL');
+  const urls: RestateUrls = { ingressUrl: required('RESTATE_INGRESS_URL'), adminUrl: required('RESTATE_ADMIN_URL') };
+  const socket = required('ENDPOINT_SOCKET');
+  const deploymentUrl = required('DEPLOYMENT_URL');
+  try {
+    parseCrashPlan(process.env.CRASH_PLAN);
+  } catch (err) {
+    if (err instanceof CrashPlanError) throw new UsageError(err.message, { seeHelp: false });
+    throw err;
+  }
+  const worker = process.env.WORKER_NAME ?? 'A';
+  const pool = survivesConnectionLoss(new pg.Pool({ connectionString: databaseUrl, max: 3 }));
+  pool.on('error', () => {});
+  try {
+    const run = await loadRun(pool, runId);
+    if (!run) throw new UsageError(`no Restate run ${runId}`);
+    const hardened = run.variant === 'hardened';
+    const gate = hardened ? new StepGate() : null;
+    const trace = traceWanted(process.env)
+      ? stepTrace((id, text) => process.stdout.write(`[worker ${worker} pid ${process.pid}] run ${id}: ${text}\n`))
+      : null;
+    const service = serviceNameFor(runId);
+    const workflow = reviewWorkflow(service, {
+      ports: trace ? trace.ports(createHttpPorts()) : createHttpPorts(),
+      worker,
+      pool: hardened ? pool : null,
+      gate,
+      trace,
+    });
+    const endpoint = http2.createServer(restate.createEndpointHandler({ services: [workflow] }));
+    rmSync(socket, { force: true }); // a killed predecessor's socket file: nobody answers there
+    await new Promise<void>((resolve, reject) => endpoint.once('error', reject).listen(socket, resolve));
+    // Naive leaves on SIGTERM as Node does (at once); hardened lets its steps in flight be recorded first.
+    if (gate)
+      process.once('SIGTERM', () => {
+        void gate.close().then(() => {
+          process.stderr.write('SIGTERM: the steps in flight are journaled; leaving the run to my successor\n');
+          process.exit(0);
+        });
+      });
+    process.stdout.write(`READY service=${service} socket=${socket}\n`);
+    await untilAnswered(() => registerDeployment(urls, deploymentUrl));
+    const input = { runId, variant: run.variant, granularity: run.granularity, request: run.request };
+    await untilAnswered(() => submitReview(urls, service, input));
+    // A decision that came before the service was registered (adapter.approve kept it): send it on now.
+    const early = await keptDecision(pool, runId);
+    if (early) await untilAnswered(() => sendApproval(urls, service, runId, early));
+    // A workflow that failed is the run's outcome, not the worker's.
+    await untilAnswered(() => attachReview(urls, service, runId)).catch((err: unknown) => {
+      if (!(err instanceof RestateHttpError)) throw err;
+    });
+    endpoint.close();
+    return 0;
+  } finally {
+    await pool.end();
+  }
+});

@@ -1,0 +1,294 @@
+/**
+ * The vendor review as a Restate workflow: control flow in the `run` handler, every step a
+ * `ctx.run` around the shared domain step. The Restate server keeps the invocation's journal and
+ * pushes the invocation to this service; each `ctx.run` result is recorded by the server before
+ * the handler goes on. When the endpoint is lost the server invokes the handler again and replays
+ * the journal: a step already recorded returns its result instead of running, the one in flight
+ * runs again (so the handler must call steps in the same order: it does, the state only moves by
+ * their results).
+ *
+ * - naive: as Restate's docs write it: `ctx.run` with Restate's default retries, no keys, the mail
+ *   sent from its step, the approval an awakeable resolved through the server.
+ * - hardened: idempotency keys from the invocation's workflow and the step; the retry rule (domain
+ *   retry-rule.ts) counting only the step's own errors, durably (restate_step_errors), with a
+ *   dead letter at the cap; the mail through the shared outbox; a SIGTERM lets the steps in flight
+ *   be recorded before the process leaves (worker-io's StepGate).
+ */
+import * as restate from '@restatedev/restate-sdk';
+import {
+  applyApproval,
+  applyUpdate,
+  approvalQuestion,
+  backoffMs,
+  composeDelivery,
+  crashpoint,
+  deadLetter,
+  deliver,
+  deriveIdempotencyKey,
+  discover,
+  draft,
+  draftAndDeliver,
+  extract,
+  fetchPage,
+  givesUp,
+  hasMoreRequirements,
+  initialState,
+  PermanentError,
+  researchAll,
+  researchRequirement,
+  retryRuleFor,
+  saveProgress,
+  selectPage,
+  selectRequirement,
+  stepKindOf,
+  TransientError,
+  validate,
+  verify,
+  type Decision,
+  type Granularity,
+  type Ports,
+  type ReviewRequestInput,
+  type ReviewState,
+  type StateUpdate,
+  type StepContext,
+  type StepName,
+  type Variant,
+} from '@vendor-review/pipeline';
+import { isConnectionLoss, type StepGate, type StepTrace } from '@vendor-review/worker-io';
+import type pg from 'pg';
+import { RESTATE_OUTBOX, RESTATE_STEP_ERRORS } from './store.ts';
+
+export interface ReviewInput {
+  runId: string;
+  variant: Variant;
+  request: ReviewRequestInput;
+  /** Where the durable boundaries are (domain granularity.ts); fine when left out. */
+  granularity?: Granularity;
+}
+
+/** A step, or a stage: several steps inside one `ctx.run` (the coarser granularities). */
+type Boundary = StepName | 'REVIEW' | 'REQUIREMENT' | 'SEND';
+
+/** The workflow's state key the harness reads for its phase, and the durable promise the approval resolves. */
+export const PHASE_KEY = 'phase';
+export const APPROVAL_PROMISE = 'approval';
+export type Phase = 'running' | 'awaiting-approval' | 'completed' | 'failed';
+
+/**
+ * One workflow service per run (what a task queue per run is to Temporal): the server pushes a
+ * service's invocations to the deployment registered for it, so a run's service reaches only
+ * that run's workers, and a worker's crash plan only its own run.
+ */
+export function serviceNameFor(runId: string): string {
+  return `VendorReview_${runId.replace(/[^A-Za-z0-9_]/g, '_')}`;
+}
+
+/** What a workflow's endpoint gives it: the world, its name, and (hardened) the database of the outbox and counts. */
+export interface WorkflowDeps {
+  ports: Ports;
+  worker: string;
+  pool: pg.Pool | null;
+  /** Hardened: what lets a worker asked to stop finish its steps in flight first. */
+  gate: StepGate | null;
+  /** `pnpm lab worker`: a line as each step starts and ends (TRACE_STEPS). */
+  trace?: StepTrace | null;
+}
+
+/** A step that gave up: terminal for Restate (not retried), with what the dead letter needs recorded beside the message. */
+function gaveUp(step: string, attempts: number, cause: string, input: unknown): restate.TerminalError {
+  return new restate.TerminalError(`${step} gave up after ${attempts} own error(s): ${cause}`, {
+    metadata: { step, attempts: String(attempts), cause, input: JSON.stringify(input ?? null) },
+  });
+}
+
+const DELIVERY_POLL_MS = 200;
+
+export function reviewWorkflow(name: string, deps: WorkflowDeps) {
+  return restate.workflow({
+    name,
+    handlers: {
+      run: async (ctx: restate.WorkflowContext, input: ReviewInput): Promise<ReviewState> => {
+        const { runId, variant } = input;
+        const { ports, worker, pool, gate, trace } = deps;
+        const hardened = variant === 'hardened';
+        if (hardened && !pool) throw new restate.TerminalError('the hardened variant needs DATABASE_URL');
+        const workflowId = `${name}/${ctx.key}`;
+        let state = initialState(runId, input.request as ReviewState['request']);
+        const merge = (u: StateUpdate) => {
+          state = applyUpdate(state, u);
+        };
+        const stepCtx = (step: StepName, stepKey: string): StepContext => ({
+          run: { runId, runtime: 'restate', runtimeId: workflowId },
+          step,
+          attempt: 1,
+          worker,
+          ...(hardened ? { idempotencyKey: deriveIdempotencyKey(workflowId, stepKey) } : {}),
+        });
+
+        // The rule's retries live inside the step: a row per (run, step) survives the worker and
+        // counts only the step's own errors. Our store losing its connection is transient, like a
+        // dropped HTTP call; while the count cannot be written the step waits and tries again,
+        // uncounted (the count only ever runs late, never early).
+        const withOwnRetries = async <R>(name: Boundary, stepKey: string, call: () => Promise<R>, dlInput: unknown) => {
+          const rule = retryRuleFor(stepKindOf(name));
+          for (;;) {
+            try {
+              return await call();
+            } catch (thrown) {
+              const err =
+                isConnectionLoss(thrown) && !(thrown instanceof TransientError)
+                  ? new TransientError(`store unreachable: ${(thrown as Error).message}`, 'store-connection-lost')
+                  : thrown;
+              const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+              const n = await RESTATE_STEP_ERRORS.record(pool!, { runKey: workflowId, stepKey, error }).catch(
+                (e: unknown) => {
+                  if (isConnectionLoss(e)) return null;
+                  throw e;
+                },
+              );
+              if (n !== null && givesUp(rule, err, n))
+                throw gaveUp(name, n, error, dlInput ?? { current: state.current });
+              await new Promise((r) => setTimeout(r, backoffMs(rule, n ?? 1)));
+            }
+          }
+        };
+
+        /** One recorded step. `stepKey` names the logical operation (the journal entry, the key, the error count). */
+        const recorded = <R>(name: Boundary, stepKey: string, body: () => Promise<R>, dlInput?: unknown) => {
+          const run = trace ? () => trace.step(runId, stepKey, 1, body) : body;
+          return hardened ? ctx.run(stepKey, () => withOwnRetries(name, stepKey, run, dlInput)) : ctx.run(stepKey, run);
+        };
+        /** Steps the gate lets start together (hardened: none once a SIGTERM came), awaited as one. */
+        const gated = async <R>(steps: number, all: () => PromiseLike<R>): Promise<R> => {
+          for (let i = 0; i < steps; i++) await gate?.enter();
+          try {
+            return await all();
+          } finally {
+            for (let i = 0; i < steps; i++) gate?.leave();
+          }
+        };
+        const step = <R>(name: Boundary, stepKey: string, body: () => Promise<R>) =>
+          gated(1, () => recorded(name, stepKey, body));
+        // Inside a stage every step gets the context (and key) of its own, as in the fine workflow.
+        const stage = { contextFor: (inner: StepName, parts: string[]) => stepCtx(inner, [inner, ...parts].join(':')) };
+        const s = (
+          name: StepName,
+          stepKey: string,
+          fn: (st: ReviewState, p: Ports, c: StepContext) => Promise<StateUpdate>,
+        ) => step(name, stepKey, () => fn(state, ports, stepCtx(name, stepKey))).then(merge);
+        const phase = (p: Phase) => ctx.set<Phase>(PHASE_KEY, p);
+
+        try {
+          phase('running');
+          const granularity = input.granularity ?? 'fine';
+          if (granularity === 'coarse') {
+            merge(await step('REVIEW', 'REVIEW', () => researchAll(state, ports, stage)));
+          } else {
+            await s('VALIDATE', 'VALIDATE', validate);
+            await s('DISCOVER', 'DISCOVER', discover);
+            for (let n = 1; hasMoreRequirements(state); n++) {
+              if (granularity === 'per-requirement') {
+                merge(await step('REQUIREMENT', `REQUIREMENT#${n}`, () => researchRequirement(state, ports, stage)));
+                continue;
+              }
+              await s('SELECT_REQUIREMENT', `SELECT_REQUIREMENT#${n}`, selectRequirement);
+              const req = state.current!.requirementId;
+              await s('SELECT_PAGE', `SELECT_PAGE:${req}`, selectPage);
+              // Started together with the SDK's combinator; each page's result is recorded as it
+              // comes, whatever happens to its siblings.
+              const candidates = state.current!.candidates;
+              const before = state;
+              const pages = await gated(candidates.length, () =>
+                restate.RestatePromise.all(
+                  candidates.map((url, index) => {
+                    const key = `FETCH:${req}:${index}`;
+                    return recorded(
+                      'FETCH',
+                      key,
+                      () => fetchPage(before, ports, stepCtx('FETCH', key), { url, index, of: candidates.length }),
+                      { target: { url, index }, requirementId: req },
+                    );
+                  }),
+                ),
+              );
+              pages.forEach(merge);
+              await s('EXTRACT', `EXTRACT:${req}`, extract);
+              await s('VERIFY', `VERIFY:${req}`, verify);
+              await s('SAVE_PROGRESS', `SAVE_PROGRESS:${req}`, saveProgress);
+            }
+            await s('DRAFT', 'DRAFT', draft);
+          }
+
+          await step('AWAIT_APPROVAL', 'AWAIT_APPROVAL', async () => approvalQuestion(state));
+          phase('awaiting-approval');
+          await crashpoint('awaiting-approval', { detail: `workflowId=${workflowId}` });
+          // Resolved by the `approve` handler, which the server holds until an endpoint is alive.
+          const decision = await ctx.promise<Decision>(APPROVAL_PROMISE).get();
+          phase('running');
+          merge(applyApproval(state, decision));
+
+          if (state.approval?.approved !== false) {
+            // Coarse: draft and mail in one step, sent straight from it (no outbox boundary before the effect).
+            if (granularity === 'coarse') merge(await step('SEND', 'SEND', () => draftAndDeliver(state, ports, stage)));
+            else if (!hardened) await s('DELIVER', 'DELIVER', deliver);
+            else {
+              const c = stepCtx('DELIVER', 'DELIVER:outbox');
+              const key = await step('DELIVER', 'DELIVER:outbox', async () => {
+                await RESTATE_OUTBOX.enqueue(pool!, {
+                  scope: runId,
+                  key: c.idempotencyKey!,
+                  run: c.run,
+                  mail: composeDelivery(state),
+                });
+                return c.idempotencyKey!;
+              });
+              merge(await step('DELIVER', 'DELIVER:sent', () => awaitDelivery(pool!, ports, worker, runId, key)));
+            }
+          }
+          phase('completed');
+          return state;
+        } catch (err) {
+          const meta = err instanceof restate.TerminalError ? err.metadata : undefined;
+          if (!meta?.step) throw err;
+          merge(
+            await ctx.run('DEAD_LETTER', async () =>
+              deadLetter({
+                step: meta.step!,
+                error: meta.cause ?? (err as Error).message,
+                attempts: Number(meta.attempts),
+                input: JSON.parse(meta.input ?? 'null') as unknown,
+              }),
+            ),
+          );
+          phase('failed');
+          return state;
+        }
+      },
+      /** The person's decision. The first one wins: a promise already resolved keeps its value. */
+      approve: restate.handlers.workflow.shared(async (ctx: restate.WorkflowSharedContext, d: Decision) => {
+        if ((await ctx.promise<Decision>(APPROVAL_PROMISE).peek()) === undefined)
+          await ctx.promise<Decision>(APPROVAL_PROMISE).resolve(d);
+      }),
+    },
+  });
+}
+
+/** Send this run's row now (or again: a worker that died between the send and the mark left it due) until it is sent or dead. */
+async function awaitDelivery(
+  pool: pg.Pool,
+  ports: Ports,
+  worker: string,
+  runId: string,
+  key: string,
+): Promise<StateUpdate> {
+  for (;;) {
+    const row = await RESTATE_OUTBOX.byKey(pool, key);
+    if (!row) throw new PermanentError(`no outbox row for key ${key}`, 'outbox-row-missing');
+    if (row.status === 'sent' && row.receipt)
+      return { delivery: { messageId: row.receipt.id, duplicate: row.receipt.duplicate, to: row.mail.to } };
+    if (row.status === 'dead')
+      throw new PermanentError(`delivery gave up after ${row.attempts} send(s): ${row.lastError}`, 'delivery-failed');
+    if ((await RESTATE_OUTBOX.drainOne({ pool, ports, worker, scope: runId, runId })) === null)
+      await new Promise((r) => setTimeout(r, DELIVERY_POLL_MS));
+  }
+}
