@@ -73,12 +73,13 @@ export interface InfraOptions {
   sharedQueue?: RuntimeEnv['sharedQueue'];
   /**
    * The hazards that restart a server get servers of their own (`restarting`): a second PostgreSQL
-   * cluster where ours is embedded, a second of each runtime server of ours, keeping its state on
-   * disk. They then run beside everything else instead of alone at the end, and the shared servers
-   * keep their state as they do by default (a dev server in memory). Without it the shared servers
-   * keep their state on disk, so that restarts of them (chaos) lose nothing.
+   * cluster where ours is embedded, and (`every`: the runtime servers are restarted too) a second of
+   * each runtime server of ours, keeping its state on disk. They then run beside everything else
+   * instead of alone at the end, and the shared servers keep their state as they do by default (a
+   * dev server in memory). Without it the shared servers keep their state on disk, so that restarts
+   * of them (chaos) lose nothing.
    */
-  restartServers?: boolean;
+  restartServers?: 'postgres' | 'every';
 }
 
 /** Each runtime server's version as it reports it, by its label ("Temporal server"). */
@@ -126,6 +127,8 @@ async function startRestartServers(o: {
     postgres: PostgresHandle;
     servers: ReadonlyMap<string, StartedServer>;
   };
+  /** Which servers the hazards restart: PostgreSQL only, or the runtime servers too. */
+  restarts: 'postgres' | 'every';
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
   worldUrl: string;
@@ -135,7 +138,9 @@ async function startRestartServers(o: {
 }): Promise<NonNullable<Infra['restarting']>> {
   const log = (line: string) => o.log(`restart hazards: ${line}`);
   const { shared } = o;
-  const specs = serversOf(o.modules).filter((spec) => shared.servers.get(spec.id)?.owned);
+  // A runtime server nobody restarts is shared: a second one would only cost its CPU.
+  const specs =
+    o.restarts === 'every' ? serversOf(o.modules).filter((spec) => shared.servers.get(spec.id)?.owned) : [];
   const [pg, ...own] = await Promise.all([
     shared.postgres.kind === 'embedded' ? startPostgres({ env: {}, log }) : null,
     ...specs.map((spec) => startServer(spec, { env: o.env, log, own: true, dataDir: join(o.dataDir, spec.id) })),
@@ -223,6 +228,7 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
       o.restartServers && dataDir
         ? await startRestartServers({
             modules,
+            restarts: o.restartServers,
             shared: { runtimes, postgres: pg, servers: servers.servers },
             env,
             log,

@@ -243,7 +243,9 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
       env,
       ...(io.command ? { command: io.command } : {}),
       ...(opts.modelUpstream ? { modelUpstream: opts.modelUpstream } : {}),
-      restartServers: hazards.some((h) => RESTARTS_A_SERVER.has(h.hazard)),
+      ...(hazards.some((h) => RESTARTS_A_SERVER.has(h.hazard))
+        ? { restartServers: hazards.some((h) => h.hazard === 'restart-server') ? 'every' : 'postgres' }
+        : {}),
     }));
   // Each item's expected length for the ETA; one no run has measured counts as the typical one.
   const known = [

@@ -61,7 +61,7 @@ describe('a registered runtime that brings its own server', () => {
 
   it('compare with the restart hazards: a second server of its own for them, kept on disk, restarted there only', async () => {
     const { startInfra } = await import('../src/infra.ts');
-    const infra = await startInfra({ runtimes: ['acme'], env, log: quiet, restartServers: true });
+    const infra = await startInfra({ runtimes: ['acme'], env, log: quiet, restartServers: 'every' });
     try {
       const starts = events.filter((e) => e.startsWith('start'));
       expect(starts).toEqual([
@@ -77,6 +77,19 @@ describe('a registered runtime that brings its own server', () => {
       await infra.teardown();
     }
     expect(events.filter((e) => e.startsWith('stop'))).toHaveLength(2);
+  });
+
+  it('compare with only PostgreSQL restarted: its server is shared with the restart hazards, not started twice', async () => {
+    const { startInfra } = await import('../src/infra.ts');
+    const infra = await startInfra({ runtimes: ['acme'], env, log: quiet, restartServers: 'postgres' });
+    try {
+      expect(events.filter((e) => e.startsWith('start'))).toHaveLength(1);
+      expect(infra.restarting?.described).toMatch(/^embedded PostgreSQL /);
+      expect(infra.restarting?.described).not.toMatch(/Acme/);
+      expect(infra.restarting!.hazardInfra.servers?.[ACME_SERVER.id]).toBe(infra.hazardInfra.servers?.[ACME_SERVER.id]);
+    } finally {
+      await infra.teardown();
+    }
   });
 
   it('chaos: a server-restart strike restarts it, and counts for the pool whose runs keep something there', async () => {

@@ -19,7 +19,7 @@ import type {
 import pg from 'pg';
 import { RestateHttpError, reviewOutput, sendApproval, type RestateUrls } from '../src/client.ts';
 import { insertRun, keepDecision, loadRun } from '../src/store.ts';
-import { PHASE_KEY, serviceNameFor, type Phase } from '../src/workflow.ts';
+import { serviceNameFor, type Phase } from '../src/workflow.ts';
 import { restateDrills } from './drills.ts';
 import { toDurableRecord } from './durable-record.ts';
 import { RESTATE_INFO } from './info.ts';
@@ -73,13 +73,13 @@ export async function createRestateAdapter(o: RestateAdapterOptions): Promise<Ru
   const router = new EndpointRouter(o.routerDir, o.server.endpointHost);
 
   const view = async (h: RestateHandle, full: boolean): Promise<RunView> => {
-    const [inv, state] = await Promise.all([journal.invocation(h.service, h.runId), journal.state(h.service, h.runId)]);
+    const inv = await journal.invocation(h.service, h.runId);
     if (!inv) {
       // Registered, and no endpoint has submitted its workflow yet.
       if (await loadRun(pool, h.runId)) return { status: 'pending', state: null };
       return { status: 'not-found', state: null, reason: `no Restate run ${h.runId}` };
     }
-    const status = statusOf(inv, parsed<Phase>(state[PHASE_KEY]));
+    const status = statusOf(inv, parsed<Phase>(inv.phase ?? undefined));
     if (!full) return { status, state: null };
     const done = inv.status === 'completed' && inv.completion_result === 'success';
     const output = done ? ((await reviewOutput(urls, h.service, h.runId)) as ReviewState | null) : null;

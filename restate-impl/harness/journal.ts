@@ -1,8 +1,10 @@
 /**
  * What the Restate server records of a run, read from outside the workers through its admin
- * API's SQL introspection (`POST /query`): the invocation, its journal and the workflow's state.
+ * API's SQL introspection (`POST /query`): the invocation, its journal and the phase in its state.
  * All SQL is here. Names put into the SQL are ours (a run's service name and key), checked first.
  */
+import { PHASE_KEY } from '../src/workflow.ts';
+
 export interface InvocationRow {
   id: string;
   status: string;
@@ -14,6 +16,8 @@ export interface InvocationRow {
   last_attempt_deployment_id?: string | null;
   created_at?: string | null;
   modified_at?: string | null;
+  /** The phase the workflow last wrote to its state (JSON text), read in the same query. */
+  phase?: string | null;
 }
 
 export interface JournalRow {
@@ -43,24 +47,19 @@ export class RestateJournal {
     return ((await res.json()) as { rows: R[] }).rows;
   }
 
-  /** The run's workflow invocation (a workflow key runs its `run` handler once), or null before it was submitted. */
+  /** The run's workflow invocation (a workflow key runs its `run` handler once) and its phase, or null before it was submitted. */
   async invocation(service: string, key: string): Promise<InvocationRow | null> {
     const rows = await this.query<InvocationRow>(
-      `SELECT id, status, completion_result, completion_failure, retry_count, last_failure, pinned_deployment_id,
-              last_attempt_deployment_id, created_at, modified_at
-       FROM sys_invocation
-       WHERE target_service_name = ${literal(service)} AND target_service_key = ${literal(key)}
-         AND target_handler_name = 'run'`,
+      `SELECT i.id, i.status, i.completion_result, i.completion_failure, i.retry_count, i.last_failure,
+              i.pinned_deployment_id, i.last_attempt_deployment_id, i.created_at, i.modified_at,
+              s.value_utf8 AS phase
+       FROM sys_invocation i
+       LEFT JOIN state s ON s.service_name = i.target_service_name AND s.service_key = i.target_service_key
+                        AND s.key = ${literal(PHASE_KEY)}
+       WHERE i.target_service_name = ${literal(service)} AND i.target_service_key = ${literal(key)}
+         AND i.target_handler_name = 'run'`,
     );
     return rows[0] ?? null;
-  }
-
-  /** The workflow's state, each value as JSON text. */
-  async state(service: string, key: string): Promise<Record<string, string>> {
-    const rows = await this.query<{ key: string; value_utf8: string }>(
-      `SELECT key, value_utf8 FROM state WHERE service_name = ${literal(service)} AND service_key = ${literal(key)}`,
-    );
-    return Object.fromEntries(rows.map((r) => [r.key, r.value_utf8]));
   }
 
   async entries(invocationId: string): Promise<JournalRow[]> {
