@@ -101,11 +101,13 @@ describe('catalogue', () => {
       'temporal/hardened/-/baseline',
       'dbos/naive/-/baseline',
       'dbos/hardened/-/baseline',
+      'restate/naive/-/baseline',
+      'restate/hardened/-/baseline',
       'plain/naive/-/baseline',
       'plain/hardened/-/baseline',
     ]);
-    // Both LangGraph APIs naive in three durabilities and hardened; Temporal, DBOS and plain in two variants each.
-    expect(all.length).toBe(10 + 8 * (4 + 4 + 2 + 2 + 2));
+    // Both LangGraph APIs naive in three durabilities and hardened; Temporal, DBOS, Restate and plain in two variants each.
+    expect(all.length).toBe(12 + 8 * (4 + 4 + 2 + 2 + 2 + 2));
     expect(new Set(all.map((s) => s.id)).size).toBe(all.length);
   });
 });

@@ -95,8 +95,9 @@ export async function createRestateAdapter(o: RestateAdapterOptions): Promise<Ru
   const adapter: RuntimeAdapter<RestateHandle> = {
     ...RESTATE_INFO,
     workerExitsWhenDone: true,
-    // The server retries a lost endpoint with its own backoff; nothing of the run waits longer.
-    patienceMs: 10_000,
+    // The server retries a lost endpoint with its own backoff (from half a second, doubling): a
+    // replaced endpoint is reached within a few seconds, and nothing else of the run waits longer.
+    patienceMs: 5_000,
     isRetryableExit: () => false,
 
     async startRun(request: ReviewRequestInput, config: RunConfig, opts?: { runId?: string }): Promise<RestateHandle> {
@@ -176,5 +177,17 @@ export async function createRestateAdapter(o: RestateAdapterOptions): Promise<Ru
       await pool.end();
     },
   };
-  return { ...adapter, drills: restateDrills<RestateHandle>({ journal, pool }) };
+  // Last release's endpoints answer at an address of their own: its deployment is another one.
+  const previousWorker = async (h: RestateHandle, w: { name: string; crashPlan: string | null }) => {
+    const spec = adapter.workerSpec(h, w);
+    const release = `${h.service}@previous`;
+    const env = {
+      ...spec.env,
+      ENDPOINT_SOCKET: router.nextSocket(release, w.name),
+      DEPLOYMENT_URL: await router.deploymentUrl(release),
+    };
+    return { ...spec, env };
+  };
+  const drills = restateDrills({ journal, pool, urls, adapter, previousWorker });
+  return { ...adapter, drills };
 }

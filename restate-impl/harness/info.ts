@@ -18,12 +18,23 @@ const ONE_INVOCATION =
 const HELD_BY_THE_FROZEN_ENDPOINT =
   'The server keeps an invocation with the endpoint it pushed it to until that endpoint answers, its connection breaks, or the service’s inactivity and abort timeouts run out (Restate’s defaults: a minute, then ten): a 12 s freeze breaks nothing, so nobody takes the run over and the woken endpoint finishes it. No mail twice, no late write; the run stood still while its endpoint slept, and the standby endpoint got nothing.';
 
+/** Measured in test/production.e2e.test.ts (deploy-v1-state, the deploy drill in drills.ts). */
+const PINNED_SILENT =
+  'Restate pins an invocation to the deployment it started on and replays it only there: with last release’s endpoint gone, the server retries last release’s address (backing off) and never gives the run to today’s endpoint, which registered its own deployment and waits beside it, saying nothing; no call is made, no error is raised, until an endpoint of the pinned deployment comes.';
+
+const DEPLOYMENT_CHECK_REFUSES =
+  'The server cannot move an invocation to new code (it replays only on the deployment it started on), so the hardened endpoint checks the run’s pinned deployment against its own and refuses clearly (exit 6, src/deployment-check.ts), leaving the run to an endpoint of its deployment: Restate’s way across a deploy is to keep the previous deployment’s endpoints until their invocations drain.';
+
+/** Measured in test/production.e2e.test.ts (deploy-unknown-format). */
+const FOREIGN_APPROVAL_WAITS =
+  'The approval is a call to the workflow’s approve handler, whose input the endpoint reads as JSON: bytes it cannot read never resolve the approval promise, so the run goes on waiting for a person, with nothing said in the run, in both variants.';
+
 /** Restate as the harness sees it: no durability modes, a journal kept by its own server. */
 export const RESTATE_INFO: RuntimeInfo = {
   name: 'restate',
   label: 'RS',
   title: 'Restate',
-  colour: '#d97706',
+  colour: '#dc2626',
   configurations: [
     { variant: 'naive', durability: null },
     { variant: 'hardened', durability: null },
@@ -44,5 +55,9 @@ export const RESTATE_INFO: RuntimeInfo = {
     { hazard: 'zombie', variant: 'hardened', expected: 'not-replaced', why: HELD_BY_THE_FROZEN_ENDPOINT },
     { hazard: 'zombie-at-effect', variant: 'naive', expected: 'not-replaced', why: HELD_BY_THE_FROZEN_ENDPOINT },
     { hazard: 'zombie-at-effect', variant: 'hardened', expected: 'not-replaced', why: HELD_BY_THE_FROZEN_ENDPOINT },
+    { hazard: 'deploy-v1-state', variant: 'naive', expected: 'broke', why: PINNED_SILENT },
+    { hazard: 'deploy-v1-state', variant: 'hardened', expected: 'refused-clearly', why: DEPLOYMENT_CHECK_REFUSES },
+    { hazard: 'deploy-unknown-format', variant: 'naive', expected: 'broke', why: FOREIGN_APPROVAL_WAITS },
+    { hazard: 'deploy-unknown-format', variant: 'hardened', expected: 'broke', why: FOREIGN_APPROVAL_WAITS },
   ],
 };

@@ -3,6 +3,7 @@
  * API's SQL introspection (`POST /query`): the invocation, its journal and the phase in its state.
  * All SQL is here. Names put into the SQL are ours (a run's service name and key), checked first.
  */
+import type { Footprint } from '@vendor-review/conformance';
 import { PHASE_KEY } from '../src/workflow.ts';
 
 export interface InvocationRow {
@@ -16,6 +17,7 @@ export interface InvocationRow {
   last_attempt_deployment_id?: string | null;
   created_at?: string | null;
   modified_at?: string | null;
+  completed_at?: string | null;
   /** The phase the workflow last wrote to its state (JSON text), read in the same query. */
   phase?: string | null;
 }
@@ -51,7 +53,7 @@ export class RestateJournal {
   async invocation(service: string, key: string): Promise<InvocationRow | null> {
     const rows = await this.query<InvocationRow>(
       `SELECT i.id, i.status, i.completion_result, i.completion_failure, i.retry_count, i.last_failure,
-              i.pinned_deployment_id, i.last_attempt_deployment_id, i.created_at, i.modified_at,
+              i.pinned_deployment_id, i.last_attempt_deployment_id, i.created_at, i.modified_at, i.completed_at,
               s.value_utf8 AS phase
        FROM sys_invocation i
        LEFT JOIN state s ON s.service_name = i.target_service_name AND s.service_key = i.target_service_key
@@ -75,5 +77,31 @@ export class RestateJournal {
       `SELECT sum(raw_length) AS bytes FROM sys_journal WHERE id = ${literal(invocationId)}`,
     );
     return Number(rows[0]?.bytes ?? 0);
+  }
+
+  /** What the server keeps of one workflow run: its journal, its state and its promises, with their bytes. */
+  async footprint(service: string, key: string, invocationId: string | null): Promise<Footprint> {
+    const [journal, state, promises] = await Promise.all([
+      invocationId
+        ? this.query<{ n: number; bytes: number | null }>(
+            `SELECT count(*) AS n, sum(raw_length) AS bytes FROM sys_journal WHERE id = ${literal(invocationId)}`,
+          )
+        : [{ n: 0, bytes: 0 }],
+      this.query<{ n: number; bytes: number | null }>(
+        `SELECT count(*) AS n, sum(length(value)) AS bytes FROM state
+         WHERE service_name = ${literal(service)} AND service_key = ${literal(key)}`,
+      ),
+      this.query<{ n: number }>(
+        `SELECT count(*) AS n FROM sys_promise WHERE service_name = ${literal(service)} AND service_key = ${literal(key)}`,
+      ),
+    ]);
+    return {
+      items: {
+        'journal entries': Number(journal[0]?.n ?? 0),
+        'state entries': Number(state[0]?.n ?? 0),
+        promises: Number(promises[0]?.n ?? 0),
+      },
+      bytes: Number(journal[0]?.bytes ?? 0) + Number(state[0]?.bytes ?? 0),
+    };
   }
 }

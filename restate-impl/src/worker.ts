@@ -29,12 +29,14 @@ import {
 import pg from 'pg';
 import {
   attachReview,
+  pinnedDeployment,
   registerDeployment,
   RestateHttpError,
   sendApproval,
   submitReview,
   type RestateUrls,
 } from './client.ts';
+import { deploymentCheckLine, DEPLOYMENT_CHECK_EXIT } from './deployment-check.ts';
 import { keptDecision, loadRun } from './store.ts';
 import { reviewWorkflow, serviceNameFor } from './workflow.ts';
 
@@ -108,9 +110,17 @@ runCli('restate worker', async () => {
         });
       });
     process.stdout.write(`READY service=${service} socket=${socket}\n`);
-    await untilAnswered(() => registerDeployment(urls, deploymentUrl));
+    const deployment = await untilAnswered(() => registerDeployment(urls, deploymentUrl));
     const input = { runId, variant: run.variant, granularity: run.granularity, request: run.request };
     await untilAnswered(() => submitReview(urls, service, input));
+    // The server keeps an invocation on the deployment it started on, and will never hand it to
+    // this one: hardened says so and leaves, instead of waiting beside it in silence.
+    const pinned = await untilAnswered(() => pinnedDeployment(urls, service, runId));
+    if (hardened && pinned && pinned !== deployment) {
+      process.stderr.write(`${deploymentCheckLine(runId, pinned, deployment)}\n`);
+      endpoint.close();
+      return DEPLOYMENT_CHECK_EXIT;
+    }
     // A decision that came before the service was registered (adapter.approve kept it): send it on now.
     const early = await keptDecision(pool, runId);
     if (early) await untilAnswered(() => sendApproval(urls, service, runId, early));
