@@ -17,6 +17,7 @@ export const runtime: RuntimeModule = {
   info: RESTATE_INFO,
   servers: [RESTATE_SERVER],
   versions: () => installedVersions(import.meta.url, ['@restatedev/restate-sdk', '@restatedev/restate-server']),
+  bench: async () => (await import('./bench/runtime-bench.ts')).bench,
   async start(env) {
     const server = connectionTo(env.servers, RESTATE_SERVER);
     const [{ createRestateAdapter }, { restateRecords }, { setupDatabase }, { WORKER_ENTRY }] = await Promise.all([

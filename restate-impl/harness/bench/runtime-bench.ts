@@ -1,0 +1,101 @@
+/**
+ * What `pnpm bench` measures of Restate (the contract: RuntimeBench in @vendor-review/conformance):
+ * the review served by an endpoint in this process, naive and hardened, against the plain runner's
+ * floor, and what a finished run leaves in the server and in our tables. Overheads are in
+ * PostgreSQL commits, the unit every runtime is stated in: Restate's journal is in its server, so
+ * the figure says how many of our commits one of its steps costs. No bare or replayed
+ * configurations yet, no throughput or recovery sweep.
+ */
+import '../../src/node20.ts';
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import * as restate from '@restatedev/restate-sdk';
+import { connectionTo, timedRun, type PerStepConfig, type RuntimeBench } from '@vendor-review/conformance';
+import { newRunId, type ReviewRequestInput, type ReviewState, type Variant } from '@vendor-review/pipeline';
+import pg from 'pg';
+import { attachReview, registerDeployment, sendApproval, submitReview } from '../../src/client.ts';
+import { setupDatabase } from '../../src/store.ts';
+import { reviewWorkflow, serviceNameFor } from '../../src/workflow.ts';
+import { RestateJournal } from '../journal.ts';
+import { RESTATE_SERVER } from '../server/spec.ts';
+
+const OURS = ['restate_outbox', 'restate_step_errors'] as const;
+
+export const bench: RuntimeBench = {
+  unit: 'commit',
+
+  async inProcess(env) {
+    const server = connectionTo(env.servers, RESTATE_SERVER);
+    await setupDatabase(env.databaseUrl);
+    const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 4 });
+    pool.on('error', () => {}); // the bench stops its PostgreSQL with this pool's clients idle
+    const journal = new RestateJournal(server.adminUrl);
+    // One service for every run of the bench: the endpoint in this process serves it.
+    const service = serviceNameFor(`bench_${process.pid}`);
+    const workflow = reviewWorkflow(service, { ports: env.ports, worker: 'bench', pool, gate: null });
+    const started = performance.now();
+    const endpoint = http2.createServer(restate.createEndpointHandler({ services: [workflow] }));
+    await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+    const port = (endpoint.address() as AddressInfo).port;
+    await registerDeployment(server, `http://${server.endpointHost}:${port}`);
+    const workerStartMs = performance.now() - started;
+
+    const run = async (request: ReviewRequestInput, variant: Variant) => {
+      const runId = newRunId(`rs-bench-${variant}`);
+      await submitReview(server, service, { runId, variant, request });
+      // The decision waits in the server until the workflow asks for it.
+      await sendApproval(server, service, runId, { approved: true, by: 'bench' });
+      const state = (await attachReview(server, service, runId)) as ReviewState;
+      return { ok: !state.failure, id: runId };
+    };
+    const review = (variant: Variant, request: ReviewRequestInput): PerStepConfig => ({
+      mode: variant,
+      label: `Restate ${variant} review`,
+      kind: 'review',
+      bare: null,
+      replay: null,
+      run: () => timedRun(() => run(request, variant)),
+    });
+    return {
+      workerStartMs,
+      perStep: async ({ request }) => [review('naive', request), review('hardened', request)],
+      storage: {
+        modes: ['naive', 'hardened'],
+        how: `the server's journal entries, state and promises for the run (bytes as the server counts them), and rows of ${OURS.join(', ')} (pg_column_size)`,
+        async measure(mode, request) {
+          const r = await run(request, mode as Variant);
+          const inv = await journal.invocation(service, r.id);
+          const kept = await journal.footprint(service, r.id, inv?.id ?? null);
+          const ours = await Promise.all(
+            OURS.map(async (table) => {
+              const { rows } = await pool.query(
+                `SELECT count(*)::int AS n, coalesce(sum(pg_column_size(t.*)), 0)::int AS bytes FROM ${table} t
+                 WHERE ${table === 'restate_outbox' ? 'run_id = $1' : "run_key LIKE '%/' || $1"}`,
+                [r.id],
+              );
+              return { table, rows: rows[0].n as number, bytes: rows[0].bytes as number };
+            }),
+          );
+          const tables = [
+            {
+              table: 'Restate server (journal, state, promises)',
+              rows: Object.values(kept.items).reduce((s, n) => s + n, 0),
+              bytes: kept.bytes,
+            },
+            ...ours,
+          ];
+          return {
+            ok: r.ok,
+            bytes: tables.reduce((s, t) => s + t.bytes, 0),
+            rows: tables.reduce((s, t) => s + t.rows, 0),
+            tables,
+          };
+        },
+      },
+      async close() {
+        endpoint.close();
+        await pool.end();
+      },
+    };
+  },
+};
