@@ -118,6 +118,7 @@ export async function createRestateAdapter(o: RestateAdapterOptions): Promise<Ru
     },
 
     workerSpec(h: RestateHandle, { name, crashPlan }: { name: string; crashPlan: string | null }): WorkerSpec {
+      router.adopt(h.service, h.deploymentUrl);
       return {
         entry: o.workerEntry ?? WORKER_ENTRY,
         args: ['--run', h.runId],

@@ -41,21 +41,35 @@ export class EndpointRouter {
     return folder;
   }
 
-  /** The deployment address of `service` (its listener, started on first use). */
+  /** The deployment address of `service` (its listener, started on a free port on first use). */
   async deploymentUrl(service: string): Promise<string> {
-    let listening = this.listeners.get(service);
-    if (!listening) {
-      listening = this.listen(service);
-      this.listeners.set(service, listening);
-    }
-    const port = ((await listening).address() as net.AddressInfo).port;
+    const port = ((await this.listening(service, 0)).address() as net.AddressInfo).port;
     return `http://${this.host}:${port}`;
   }
 
-  private listen(service: string): Promise<net.Server> {
+  /**
+   * Serves `service` at the address its deployment was registered at by another process of the
+   * harness (the lab starts a run in one command and its endpoints in another): the server will
+   * only ever call that address. Started at once; a failure shows as the endpoint's registration
+   * failing, in its own words.
+   */
+  adopt(service: string, url: string): void {
+    void this.listening(service, Number(new URL(url).port)).catch(() => undefined);
+  }
+
+  private listening(service: string, port: number): Promise<net.Server> {
+    let listening = this.listeners.get(service);
+    if (!listening) {
+      listening = this.listen(service, port);
+      this.listeners.set(service, listening);
+    }
+    return listening;
+  }
+
+  private listen(service: string, port: number): Promise<net.Server> {
     const server = net.createServer((inbound) => void this.forward(service, inbound));
     const bind = this.host === '127.0.0.1' || this.host === 'localhost' ? '127.0.0.1' : '0.0.0.0';
-    return new Promise((resolve, reject) => server.once('error', reject).listen(0, bind, () => resolve(server)));
+    return new Promise((resolve, reject) => server.once('error', reject).listen(port, bind, () => resolve(server)));
   }
 
   private async forward(service: string, inbound: net.Socket): Promise<void> {

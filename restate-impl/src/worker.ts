@@ -65,6 +65,23 @@ async function untilAnswered<T>(what: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The server asks the deployment address which services it serves before it registers it; that
+ * address may come up a moment after this endpoint (a load balancer starting beside it): a refused
+ * connection there is tried again for a few seconds.
+ */
+async function registered<T>(register: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await register();
+    } catch (err) {
+      const unreachable = err instanceof RestateHttpError && /Connection refused/.test(err.message);
+      if (!unreachable || attempt >= 20) throw err;
+      await sleep(250);
+    }
+  }
+}
+
 runCli('restate worker', async () => {
   const args = parseCli({ usage: USAGE, options: { run: { type: 'string' } } });
   const runId = args.values.run;
@@ -110,7 +127,7 @@ runCli('restate worker', async () => {
         });
       });
     process.stdout.write(`READY service=${service} socket=${socket}\n`);
-    const deployment = await untilAnswered(() => registerDeployment(urls, deploymentUrl));
+    const deployment = await registered(() => untilAnswered(() => registerDeployment(urls, deploymentUrl)));
     const input = { runId, variant: run.variant, granularity: run.granularity, request: run.request };
     await untilAnswered(() => submitReview(urls, service, input));
     // The server keeps an invocation on the deployment it started on, and will never hand it to
