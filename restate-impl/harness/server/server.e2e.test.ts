@@ -122,7 +122,7 @@ describe('our Restate server', () => {
       expect(server.version).toBe(INSTALLED);
       const described = new RegExp(
         `^Restate server ${INSTALLED.replaceAll('.', '\\.')} \\(restate-server from npm\\) ` +
-          `ingress ${hostPort(c.ingressUrl)}, admin ${hostPort(c.adminUrl)}, state in (.+)$`,
+          `ingress ${hostPort(c.ingressUrl)}, admin ${hostPort(c.adminUrl)}, 4 partitions, state in (.+)$`,
       ).exec(server.description);
       expect(described, server.description).not.toBeNull();
       stateDir = described![1]!;

@@ -124,6 +124,10 @@ export async function startRestateProcess(o: RestateProcessOptions): Promise<Res
     ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
     // Its daily usage ping (an anonymous HTTP request) has no business in a test run.
     RESTATE_DISABLE_TELEMETRY: 'true',
+    // One node on a laptop: 4 partitions instead of the default 24 (sized for a cluster). Every SQL
+    // read of the harness and every new deployment touches each partition; how many there are
+    // changes where invocations are kept, not what happens to them (restate-impl/README.md).
+    RESTATE_DEFAULT_NUM_PARTITIONS: '4',
   };
   if (o.ports) {
     args.push('--bind-port', String(o.ports.fabric));

@@ -61,7 +61,7 @@ export const RESTATE_SERVER: ServerSpec<RestateServer> = {
       connection: { ingressUrl: first.ingressUrl, adminUrl: first.adminUrl, endpointHost: LOOPBACK },
       description:
         `Restate server ${first.version ?? '(version unknown)'} (restate-server from npm) ` +
-        `ingress ${hostPort(first.ingressUrl)}, admin ${hostPort(first.adminUrl)}, state in ${own.baseDir}`,
+        `ingress ${hostPort(first.ingressUrl)}, admin ${hostPort(first.adminUrl)}, 4 partitions, state in ${own.baseDir}`,
       version: first.version,
       uiUrl,
       owned: true,
