@@ -79,7 +79,8 @@ export interface CompareOptions {
 export const USAGE = `usage: pnpm compare [options]
   (default: for every registered runtime, its default configuration and its hardened one against every crash
   point, killed with SIGKILL, once each, and one production hazard per lesson (--hazard below): about 2.5
-  minutes with four runtimes and plain on the 2-core machine measured; --full adds the rest: about 7 minutes there)
+  minutes with five runtimes and plain on the 2-core machine measured; --full adds the rest: 7 minutes there
+  with four runtimes)
   --full                                 every durability mode, --stop kill,term, every suite (granularity too), and
                                          the cells and hazard rows whose outcome depends on timing ${VARYING_REPEATS} times, to show
                                          their distribution

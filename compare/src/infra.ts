@@ -139,8 +139,7 @@ async function startRestartServers(o: {
   const log = (line: string) => o.log(`restart hazards: ${line}`);
   const { shared } = o;
   // A runtime server nobody restarts is shared: a second one would only cost its CPU.
-  const specs =
-    o.restarts === 'every' ? serversOf(o.modules).filter((spec) => shared.servers.get(spec.id)?.owned) : [];
+  const specs = o.restarts === 'every' ? serversOf(o.modules).filter((spec) => shared.servers.get(spec.id)?.owned) : [];
   const [pg, ...own] = await Promise.all([
     shared.postgres.kind === 'embedded' ? startPostgres({ env: {}, log }) : null,
     ...specs.map((spec) => startServer(spec, { env: o.env, log, own: true, dataDir: join(o.dataDir, spec.id) })),
