@@ -78,9 +78,11 @@ describe('where the time went', () => {
         hazards: [],
         workers: obs.workers.map((life) => ({ entry: '/x/.cache/worker-bundle-0a1b.cjs', life })),
         labelOf: (r) => r.toUpperCase(),
+        serverStarts: [{ label: 'Acme server', ms: 900 }],
       }),
     );
     expect(text).toMatch(/workers 1\.20 s \(3 processes;/);
+    expect(text).toMatch(/servers' starts: Acme server 900 ms/);
     expect(text).toMatch(/75 % of all cores/);
     // The servers by name; what spent under a second is not worth a word.
     expect(text).toMatch(/every child process that exited, by the kernel's count: 1\.30 s/);

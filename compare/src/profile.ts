@@ -110,6 +110,8 @@ export interface ProfileInput {
   hazards: HazardObservation[];
   workers: readonly StartedWorker[];
   labelOf: (runtime: string) => string;
+  /** The runtimes' own servers: how long each took to start ("Restate server", 0.9 s); none when they are the user's. */
+  serverStarts: readonly { label: string; ms: number }[];
 }
 
 const median = (xs: number[]): number | null => {
@@ -180,6 +182,9 @@ export function profileDocument(p: ProfileInput): ReportDocument {
     : '';
   const meta = [
     `wall ${ms(p.wallMs)}; machine CPU ${busy === null ? '—' : ms(busy)} busy${share}: workers ${ms(workerCpu)} (${p.workers.length} processes${p.exitedChildrenCpuMs === null ? '' : `; every child process that exited, by the kernel's count: ${ms(p.exitedChildrenCpuMs)}`}), this process (harness, world, report) ${ms(p.harnessCpuMs)}, the rest ${busy === null ? '—' : ms(Math.max(0, busy - Math.max(workerCpu, p.exitedChildrenCpuMs ?? 0) - p.harnessCpuMs))}${othersText(p.others)}`,
+    ...(p.serverStarts.length
+      ? [`servers' starts: ${p.serverStarts.map((s) => `${s.label} ${ms(s.ms)}`).join(', ')}`]
+      : []),
   ];
 
   const cellRows = runtimes.map((rt) => {

@@ -387,6 +387,9 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
               : null,
           cells: [...results, ...granularity],
           hazards: hazardObservations,
+          serverStarts: [...infra.servers.values()].flatMap(({ spec, server }) =>
+            server.owned && server.startMs !== undefined ? [{ label: spec.label, ms: server.startMs }] : [],
+          ),
           others: otherProcessesCpu(
             profiling.processes,
             processesNow,

@@ -84,7 +84,10 @@ export async function startServers(o: ServerOptions): Promise<Servers> {
 /** One server as its spec starts it, its data directory made first (a spec is given one that exists). */
 export async function startServer<C>(spec: ServerSpec<C>, o: ServerStartOptions): Promise<StartedServer<C>> {
   if (o.dataDir) await mkdir(o.dataDir, { recursive: true });
-  return spec.start(o);
+  const started = performance.now();
+  const server = await spec.start(o);
+  server.startMs = performance.now() - started;
+  return server;
 }
 
 /** What a runtime's `start` is given of the servers: each one's connection, by id. */

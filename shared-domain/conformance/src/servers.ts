@@ -64,6 +64,8 @@ export interface StartedServer<C = unknown> {
   readonly forgetsOnRestart: string | null;
   /** Its process on this machine, for CPU accounting; null when it runs elsewhere. */
   pid(): number | null;
+  /** How long its start took, ms, as the bring-up timed it (`--profile` shows it); absent when started elsewhere. */
+  startMs?: number;
   /** Owned only: it ends (SIGKILL by default), `whileDown` runs, and it comes back where its clients look. */
   restart?(o?: ServerRestartOptions): Promise<{ downMs: number }>;
   /** Stops what the harness started; leaves a user's server alone. */
