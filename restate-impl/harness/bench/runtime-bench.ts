@@ -34,7 +34,11 @@ export const bench: RuntimeBench = {
     const service = serviceNameFor(`bench_${process.pid}`);
     const workflow = reviewWorkflow(service, { ports: env.ports, worker: 'bench', pool, gate: null });
     const started = performance.now();
-    const endpoint = http2.createServer(restate.createEndpointHandler({ services: [workflow] }));
+    // The SDK logs each invocation on stdout, which the bench keeps for its own output (--json).
+    const logger: restate.LoggerTransport = (params, message, ...more) => {
+      if (params.level === restate.RestateLogLevel.ERROR) process.stderr.write(`${[message, ...more].join(' ')}\n`);
+    };
+    const endpoint = http2.createServer(restate.createEndpointHandler({ services: [workflow], logger }));
     await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
     const port = (endpoint.address() as AddressInfo).port;
     await registerDeployment(server, `http://${server.endpointHost}:${port}`);
