@@ -36,7 +36,7 @@ export const bench: RuntimeBench = {
     const started = performance.now();
     // The SDK logs each invocation on stdout, which the bench keeps for its own output (--json).
     const logger: restate.LoggerTransport = (params, message, ...more) => {
-      if (params.level === restate.RestateLogLevel.ERROR) process.stderr.write(`${[message, ...more].join(' ')}\n`);
+      if (params.level === 'error') process.stderr.write(`${[message, ...more].join(' ')}\n`);
     };
     const endpoint = http2.createServer(restate.createEndpointHandler({ services: [workflow], logger }));
     await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
