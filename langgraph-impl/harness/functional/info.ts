@@ -29,6 +29,13 @@ export const LANGGRAPH_FUNCTIONAL: RuntimeInfo = {
       alsoSeen: ['not-fenced'],
       why: "Nothing fences the woken naive entrypoint: it has no lease, and its writes are pending writes on the checkpoint it froze with, which name no writer. What it does on waking is a race with the takeover, and either share is a run nobody stopped. Repeated-the-takeover: it reads its model call's answer and goes on, and its calls to the world repeat the takeover's (tracker notes stored twice). Not-fenced: it makes no call the world records and writes nothing the record can name (its model call's answer waited in a keep-alive socket the world closed while it slept, and its next request fails on it); naive fails at the first error and the run stays completed by its takeover. The row's runs say how often each came.",
     },
+    {
+      hazard: 'zombie-at-effect',
+      variant: 'hardened',
+      expected: 'fenced-by-lease',
+      alsoSeen: ['died-on-waking'],
+      why: 'Our lease fences the woken entrypoint (it exits 5 when its renewal is refused), and the row names the fence from the records: the lease while the takeover holds it, or a checkpoint carrying its token. When the takeover claims the lease, resends the mail (collapsed by its key), finishes and releases it between two looks at the lease, the record may keep no trace of the new token: what the takeover wrote are pending writes on the run’s checkpoint, which name no writer. The row then says died-on-waking (seen once, in a CI run on a loaded machine); the customer still received one mail.',
+    },
   ],
   crashDeviations: [
     {
