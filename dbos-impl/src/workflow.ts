@@ -16,7 +16,6 @@ import {
   applyApproval,
   applyUpdate,
   approvalQuestion,
-  backoffMs,
   composeDelivery,
   crashpoint,
   deadLetter,
@@ -27,7 +26,6 @@ import {
   draftAndDeliver,
   extract,
   fetchPage,
-  givesUp,
   hasMoreRequirements,
   initialState,
   PermanentError,
@@ -38,7 +36,6 @@ import {
   selectPage,
   selectRequirement,
   stepKindOf,
-  TransientError,
   validate,
   verify,
   type Decision,
@@ -51,7 +48,7 @@ import {
   type StepName,
   type Variant,
 } from '@vendor-review/pipeline';
-import { type StepGate, type StepTrace, isConnectionLoss } from '@vendor-review/worker-io';
+import { retryOwnErrors, type StepGate, type StepTrace } from '@vendor-review/worker-io';
 import type pg from 'pg';
 import { DBOS_OUTBOX, DBOS_STEP_ERRORS } from './store.ts';
 
@@ -98,8 +95,6 @@ class StepGaveUp extends Error {
 
 /** How long a run may wait for a person before recv returns nothing (DBOS's default is 60 s). */
 const APPROVAL_WAIT_S = 7 * 24 * 3600;
-const DELIVERY_POLL_MS = 200;
-
 export function makeVendorReview(deps: () => WorkflowDeps) {
   return async function vendorReview(input: ReviewInput): Promise<ReviewState> {
     const { runId, variant } = input;
@@ -133,32 +128,16 @@ export function makeVendorReview(deps: () => WorkflowDeps) {
     // Inside a stage every step gets the context (and key) of its own, as in the fine workflow.
     const stage = { contextFor: (inner: StepName, parts: string[]) => ctx(inner, [inner, ...parts].join(':')) };
 
-    // The rule's retries live inside the step: DBOS's own step retries count in-process only and
-    // forget with the worker; a row per (workflow, step) survives it and counts only our errors.
-    // Our store losing its connection (a PostgreSQL restart) is transient, like a dropped HTTP
-    // call; while the count cannot be written the step waits the first backoff and tries again,
-    // uncounted (the count only ever runs late, never early).
-    const withOwnRetries = async <R>(name: Boundary, stepKey: string, call: () => Promise<R>, dlInput: unknown) => {
-      const rule = retryRuleFor(stepKindOf(name));
-      for (;;) {
-        try {
-          return await call();
-        } catch (thrown) {
-          const err =
-            isConnectionLoss(thrown) && !(thrown instanceof TransientError)
-              ? new TransientError(`store unreachable: ${(thrown as Error).message}`, 'store-connection-lost')
-              : thrown;
-          const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-          const n = await DBOS_STEP_ERRORS.record(pool!, { runKey: workflowId, stepKey, error }).catch((e: unknown) => {
-            if (isConnectionLoss(e)) return null;
-            throw e;
-          });
-          if (n !== null && givesUp(rule, err, n))
-            throw new StepGaveUp(name, n, error, dlInput ?? { current: state.current });
-          await new Promise((r) => setTimeout(r, backoffMs(rule, n ?? 1)));
-        }
-      }
-    };
+    // The rule's retries live inside the step (worker-io's retryOwnErrors): DBOS's own step
+    // retries count in-process only and forget with the worker; a row per (workflow, step)
+    // survives it and counts only our errors.
+    const withOwnRetries = <R>(name: Boundary, stepKey: string, call: () => Promise<R>, dlInput: unknown) =>
+      retryOwnErrors({
+        rule: retryRuleFor(stepKindOf(name)),
+        call,
+        count: (error) => DBOS_STEP_ERRORS.record(pool!, { runKey: workflowId, stepKey, error }),
+        gaveUp: (n, error) => new StepGaveUp(name, n, error, dlInput ?? { current: state.current }),
+      });
     const s = (
       name: StepName,
       stepKey: string,
@@ -230,7 +209,11 @@ export function makeVendorReview(deps: () => WorkflowDeps) {
             });
             return c.idempotencyKey!;
           });
-          merge(await step('DELIVER', 'DELIVER:sent', () => awaitDelivery(pool!, ports, worker, runId, key)));
+          merge(
+            await step('DELIVER', 'DELIVER:sent', () =>
+              DBOS_OUTBOX.awaitSent({ pool: pool!, ports, worker, scope: runId, runId, key }),
+            ),
+          );
         }
       }
       await phase('completed');
@@ -249,24 +232,4 @@ export function makeVendorReview(deps: () => WorkflowDeps) {
       return state;
     }
   };
-}
-
-/** Send this run's row now (or again: a worker that died between the send and the mark left it due) until it is sent or dead. */
-async function awaitDelivery(
-  pool: pg.Pool,
-  ports: Ports,
-  worker: string,
-  runId: string,
-  key: string,
-): Promise<StateUpdate> {
-  for (;;) {
-    const row = await DBOS_OUTBOX.byKey(pool, key);
-    if (!row) throw new PermanentError(`no outbox row for key ${key}`, 'outbox-row-missing');
-    if (row.status === 'sent' && row.receipt)
-      return { delivery: { messageId: row.receipt.id, duplicate: row.receipt.duplicate, to: row.mail.to } };
-    if (row.status === 'dead')
-      throw new PermanentError(`delivery gave up after ${row.attempts} send(s): ${row.lastError}`, 'delivery-failed');
-    if ((await DBOS_OUTBOX.drainOne({ pool, ports, worker, scope: runId, runId })) === null)
-      await new Promise((r) => setTimeout(r, DELIVERY_POLL_MS));
-  }
 }

@@ -19,7 +19,6 @@ import {
   applyApproval,
   applyUpdate,
   approvalQuestion,
-  backoffMs,
   composeDelivery,
   crashpoint,
   deadLetter,
@@ -30,10 +29,8 @@ import {
   draftAndDeliver,
   extract,
   fetchPage,
-  givesUp,
   hasMoreRequirements,
   initialState,
-  PermanentError,
   researchAll,
   researchRequirement,
   retryRuleFor,
@@ -41,7 +38,6 @@ import {
   selectPage,
   selectRequirement,
   stepKindOf,
-  TransientError,
   validate,
   verify,
   type Decision,
@@ -54,7 +50,7 @@ import {
   type StepName,
   type Variant,
 } from '@vendor-review/pipeline';
-import { isConnectionLoss, type StepGate, type StepTrace } from '@vendor-review/worker-io';
+import { retryOwnErrors, type StepGate, type StepTrace } from '@vendor-review/worker-io';
 import type pg from 'pg';
 import { RESTATE_OUTBOX, RESTATE_STEP_ERRORS } from './store.ts';
 
@@ -101,8 +97,6 @@ function gaveUp(step: string, attempts: number, cause: string, input: unknown): 
   });
 }
 
-const DELIVERY_POLL_MS = 200;
-
 export function reviewWorkflow(name: string, deps: WorkflowDeps) {
   return restate.workflow({
     name,
@@ -125,33 +119,15 @@ export function reviewWorkflow(name: string, deps: WorkflowDeps) {
           ...(hardened ? { idempotencyKey: deriveIdempotencyKey(workflowId, stepKey) } : {}),
         });
 
-        // The rule's retries live inside the step: a row per (run, step) survives the worker and
-        // counts only the step's own errors. Our store losing its connection is transient, like a
-        // dropped HTTP call; while the count cannot be written the step waits and tries again,
-        // uncounted (the count only ever runs late, never early).
-        const withOwnRetries = async <R>(name: Boundary, stepKey: string, call: () => Promise<R>, dlInput: unknown) => {
-          const rule = retryRuleFor(stepKindOf(name));
-          for (;;) {
-            try {
-              return await call();
-            } catch (thrown) {
-              const err =
-                isConnectionLoss(thrown) && !(thrown instanceof TransientError)
-                  ? new TransientError(`store unreachable: ${(thrown as Error).message}`, 'store-connection-lost')
-                  : thrown;
-              const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-              const n = await RESTATE_STEP_ERRORS.record(pool!, { runKey: workflowId, stepKey, error }).catch(
-                (e: unknown) => {
-                  if (isConnectionLoss(e)) return null;
-                  throw e;
-                },
-              );
-              if (n !== null && givesUp(rule, err, n))
-                throw gaveUp(name, n, error, dlInput ?? { current: state.current });
-              await new Promise((r) => setTimeout(r, backoffMs(rule, n ?? 1)));
-            }
-          }
-        };
+        // The rule's retries live inside the step (worker-io's retryOwnErrors): a row per (run,
+        // step) survives the endpoint and counts only the step's own errors.
+        const withOwnRetries = <R>(name: Boundary, stepKey: string, call: () => Promise<R>, dlInput: unknown) =>
+          retryOwnErrors({
+            rule: retryRuleFor(stepKindOf(name)),
+            call,
+            count: (error) => RESTATE_STEP_ERRORS.record(pool!, { runKey: workflowId, stepKey, error }),
+            gaveUp: (n, error) => gaveUp(name, n, error, dlInput ?? { current: state.current }),
+          });
 
         /** One recorded step. `stepKey` names the logical operation (the journal entry, the key, the error count). */
         const recorded = <R>(name: Boundary, stepKey: string, body: () => Promise<R>, dlInput?: unknown) => {
@@ -242,7 +218,11 @@ export function reviewWorkflow(name: string, deps: WorkflowDeps) {
                 });
                 return c.idempotencyKey!;
               });
-              merge(await step('DELIVER', 'DELIVER:sent', () => awaitDelivery(pool!, ports, worker, runId, key)));
+              merge(
+                await step('DELIVER', 'DELIVER:sent', () =>
+                  RESTATE_OUTBOX.awaitSent({ pool: pool!, ports, worker, scope: runId, runId, key }),
+                ),
+              );
             }
           }
           phase('completed');
@@ -271,24 +251,4 @@ export function reviewWorkflow(name: string, deps: WorkflowDeps) {
       }),
     },
   });
-}
-
-/** Send this run's row now (or again: a worker that died between the send and the mark left it due) until it is sent or dead. */
-async function awaitDelivery(
-  pool: pg.Pool,
-  ports: Ports,
-  worker: string,
-  runId: string,
-  key: string,
-): Promise<StateUpdate> {
-  for (;;) {
-    const row = await RESTATE_OUTBOX.byKey(pool, key);
-    if (!row) throw new PermanentError(`no outbox row for key ${key}`, 'outbox-row-missing');
-    if (row.status === 'sent' && row.receipt)
-      return { delivery: { messageId: row.receipt.id, duplicate: row.receipt.duplicate, to: row.mail.to } };
-    if (row.status === 'dead')
-      throw new PermanentError(`delivery gave up after ${row.attempts} send(s): ${row.lastError}`, 'delivery-failed');
-    if ((await RESTATE_OUTBOX.drainOne({ pool, ports, worker, scope: runId, runId })) === null)
-      await new Promise((r) => setTimeout(r, DELIVERY_POLL_MS));
-  }
 }

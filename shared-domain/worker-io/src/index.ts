@@ -13,7 +13,7 @@ export {
   type ModelOptions,
 } from './adapters/index.ts';
 export { runMigrations, type MigrationPlan, type MigrationResult } from './migrations.ts';
-export { createStepErrors, stepErrorsTableSql, type StepErrors } from './step-errors.ts';
+export { createStepErrors, retryOwnErrors, stepErrorsTableSql, type StepErrors } from './step-errors.ts';
 export { freePort, settlesWithin, sleep, tcpConnect } from './net-probe.ts';
 export { inTransaction, withConnection } from './transaction.ts';
 export { installedVersions } from './package-versions.ts';

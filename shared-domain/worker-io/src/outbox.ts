@@ -1,7 +1,9 @@
 import type pg from 'pg';
 import {
   isTransient,
+  PermanentError,
   type RunIdentity,
+  type StateUpdate,
   type Mail,
   type Ports,
   type Receipt,
@@ -124,6 +126,14 @@ export interface Outbox {
   /** Claims one due row, sends it and records the result; null when nothing is due. */
   drainOne(o: Omit<DrainOptions, 'untilEmpty' | 'signal' | 'pollMs'>): Promise<DrainOutcome | null>;
   drain(o: DrainOptions): Promise<DrainResult>;
+  /**
+   * A run's own worker after DELIVER wrote its row: sends the row of `key` now (or again: a worker
+   * that died between the send and the mark left it due) until it is sent, and says what the
+   * mailer answered; a row given up on, or none, is a PermanentError.
+   */
+  awaitSent(
+    o: Omit<DrainOptions, 'untilEmpty' | 'signal' | 'log'> & { runId: string; key: string },
+  ): Promise<StateUpdate>;
 }
 
 export function createOutbox(table: string): Outbox {
@@ -205,6 +215,20 @@ export function createOutbox(table: string): Outbox {
     },
     unsent,
     drainOne,
+    async awaitSent({ key, pollMs, ...o }) {
+      for (;;) {
+        const row = await this.byKey(o.pool, key);
+        if (!row) throw new PermanentError(`no outbox row for key ${key}`, 'outbox-row-missing');
+        if (row.status === 'sent' && row.receipt)
+          return { delivery: { messageId: row.receipt.id, duplicate: row.receipt.duplicate, to: row.mail.to } };
+        if (row.status === 'dead')
+          throw new PermanentError(
+            `delivery gave up after ${row.attempts} send(s): ${row.lastError}`,
+            'delivery-failed',
+          );
+        if ((await drainOne(o)) === null) await new Promise((r) => setTimeout(r, pollMs ?? 200));
+      }
+    },
     async drain(o) {
       const result: DrainResult = { sent: 0, retry: 0, dead: 0 };
       while (!o.signal?.aborted) {

@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import { backoffMs, givesUp, TransientError, type RetryRule } from '@vendor-review/pipeline';
+import { isConnectionLoss } from './connection-loss.ts';
 
 /**
  * The step's own errors, counted where they outlive the worker (the hardened retry rule, domain
@@ -51,4 +53,38 @@ export function createStepErrors(table: string): StepErrors {
       return rows[0]?.errors ?? 0;
     },
   };
+}
+
+/**
+ * The rule's retries inside one durable step, for a runtime that records a step only once it
+ * returns (DBOS, Restate): the step's own errors are counted where they outlive the worker, and the
+ * step gives up at the rule's cap. Our store losing its connection is transient, like a dropped
+ * HTTP call; while the count cannot be written the step waits the first backoff and tries again,
+ * uncounted (the count only ever runs late, never early).
+ */
+export async function retryOwnErrors<R>(o: {
+  rule: RetryRule;
+  call: () => Promise<R>;
+  /** Counts one more own error durably; resolves to the count so far. */
+  count: (error: string) => Promise<number>;
+  /** What the step throws once the rule gives up, for the runtime to end it as it ends a step. */
+  gaveUp: (attempts: number, error: string) => Error;
+}): Promise<R> {
+  for (;;) {
+    try {
+      return await o.call();
+    } catch (thrown) {
+      const err =
+        isConnectionLoss(thrown) && !(thrown instanceof TransientError)
+          ? new TransientError(`store unreachable: ${(thrown as Error).message}`, 'store-connection-lost')
+          : thrown;
+      const error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+      const n = await o.count(error).catch((e: unknown) => {
+        if (isConnectionLoss(e)) return null;
+        throw e;
+      });
+      if (n !== null && givesUp(o.rule, err, n)) throw o.gaveUp(n, error);
+      await new Promise((r) => setTimeout(r, backoffMs(o.rule, n ?? 1)));
+    }
+  }
 }
