@@ -153,8 +153,8 @@ export async function createRestateAdapter(o: RestateAdapterOptions): Promise<Ru
     async durableRecord(h: RestateHandle): Promise<DurableRecord> {
       const inv = await journal.invocation(h.service, h.runId);
       if (!inv) return { runtime: 'restate', kind: 'history', marks: [], bytes: 0 };
-      const [rows, bytes] = await Promise.all([journal.entries(inv.id), journal.journalBytes(inv.id)]);
-      return { ...toDurableRecord(rows), bytes };
+      const rows = await journal.entries(inv.id);
+      return { ...toDurableRecord(rows), bytes: rows.reduce((sum, r) => sum + Number(r.raw_length ?? 0), 0) };
     },
 
     // The server hands the invocation to one attempt at a time; a new attempt closes the stream of

@@ -1,9 +1,11 @@
 /**
  * What the Restate server records of a run, read from outside the workers through its admin
  * API's SQL introspection (`POST /query`): the invocation, its journal and the phase in its state.
- * All SQL is here. Names put into the SQL are ours (a run's service name and key), checked first.
+ * All the harness's SQL is here (the endpoint's one query, its pinned deployment, is in src/client.ts,
+ * which runs both through one `adminQuery` and checks every name put into them: `sqlName`).
  */
 import type { Footprint } from '@vendor-review/conformance';
+import { adminQuery, sqlName } from '../src/client.ts';
 import { PHASE_KEY } from '../src/workflow.ts';
 
 export interface InvocationRow {
@@ -28,25 +30,15 @@ export interface JournalRow {
   name?: string | null;
   entry_lite_json?: string | null;
   appended_at?: string | null;
-}
-
-const SAFE = /^[A-Za-z0-9_.:-]+$/;
-function literal(value: string): string {
-  if (!SAFE.test(value)) throw new Error(`not a name of ours: ${value}`);
-  return `'${value}'`;
+  /** The bytes the server keeps of this entry, as it counts them. */
+  raw_length?: number | null;
 }
 
 export class RestateJournal {
   constructor(private readonly adminUrl: string) {}
 
-  private async query<R>(sql: string): Promise<R[]> {
-    const res = await fetch(`${this.adminUrl}/query`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ query: sql }),
-    });
-    if (!res.ok) throw new Error(`Restate admin query: HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
-    return ((await res.json()) as { rows: R[] }).rows;
+  private query<R>(sql: string): Promise<R[]> {
+    return adminQuery<R>({ adminUrl: this.adminUrl }, sql);
   }
 
   /** The run's workflow invocation (a workflow key runs its `run` handler once) and its phase, or null before it was submitted. */
@@ -57,8 +49,8 @@ export class RestateJournal {
               s.value_utf8 AS phase
        FROM sys_invocation i
        LEFT JOIN state s ON s.service_name = i.target_service_name AND s.service_key = i.target_service_key
-                        AND s.key = ${literal(PHASE_KEY)}
-       WHERE i.target_service_name = ${literal(service)} AND i.target_service_key = ${literal(key)}
+                        AND s.key = ${sqlName(PHASE_KEY)}
+       WHERE i.target_service_name = ${sqlName(service)} AND i.target_service_key = ${sqlName(key)}
          AND i.target_handler_name = 'run'`,
     );
     return rows[0] ?? null;
@@ -66,17 +58,9 @@ export class RestateJournal {
 
   async entries(invocationId: string): Promise<JournalRow[]> {
     return this.query<JournalRow>(
-      `SELECT index, entry_type, name, entry_lite_json, appended_at FROM sys_journal
-       WHERE id = ${literal(invocationId)} ORDER BY index`,
+      `SELECT index, entry_type, name, entry_lite_json, appended_at, raw_length FROM sys_journal
+       WHERE id = ${sqlName(invocationId)} ORDER BY index`,
     );
-  }
-
-  /** The bytes the server keeps of the invocation's journal, as it counts them. */
-  async journalBytes(invocationId: string): Promise<number> {
-    const rows = await this.query<{ bytes: number | null }>(
-      `SELECT sum(raw_length) AS bytes FROM sys_journal WHERE id = ${literal(invocationId)}`,
-    );
-    return Number(rows[0]?.bytes ?? 0);
   }
 
   /** What the server keeps of one workflow run: its journal, its state and its promises, with their bytes. */
@@ -84,15 +68,15 @@ export class RestateJournal {
     const [journal, state, promises] = await Promise.all([
       invocationId
         ? this.query<{ n: number; bytes: number | null }>(
-            `SELECT count(*) AS n, sum(raw_length) AS bytes FROM sys_journal WHERE id = ${literal(invocationId)}`,
+            `SELECT count(*) AS n, sum(raw_length) AS bytes FROM sys_journal WHERE id = ${sqlName(invocationId)}`,
           )
         : [{ n: 0, bytes: 0 }],
       this.query<{ n: number; bytes: number | null }>(
         `SELECT count(*) AS n, sum(length(value)) AS bytes FROM state
-         WHERE service_name = ${literal(service)} AND service_key = ${literal(key)}`,
+         WHERE service_name = ${sqlName(service)} AND service_key = ${sqlName(key)}`,
       ),
       this.query<{ n: number }>(
-        `SELECT count(*) AS n FROM sys_promise WHERE service_name = ${literal(service)} AND service_key = ${literal(key)}`,
+        `SELECT count(*) AS n FROM sys_promise WHERE service_name = ${sqlName(service)} AND service_key = ${sqlName(key)}`,
       ),
     ]);
     return {

@@ -42,21 +42,32 @@ export async function registerDeployment(urls: RestateUrls, uri: string): Promis
   return ((await res.json()) as { id: string }).id;
 }
 
+/** A name of ours put into the admin API's SQL (a run's service, key, invocation id), checked first. */
+export function sqlName(value: string): string {
+  if (!/^[A-Za-z0-9_.:-]+$/.test(value)) throw new Error(`not a name of ours: ${value}`);
+  return `'${value}'`;
+}
+
+/** Rows of a query to the admin API's SQL introspection (the server's invocations, journals, state). */
+export async function adminQuery<R>(urls: Pick<RestateUrls, 'adminUrl'>, sql: string): Promise<R[]> {
+  const res = await call(`${urls.adminUrl}/query`, 'Restate admin query', {
+    method: 'POST',
+    body: JSON.stringify({ query: sql }),
+  });
+  return ((await res.json()) as { rows: R[] }).rows;
+}
+
 /**
  * The deployment the run's invocation is pinned to (the server keeps an invocation on the code it
- * started with), read through the admin API's SQL; null before it started.
+ * started with); null before it started.
  */
 export async function pinnedDeployment(urls: RestateUrls, service: string, runId: string): Promise<string | null> {
-  if (!/^[A-Za-z0-9_-]+$/.test(service + runId)) throw new Error(`not a run of ours: ${service}/${runId}`);
-  const res = await call(`${urls.adminUrl}/query`, `reading ${runId}'s deployment`, {
-    method: 'POST',
-    body: JSON.stringify({
-      query: `SELECT pinned_deployment_id FROM sys_invocation WHERE target_service_name = '${service}' AND target_service_key = '${runId}' AND target_handler_name = 'run'`,
-    }),
-  });
-  return (
-    ((await res.json()) as { rows: { pinned_deployment_id?: string | null }[] }).rows[0]?.pinned_deployment_id ?? null
+  const rows = await adminQuery<{ pinned_deployment_id?: string | null }>(
+    urls,
+    `SELECT pinned_deployment_id FROM sys_invocation
+     WHERE target_service_name = ${sqlName(service)} AND target_service_key = ${sqlName(runId)} AND target_handler_name = 'run'`,
   );
+  return rows[0]?.pinned_deployment_id ?? null;
 }
 
 /** Starts the run's workflow once: a second submit of the same key is "PreviouslyAccepted", not a second run. */
