@@ -37,6 +37,8 @@ export interface RestateAdapterOptions {
   routerDir: string;
   /** A prebuilt worker module; default: the TypeScript entry, run under tsx. */
   workerEntry?: string;
+  /** The service's retry policy's first wait (the bench's knob); unset, the server's default. */
+  retryInitialIntervalMs?: number;
 }
 
 /** A run, with the workflow service it runs as and the address its deployment is registered at. */
@@ -130,6 +132,7 @@ export async function createRestateAdapter(o: RestateAdapterOptions): Promise<Ru
           ENDPOINT_SOCKET: router.nextSocket(h.service, name),
           DEPLOYMENT_URL: h.deploymentUrl,
           CRASH_PLAN: crashPlan ?? undefined,
+          RETRY_INITIAL_INTERVAL_MS: o.retryInitialIntervalMs?.toString(),
           // The SDK's per-invocation lines and its start-up warning would bury the worker's own.
           RESTATE_LOGGING: 'ERROR',
         },

@@ -33,6 +33,7 @@ export const runtime: RuntimeModule = {
       worldUrl: env.worldUrl,
       workerEntry: worker.path,
       routerDir: mkdtempSync(join(tmpdir(), 'restate-endpoints-')),
+      retryInitialIntervalMs: env.tuning?.retryInitialIntervalMs,
     });
     return {
       info: RESTATE_INFO,

@@ -7,7 +7,8 @@
  * again at the same address and replays its journal.
  *
  * Environment: DATABASE_URL, WORLD_URL, RESTATE_INGRESS_URL, RESTATE_ADMIN_URL, ENDPOINT_SOCKET,
- * DEPLOYMENT_URL, CRASH_PLAN, WORKER_NAME, TRACE_STEPS (`pnpm lab worker`).
+ * DEPLOYMENT_URL, CRASH_PLAN, WORKER_NAME, TRACE_STEPS (`pnpm lab worker`), RETRY_INITIAL_INTERVAL_MS
+ * (the service's retry policy: the wait before the server pushes an invocation again; unset, the server's).
  */
 import './node20.ts';
 import { rmSync } from 'node:fs';
@@ -44,12 +45,22 @@ const USAGE = `usage: restate worker --run <runId>
   serves the run's workflow, registers it with the Restate server, starts the run if nobody has,
   and leaves once it has ended
   (DATABASE_URL, WORLD_URL, RESTATE_INGRESS_URL, RESTATE_ADMIN_URL, ENDPOINT_SOCKET, DEPLOYMENT_URL,
-  CRASH_PLAN, WORKER_NAME)`;
+  CRASH_PLAN, WORKER_NAME, RETRY_INITIAL_INTERVAL_MS)`;
 
 function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new UsageError(`${name} is not set`);
   return value;
+}
+
+/** A whole number of milliseconds from the environment, or undefined when unset. */
+function optionalMillis(name: string): number | undefined {
+  const value = process.env[name];
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`${name} must be a whole number of milliseconds, got "${value}"`, { seeHelp: false });
+  return n;
 }
 
 /** A server restarting answers nothing (or 503) for a while: its clients wait for it, as for a database. */
@@ -97,6 +108,7 @@ runCli('restate worker', async () => {
     throw err;
   }
   const worker = process.env.WORKER_NAME ?? 'A';
+  const retryInitialIntervalMs = optionalMillis('RETRY_INITIAL_INTERVAL_MS');
   const pool = survivesConnectionLoss(new pg.Pool({ connectionString: databaseUrl, max: 3 }));
   pool.on('error', () => {});
   try {
@@ -108,13 +120,17 @@ runCli('restate worker', async () => {
       ? stepTrace((id, text) => process.stdout.write(`[worker ${worker} pid ${process.pid}] run ${id}: ${text}\n`))
       : null;
     const service = serviceNameFor(runId);
-    const workflow = reviewWorkflow(service, {
-      ports: trace ? trace.ports(createHttpPorts()) : createHttpPorts(),
-      worker,
-      pool: hardened ? pool : null,
-      gate,
-      trace,
-    });
+    const workflow = reviewWorkflow(
+      service,
+      {
+        ports: trace ? trace.ports(createHttpPorts()) : createHttpPorts(),
+        worker,
+        pool: hardened ? pool : null,
+        gate,
+        trace,
+      },
+      { retryInitialIntervalMs },
+    );
     const endpoint = http2.createServer(restate.createEndpointHandler({ services: [workflow] }));
     rmSync(socket, { force: true }); // a killed predecessor's socket file: nobody answers there
     await new Promise<void>((resolve, reject) => endpoint.once('error', reject).listen(socket, resolve));

@@ -97,9 +97,18 @@ function gaveUp(step: string, attempts: number, cause: string, input: unknown): 
   });
 }
 
-export function reviewWorkflow(name: string, deps: WorkflowDeps) {
+/** The server's settings a team tunes per service; unset, the server's own defaults. */
+export interface WorkflowOptions {
+  /** How long the server waits before it pushes an invocation again after its endpoint was lost. */
+  retryInitialIntervalMs?: number;
+}
+
+export function reviewWorkflow(name: string, deps: WorkflowDeps, options: WorkflowOptions = {}) {
   return restate.workflow({
     name,
+    ...(options.retryInitialIntervalMs === undefined
+      ? {}
+      : { options: { retryPolicy: { initialInterval: options.retryInitialIntervalMs } } }),
     handlers: {
       run: async (ctx: restate.WorkflowContext, input: ReviewInput): Promise<ReviewState> => {
         const { runId, variant } = input;

@@ -3,14 +3,21 @@
  * the review served by an endpoint in this process, naive and hardened, against the plain runner's
  * floor, and what a finished run leaves in the server and in our tables. Overheads are in
  * PostgreSQL commits, the unit every runtime is stated in: Restate's journal is in its server, so
- * the figure says how many of our commits one of its steps costs. No bare or replayed
- * configurations yet, no throughput or recovery sweep.
+ * the figure says how many of our commits one of its steps costs. Recovery: the service's first
+ * retry interval, killed at a step and under load. No bare or replayed configurations yet, no
+ * throughput sweep.
  */
 import '../../src/node20.ts';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import * as restate from '@restatedev/restate-sdk';
-import { connectionTo, timedRun, type PerStepConfig, type RuntimeBench } from '@vendor-review/conformance';
+import {
+  baselineConfig,
+  connectionTo,
+  timedRun,
+  type PerStepConfig,
+  type RuntimeBench,
+} from '@vendor-review/conformance';
 import { newRunId, type ReviewRequestInput, type ReviewState, type Variant } from '@vendor-review/pipeline';
 import pg from 'pg';
 import { attachReview, registerDeployment, sendApproval, submitReview } from '../../src/client.ts';
@@ -101,5 +108,52 @@ export const bench: RuntimeBench = {
         await pool.end();
       },
     };
+  },
+
+  recovery: {
+    knobs: [
+      {
+        // The server pushes an invocation again only once its endpoint is lost: the first retry's wait
+        // and a replacement's start are what a kill costs.
+        name: 'retryInitialIntervalMs',
+        label: 'first retry interval',
+        phrase: 'a first retry interval',
+        crashPoint: 'after-model',
+        values: { smoke: [500], quick: [100, 500, 2000], full: [100, 250, 500, 1000, 2000, 5000] },
+        loaded: { smoke: [], quick: [100, 500], full: [100, 250, 500] },
+      },
+    ],
+    // A live endpoint loses a run when the server pushes its invocation again while it still holds
+    // it: a step not yet recorded then runs again, which the world's ledger shows as a repeated call.
+    async loaded({ env, started, runs, request }) {
+      const [{ WorkerProcess }, { worldClient }] = await Promise.all([
+        import('@vendor-review/testbed'),
+        import('@vendor-review/world'),
+      ]);
+      const adapter = started.adapter;
+      const handles = await Promise.all(
+        Array.from({ length: runs }, async () => {
+          const h = await adapter.startRun(request, baselineConfig(adapter, 'hardened'));
+          await adapter.approve(h, { approved: true, by: 'bench' });
+          return h;
+        }),
+      );
+      const lives = await Promise.all(
+        handles.map(
+          (h, i) => new WorkerProcess(`L${i}`, adapter.workerSpec(h, { name: `L${i}`, crashPlan: null })).exited,
+        ),
+      );
+      const failed = lives.flatMap((life) =>
+        life.exitCode === 0 ? [] : [`endpoint exited ${life.signal ?? life.exitCode}: ${life.logTail.slice(-200)}`],
+      );
+      const world = worldClient(env.worldUrl);
+      let lost = 0;
+      for (const h of handles) {
+        const calls = (await world.ledger({ runId: h.runId })).filter((e) => e.outcome !== 'deduplicated');
+        const again = calls.length - new Set(calls.map((e) => e.opKey)).size;
+        if ((await adapter.status(h)).status !== 'completed' || again > 0) lost++;
+      }
+      return { lost, timedOutAttempts: null, failed };
+    },
   },
 };
