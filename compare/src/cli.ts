@@ -13,14 +13,26 @@ import {
   type StopMode,
   type Variant,
 } from '@vendor-review/pipeline';
-import { DEFAULT_HAZARDS, HAZARD_IDS, VARYING_REPEATS, type HazardId, type Suite } from '@vendor-review/conformance';
+import {
+  DEFAULT_HAZARDS,
+  HAZARD_IDS,
+  VARYING_REPEATS,
+  WINDOW_DELAYS_MS,
+  WINDOW_STEPS,
+  type HazardId,
+  type Suite,
+  type WindowStep,
+} from '@vendor-review/conformance';
 import { commaList, parseCli, UsageError, wholeNumber } from '@vendor-review/worker-io';
 import { RUNTIME_NAMES } from './runtimes.ts';
 import { wrap } from './table.ts';
 
 export { UsageError };
 
-const SUITES: readonly Suite[] = ['crash', 'production', 'granularity'];
+const SUITES: readonly Suite[] = ['crash', 'production', 'granularity', 'window'];
+
+/** Runs per delay in the window suite, unless --repeat says otherwise: a share needs several. */
+export const WINDOW_RUNS = 3;
 
 /**
  * Cells at once by default: two per core, at least 4, at most 16. A run is CPU-bound (every cell
@@ -50,6 +62,10 @@ export interface CompareOptions {
   stops?: StopMode[];
   /** The granularity suite's granularities (default: every one a runtime offers). */
   granularities?: Granularity[];
+  /** The window suite's steps (default: both). */
+  windowSteps?: WindowStep[];
+  /** The window suite's ladder of delays in ms, rising (default WINDOW_DELAYS_MS); finer ones are added where the outcome flips. */
+  windowDelays?: number[];
   /**
    * Times every cell and hazard row runs. Unset: once; with `full`, those whose outcome depends on
    * timing (the `varies` deviations and `alsoSeen` verdicts a runtime names, and the racing crash
@@ -84,8 +100,11 @@ export const USAGE = `usage: pnpm compare [options]
   --full                                 every durability mode, --stop kill,term, every suite (granularity too), and
                                          the cells and hazard rows whose outcome depends on timing ${VARYING_REPEATS} times, to show
                                          their distribution
-  --suite    crash,production,granularity which suites (default: crash,production; --full: all three): crash points,
-                                         production hazards, node size (what a crash repeats against what boundaries cost)
+  --suite    crash,production,granularity,window
+                                         which suites (default: crash,production; --full: all four): crash points,
+                                         production hazards, node size (what a crash repeats against what boundaries
+                                         cost), the commit window (how long after a step finishes a kill still runs it
+                                         again: WINDOW_TIME on the 2-core machine)
   --runtime  <name>[,<name>…]            which runtimes (default: every registered one): ${RUNTIME_NAMES.join(', ')}
   --variant  naive,hardened              which variants (default: both; baselines always run)
   --crash    <point>[,<point>…]          crash points (default: all): ${CRASH_POINT_NAMES.join(', ')}
@@ -102,8 +121,13 @@ ${wrap(HAZARD_IDS.filter((h) => !DEFAULT_HAZARDS.includes(h)).join(', '), 117, '
   --granularity ${GRANULARITIES.join(',')}
                                          the granularity suite's node sizes (default: all three), in the hardened
                                          variant unless --variant says otherwise
+  --window-step model,note               the window suite's steps (default: both): after the model's answer, after
+                                         the tracker's note
+  --delay    <ms>[,<ms>…]                the window suite's delays, climbed until two in a row run nothing again, finer
+                                         ones added where the outcome flips (default: ${WINDOW_DELAYS_MS.join(',')})
   --repeat N                             run every cell and hazard row N times and show the distribution (default:
-                                         once; --full: those whose outcome depends on timing ${VARYING_REPEATS} times)
+                                         once; --full: those whose outcome depends on timing ${VARYING_REPEATS} times;
+                                         the window suite: runs per delay, default ${WINDOW_RUNS})
   --model-upstream URL                   forward model calls to a real OpenAI-compatible provider (…/v1), still
                                          counted and priced by the world: model from OPENAI_MODEL, key from OPENAI_API_KEY
   --clean                                remove what earlier runs left in DATABASE_URL's database (only that), then exit
@@ -130,6 +154,17 @@ const OptionsSchema = z.object({
   full: z.boolean().default(false),
 });
 
+/** `--delay 0,5,50`: whole or decimal milliseconds from 0 to 10 s, rising. */
+function delays(text: string | undefined): number[] | undefined {
+  if (text === undefined) return undefined;
+  const items = text.split(',').map((t) => t.trim());
+  const ms = items.map(Number);
+  const bad = items.find((t, i) => !/^\d+(\.\d+)?$/.test(t) || ms[i]! > 10_000);
+  if (bad !== undefined) throw new UsageError(`--delay takes milliseconds from 0 to 10000, got "${bad}"`);
+  if (ms.some((d, i) => i > 0 && d <= ms[i - 1]!)) throw new UsageError(`--delay must rise, got "${text}"`);
+  return ms;
+}
+
 /** Parses argv (without node and script); throws UsageError with one readable line, HelpRequested on --help. */
 export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): CompareOptions {
   const { values } = parseCli(
@@ -144,6 +179,8 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
         durability: { type: 'string' },
         stop: { type: 'string' },
         granularity: { type: 'string' },
+        'window-step': { type: 'string' },
+        delay: { type: 'string' },
         repeat: { type: 'string' },
         concurrency: { type: 'string' },
         bound: { type: 'string' },
@@ -169,6 +206,8 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
   const durabilities = commaList('--durability', values.durability, DURABILITIES);
   const stops = commaList('--stop', values.stop, STOP_MODES);
   const granularities = commaList('--granularity', values.granularity, GRANULARITIES);
+  const windowSteps = commaList('--window-step', values['window-step'], WINDOW_STEPS);
+  const windowDelays = delays(values.delay);
   const repeat = wholeNumber('--repeat', values.repeat, { max: 50 });
   const concurrency = wholeNumber('--concurrency', values.concurrency, { max: 32 }) ?? defaultConcurrency();
   const boundSeconds = wholeNumber('--bound', values.bound, { max: 600 }) ?? 90;
@@ -186,6 +225,8 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
     ...(stops ? { stops } : o.full ? { stops: [...STOP_MODES] } : {}),
     ...(o.full ? { full: true } : {}),
     granularities,
+    windowSteps,
+    windowDelays,
     repeat,
     json: o.json,
     reportDir: o['report-dir'],

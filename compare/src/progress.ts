@@ -13,6 +13,8 @@ export interface Progress {
   /** `expectedMs`: how long the item is expected to take (expected-times.ts), for the ETA. */
   started(id: string, label: string, expectedMs?: number | null): void;
   finished(id: string): void;
+  /** More items than planned, each expected to take `expectedMs`: a suite that picks its next runs from the last ones. */
+  more(count: number, expectedMs: number): void;
   /** Clears the footer and stops the timer; idempotent. */
   stop(): void;
 }
@@ -56,6 +58,8 @@ export function createProgress(o: ProgressOptions): Progress {
   const maxListed = o.maxListed ?? 6;
   const began = now();
   const running = new Map<string, { label: string; since: number; expectedMs: number }>();
+  let total = o.total;
+  let totalExpectedMs = o.totalExpectedMs ?? 0;
   let done = 0;
   let doneExpectedMs = 0;
   let footerLines = 0;
@@ -63,18 +67,17 @@ export function createProgress(o: ProgressOptions): Progress {
 
   const eta = (): string => {
     const elapsed = now() - began;
-    if (o.totalExpectedMs) {
+    if (totalExpectedMs) {
       // A running item is counted as far as its expected length, never past it.
       let worked = doneExpectedMs;
       for (const r of running.values()) worked += Math.min(now() - r.since, r.expectedMs);
       if (worked <= 0 || elapsed <= 0) return 'ETA —';
-      return `ETA ${clock((elapsed / worked) * Math.max(0, o.totalExpectedMs - worked))}`;
+      return `ETA ${clock((elapsed / worked) * Math.max(0, totalExpectedMs - worked))}`;
     }
     if (done === 0) return 'ETA —';
-    return `ETA ${clock((elapsed / done) * (o.total - done))}`;
+    return `ETA ${clock((elapsed / done) * (total - done))}`;
   };
-  const summary = () =>
-    `${done}/${o.total} done · ${running.size} running · elapsed ${clock(now() - began)} · ${eta()}`;
+  const summary = () => `${done}/${total} done · ${running.size} running · elapsed ${clock(now() - began)} · ${eta()}`;
   const listing = () =>
     [...running.values()].sort((a, b) => a.since - b.since).map((r) => `${r.label} ${seconds(now() - r.since)}`);
 
@@ -131,6 +134,10 @@ export function createProgress(o: ProgressOptions): Progress {
       running.delete(id);
       done++;
       doneExpectedMs += r.expectedMs;
+    },
+    more(count, expectedMs) {
+      total += count;
+      if (totalExpectedMs) totalExpectedMs += count * expectedMs;
     },
     stop() {
       if (stopped) return;

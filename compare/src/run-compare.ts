@@ -21,14 +21,16 @@ import {
   RESTARTS_A_SERVER,
   runMatrix,
   selectScenarios,
+  windowSeries,
   type CellObservation,
   type HazardObservation,
   type HazardScenario,
 } from '@vendor-review/conformance';
 import { recordStartedWorkers } from '@vendor-review/testbed';
-import type { CompareOptions } from './cli.ts';
+import { WINDOW_RUNS, type CompareOptions } from './cli.ts';
 import { environmentReport } from './environment.ts';
 import { granularityScenarios, runGranularitySuite } from './granularity-suite.ts';
+import { runWindowSuite } from './window-suite.ts';
 import { serverVersions, startInfra, type Infra } from './infra.ts';
 import { expectedTimes } from './expected-times.ts';
 import { exitedChildrenCpuMs, machineCpu, otherProcessesCpu, processCpu, profileDocument } from './profile.ts';
@@ -41,6 +43,7 @@ import { toHtml } from './report/render-html.ts';
 import { toMarkdown } from './report/render-markdown.ts';
 import { resultsDocument } from './report/results-document.ts';
 import { buildGranularityRows } from './report/granularity-rows.ts';
+import { buildWindowRows } from './report/window-rows.ts';
 import { buildProductionRows, buildRows, exitCodeFor, type Results } from './report/results.ts';
 import { RUNTIME_NAMES, runtimeInfos, runtimeVersions } from './runtimes.ts';
 import { repeatedSummary, rowLabel, seconds, TABLE_WIDTH } from './table.ts';
@@ -51,6 +54,8 @@ export interface RunCompareResult {
   hazards: HazardObservation[];
   /** The granularity suite's cells (uncrashed, early, late per runtime and granularity). */
   granularity: CellObservation[];
+  /** The window suite's cells (every delay tried, every run). */
+  window: CellObservation[];
   table: string;
   /** Where the time went (`--profile`), or null. */
   profile: string | null;
@@ -213,6 +218,10 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
   const granular = opts.suites.includes('granularity')
     ? granularityScenarios(infos, { variants: opts.variants, granularities: opts.granularities })
     : [];
+  const windowed = opts.suites.includes('window')
+    ? windowSeries(infos, { variants: opts.variants, durabilities: opts.durabilities, steps: opts.windowSteps })
+    : [];
+  const windowRuns = opts.repeat ?? WINDOW_RUNS;
   const granularRuns =
     granular.filter((s) => s.crash === null).length * (opts.repeat ?? 1) + granular.filter((s) => s.crash).length;
   // --full runs the cells and hazard rows whose outcome depends on timing several times, to show their distribution.
@@ -233,6 +242,10 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
   if (granular.length)
     io.log(
       `compare: and ${granularRuns} granularity cell runs (${granular.length} cells), the uncrashed ones first, alone`,
+    );
+  if (windowed.length)
+    io.log(
+      `compare: and the commit window: ${windowed.length} series (runtime configuration × step), ${windowRuns} runs per delay, the delays chosen as the runs come in`,
     );
   const ownInfra = !io.infra;
   const infra =
@@ -292,6 +305,22 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
           labelOf,
         })
       : [];
+    // The window's cells share the machine with nothing else: a busy event loop would be the window.
+    const window = windowed.length
+      ? await runWindowSuite({
+          infos,
+          series: windowed,
+          infra,
+          request,
+          runs: windowRuns,
+          ...(opts.windowDelays ? { delays: opts.windowDelays } : {}),
+          concurrency: opts.concurrency,
+          boundMs: opts.boundSeconds * 1000,
+          progress,
+          labelOf,
+          expectedMs: expectedOf.unknown,
+        })
+      : [];
     // The hazards mostly wait (a retry's backoff, a run watched while it retries): they run beside the cells.
     let cellsDone!: () => void;
     const quiet = new Promise<void>((resolve) => (cellsDone = resolve));
@@ -343,6 +372,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
       ),
       ...buildProductionRows(hazardObservations, labelOf),
       ...buildGranularityRows(granularity, labelOf),
+      ...buildWindowRows(window, labelOf),
     ];
     const out: Results = {
       schemaVersion: SCHEMA_VERSION,
@@ -385,7 +415,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
                   idleMs: machineNow.idleMs - profiling.machine.idleMs,
                 }
               : null,
-          cells: [...results, ...granularity],
+          cells: [...results, ...granularity, ...window],
           hazards: hazardObservations,
           serverStarts: [...infra.servers.values()].flatMap(({ spec, server }) =>
             server.owned && server.startMs !== undefined ? [{ label: spec.label, ms: server.startMs }] : [],
@@ -425,6 +455,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
       observations: results,
       hazards: hazardObservations,
       granularity,
+      window,
       table,
       profile: profileDoc ? toText(profileDoc, { color: io.color }) : null,
       files,

@@ -7,15 +7,16 @@ import { code, literal, type ReportDocument, type Section } from './document.ts'
 import { granularitySection } from './granularity-table.ts';
 import { labelsLine, runtimesTitle, versionsLine } from './meta-lines.ts';
 import { productionSections } from './production-table.ts';
-import { crashRows, granularityRows, productionRows, type Results } from './results.ts';
+import { crashRows, granularityRows, productionRows, windowRows, type Results } from './results.ts';
 import { buildScorecard, SCORECARD_CSS, scorecardSection } from './scorecard.ts';
 import { GRANULARITY_CSS, PRODUCTION_CSS } from './style.ts';
+import { windowSection } from './window-table.ts';
 
 /**
  * The comparison as one report document, drawn three ways: in the terminal after a run, as
  * results.md (for a pull request or a wiki page) and as report.html. The scorecard at a glance,
  * the crash cells by crash point (with each cell's card and timeline in HTML), the cost chart, the
- * production hazards and the granularity suite.
+ * production hazards, the granularity suite and the commit window.
  */
 const HTML = ['html'] as const;
 
@@ -32,6 +33,7 @@ export function resultsDocument(results: Results, o: ResultsDocumentOptions = {}
   const rows = crashRows(results);
   const production = productionRows(results);
   const granular = granularityRows(results);
+  const windowed = windowRows(results);
   const listed = (names: string[]) => (names.length ? names.map(code).join(', ') : 'none');
   const infra = meta.infrastructure;
   // The terminal is never drawn narrower than the crash table's 120 columns.
@@ -88,6 +90,7 @@ export function resultsDocument(results: Results, o: ResultsDocumentOptions = {}
         ]
       : []),
     ...(granular.length ? [granularitySection(granular, meta.runtimes, { level: 2 })] : []),
+    ...(windowed.length ? [windowSection(windowed, meta.runtimes, { level: 2 })] : []),
   ];
   return {
     title: `Crash comparison: ${runtimesTitle(meta)}`,

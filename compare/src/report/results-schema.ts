@@ -3,6 +3,7 @@ import { type HazardId, type HazardSection } from '@vendor-review/conformance';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { GranularityRowSchema } from './granularity-schema.ts';
+import { WindowRowSchema } from './window-schema.ts';
 
 /**
  * The contract of results.json, written once: the report writer validates against it before it
@@ -164,7 +165,12 @@ const ProductionRowSchema = z
   })
   .describe('one production hazard, for one runtime and variant');
 
-export const RowSchema = z.discriminatedUnion('suite', [CrashRowSchema, ProductionRowSchema, GranularityRowSchema]);
+export const RowSchema = z.discriminatedUnion('suite', [
+  CrashRowSchema,
+  ProductionRowSchema,
+  GranularityRowSchema,
+  WindowRowSchema,
+]);
 
 export const ResultsMetaSchema = z.object({
   versions: z.object({

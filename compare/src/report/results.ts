@@ -1,5 +1,6 @@
 import type { HazardOutcome, Outcome, ProductionRow, ResultRow, Results, Row } from './results-schema.ts';
 import type { GranularityRow } from './granularity-schema.ts';
+import type { WindowRow } from './window-schema.ts';
 import {
   dependsOnTiming,
   hazardSeverity,
@@ -22,6 +23,7 @@ export type { HazardOutcome, Outcome, ProductionRow, ResultRow, Results, Results
 export const crashRows = (r: Results): ResultRow[] => r.rows.filter((x): x is ResultRow => x.suite === 'crash');
 export const granularityRows = (r: Results): GranularityRow[] =>
   r.rows.filter((x): x is GranularityRow => x.suite === 'granularity');
+export const windowRows = (r: Results): WindowRow[] => r.rows.filter((x): x is WindowRow => x.suite === 'window');
 export const productionRows = (r: Results): ProductionRow[] =>
   r.rows.filter((x): x is ProductionRow => x.suite === 'production');
 

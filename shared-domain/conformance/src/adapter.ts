@@ -110,9 +110,10 @@ export interface RuntimeInfo {
 
 /**
  * crash: what a kill re-executes; production: the hazards a checkpoint alone does not handle;
- * granularity: what a crash repeats against what the boundaries cost, per node size.
+ * granularity: what a crash repeats against what the boundaries cost, per node size; window: how long
+ * after a step's work ends its result is safe from a kill.
  */
-export type Suite = 'crash' | 'production' | 'granularity';
+export type Suite = 'crash' | 'production' | 'granularity' | 'window';
 
 export interface RuntimeAdapter<H extends RunHandle = RunHandle> extends RuntimeInfo {
   /** True when a worker leaves once its run is finished; false when it serves until told to stop. */

@@ -235,7 +235,12 @@ async function crashPhase(cell: Cell): Promise<boolean> {
   const point = cell.scenario.crashPoint!;
   const occurrence = cell.scenario.crashOccurrence ?? 1;
   const term = cell.scenario.stop === 'term';
-  const a = startWorker(cell, 'A', `${point}${occurrence > 1 ? `@${occurrence}` : ''}${term ? ':term' : ''}`);
+  const delay = cell.scenario.killDelayMs;
+  const a = startWorker(
+    cell,
+    'A',
+    `${point}${occurrence > 1 ? `@${occurrence}` : ''}${delay !== undefined ? `+${delay}` : ''}${term ? ':term' : ''}`,
+  );
   const grace = term ? graceAfterTerm(a, cell.scenario.graceMs ?? STOP_GRACE_MS) : null;
   const end = await drive(cell, a, { approveNow: point !== 'awaiting-approval' });
   // Asked to stop, it may finish the run itself before it leaves: the grace decides when it goes.

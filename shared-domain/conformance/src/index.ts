@@ -13,7 +13,7 @@ export {
   type Scenario,
   type Selection,
 } from './scenarios.ts';
-export { cellRequest, CELL_VENDOR, CELL_REQUIREMENTS } from './request.ts';
+export { cellRequest, oneRequirement, CELL_VENDOR, CELL_REQUIREMENTS } from './request.ts';
 export { runCell, errorObservation, type CellDeps } from './cell.ts';
 export { APPROVER, followRun, type Followed, type FollowOptions } from './follow.ts';
 export { MAIL_GRACE_MS, mailDelivered, mailOwed, mailShown } from './delivery.ts';
@@ -40,6 +40,7 @@ export { checkCrashCell, extraByKind, type CrashVerdict } from './crash-check.ts
 export { crashSpec, runThroughAdapter, type CrashSpecOptions, type CrashSpecCells } from './crash-spec.ts';
 export * from './production/index.ts';
 export * from './granularity/index.ts';
+export * from './window/index.ts';
 export {
   baselineConfig,
   timedRun,

@@ -34,6 +34,11 @@ export interface Scenario {
   granularity?: Granularity;
   /** Die at the n-th time the crash point is reached (`name@n`); the first when left out. */
   crashOccurrence?: number;
+  /**
+   * Die this many milliseconds after the crash point, while the step goes on and the runtime keeps
+   * its result (`name+ms`, the commit window); at once when left out.
+   */
+  killDelayMs?: number;
   /** Record the approval before worker A starts, so the run never waits for a person (timings). */
   approveAtStart?: boolean;
   /** Where its runtime departs from the crash rule (its runtime module's `crashDeviations`). */

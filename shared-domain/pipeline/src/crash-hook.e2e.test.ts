@@ -27,6 +27,11 @@ describe('crash plans', () => {
       { point: 'after-model', occurrence: 1, action: 'term' },
       { point: 'mid-model', occurrence: 2, action: 'term' },
     ]);
+    expect(parseCrashPlan('after-model+20, after-progress@2+0.5:kill')).toEqual([
+      { point: 'after-model', occurrence: 1, action: 'kill', delayMs: 20 },
+      { point: 'after-progress', occurrence: 2, action: 'kill', delayMs: 0.5 },
+    ]);
+    expect(() => parseCrashPlan('after-model+20:stop')).toThrow(/for a kill only/);
     expect(parseCrashLine('CRASHPOINT boundary@1 pid=1 at=2 action=term')).toMatchObject({ action: 'term' });
     expect(parseCrashLine('CRASHPOINT boundary@1 pid=1 at=2 action=pause')).toBeNull();
   });
@@ -104,6 +109,32 @@ describe('crash plans', () => {
     const code = await new Promise((resolve) => child.once('close', resolve));
     expect(code).toBe(0);
     expect(stdout).toBe('went on\n');
+  });
+
+  it('a delayed kill lets the step go on, then dies, and says how late it really was', async () => {
+    const script = [
+      "import { crashpoint } from './src/crash-hook.ts';",
+      "await crashpoint('after-model');",
+      "process.stdout.write('step returned\\n');",
+      'await new Promise((r) => setTimeout(r, 60_000));',
+      "process.stdout.write('outlived its kill\\n');",
+    ].join('\n');
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: new URL('..', import.meta.url),
+      env: { ...process.env, CRASH_PLAN: 'after-model+30' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const signal = await new Promise((resolve) => child.once('close', (_c, s) => resolve(s)));
+    expect(signal).toBe('SIGKILL');
+    expect(out).toBe('step returned\n');
+    const line = parseCrashLine(err.split('\n').find((l) => l.startsWith('CRASHPOINT'))!);
+    expect(line).toMatchObject({ point: 'after-model', action: 'kill', pid: child.pid });
+    expect(line!.delayMs).toBeGreaterThanOrEqual(30);
   });
 
   /** A child process reaching `boundary` with `plan`, its SIGTERM handling given as code. */

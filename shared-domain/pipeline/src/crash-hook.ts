@@ -3,7 +3,8 @@
  * asked to stop), the same names in every runtime. What each point means and what a crash there
  * must show is the catalogue's (conformance: catalogue/crash-points.ts, crash-rules.ts).
  * A plan is a comma-separated list of `name`, `name@n` (act at the n-th time the point is
- * reached in this process; default 1) and `:kill|stop|term` (what to do there), read from
+ * reached in this process; default 1), `+ms` (a kill that many milliseconds later, while the step
+ * goes on: the commit window) and `:kill|stop|term` (what to do there), read from
  * CRASH_PLAN. A name we do not know is an error, never a silent no-op: a typo would otherwise
  * "prove" that nothing repeats.
  */
@@ -49,6 +50,11 @@ export interface CrashPlanEntry {
   /** 1-based: act the n-th time this point is reached in this process. */
   occurrence: number;
   action: CrashAction;
+  /**
+   * A kill this many milliseconds after the point, while the step goes on and hands its result to
+   * the runtime; absent: at once, before the step can return.
+   */
+  delayMs?: number;
 }
 
 export class CrashPlanError extends Error {
@@ -60,14 +66,14 @@ export function isCrashPointName(name: string): name is CrashPointName {
 }
 
 const PLAN_SYNTAX =
-  'name, name@n for the n-th occurrence, name:stop to freeze instead of die, name:term to send SIGTERM and go on';
+  'name, name@n for the n-th occurrence, name+ms to die that many ms later while the step goes on, name:stop to freeze instead of die, name:term to send SIGTERM and go on';
 
 /** `after-fetch, mid-model@3, boundary:stop` → entries; a name we do not know is an error. */
 export function parseCrashPlan(text: string | undefined | null): CrashPlanEntry[] {
   if (!text || !text.trim()) return [];
   return text.split(',').map((raw) => {
     const item = raw.trim();
-    const match = /^([a-z-]+)(?:@(\d+))?(?::(kill|stop|term))?$/.exec(item);
+    const match = /^([a-z-]+)(?:@(\d+))?(?:\+(\d+(?:\.\d+)?))?(?::(kill|stop|term))?$/.exec(item);
     const name = match?.[1] ?? item;
     if (!match || !isCrashPointName(name)) {
       throw new CrashPlanError(
@@ -76,7 +82,10 @@ export function parseCrashPlan(text: string | undefined | null): CrashPlanEntry[
     }
     const occurrence = match[2] ? Number(match[2]) : 1;
     if (occurrence < 1) throw new CrashPlanError(`crash point "${item}": occurrence must be 1 or more`);
-    return { point: name, occurrence, action: (match[3] as CrashAction | undefined) ?? 'kill' };
+    const action = (match[4] as CrashAction | undefined) ?? 'kill';
+    if (match[3] === undefined) return { point: name, occurrence, action };
+    if (action !== 'kill') throw new CrashPlanError(`crash point "${item}": a delay (+ms) is for a kill only`);
+    return { point: name, occurrence, action, delayMs: Number(match[3]) };
   });
 }
 
@@ -88,15 +97,19 @@ export interface CrashLine {
   pid: number;
   /** Epoch ms. */
   at: number;
+  /** A delayed kill: the milliseconds that really passed between the point and the kill. */
+  delayMs?: number;
   /** Free text after the fields, e.g. `sibling=3/3` or `url=…`. */
   detail: string;
 }
 
 function formatCrashLine(l: CrashLine): string {
-  return `CRASHPOINT ${l.point}@${l.occurrence} pid=${l.pid} at=${l.at} action=${l.action}${l.detail ? ` ${l.detail}` : ''}`;
+  const delay = l.delayMs === undefined ? '' : ` delay=${l.delayMs.toFixed(3)}`;
+  return `CRASHPOINT ${l.point}@${l.occurrence} pid=${l.pid} at=${l.at} action=${l.action}${delay}${l.detail ? ` ${l.detail}` : ''}`;
 }
 
-const CRASH_LINE = /^CRASHPOINT ([a-z-]+)@(\d+) pid=(\d+) at=(\d+) action=(kill|stop|term)(?: (.*))?$/;
+const CRASH_LINE =
+  /^CRASHPOINT ([a-z-]+)@(\d+) pid=(\d+) at=(\d+) action=(kill|stop|term)(?: delay=(\d+(?:\.\d+)?))?(?: (.*))?$/;
 
 /** The parser beside the writer: a line that is not a crash announcement (or names an unknown point) is null. */
 export function parseCrashLine(line: string): CrashLine | null {
@@ -109,7 +122,8 @@ export function parseCrashLine(line: string): CrashLine | null {
     pid: Number(m[3]),
     at: Number(m[4]),
     action: m[5] as CrashAction,
-    detail: m[6] ?? '',
+    ...(m[6] !== undefined ? { delayMs: Number(m[6]) } : {}),
+    detail: m[7] ?? '',
   };
 }
 
@@ -149,6 +163,17 @@ export async function crashpoint(
   reached.set(name, count);
   const entry = activePlan().find((e) => e.point === name && e.occurrence === count);
   if (!entry) return;
+  if (entry.delayMs !== undefined) {
+    // The step returns now and the runtime starts keeping its result; the kill lands inside that.
+    const reachedAt = performance.now();
+    setTimeout(() => {
+      const delayMs = performance.now() - reachedAt;
+      const line = { point: name, occurrence: count, action: entry.action, pid: process.pid, at: Date.now(), delayMs };
+      process.stderr.write(`${formatCrashLine({ ...line, detail: opts.detail ?? '' })}\n`);
+      process.kill(process.pid, 'SIGKILL');
+    }, entry.delayMs);
+    return;
+  }
   if (opts.settleMs) await new Promise((r) => setTimeout(r, opts.settleMs));
   const line = { point: name, occurrence: count, action: entry.action, pid: process.pid, at: Date.now() };
   process.stderr.write(`${formatCrashLine({ ...line, detail: opts.detail ?? '' })}\n`);

@@ -1,0 +1,109 @@
+import { DURABILITIES, VARIANTS } from '@vendor-review/pipeline';
+import {
+  isWindowScenario,
+  timeToDurable,
+  windowOutcome,
+  windowSeriesId,
+  WINDOW_STEPS,
+  type CellObservation,
+  type WindowScenario,
+  type WindowSeries,
+} from '@vendor-review/conformance';
+import { median } from './results.ts';
+import type { WindowRow } from './window-schema.ts';
+
+export type { WindowRow } from './window-schema.ts';
+
+type WindowCell = CellObservation & { scenario: WindowScenario };
+
+/** One row per series and asked delay, its runs under it; series in table order, delays rising. */
+export function buildWindowRows(
+  observations: readonly CellObservation[],
+  labelOf: (runtime: string) => string = (r) => r,
+): WindowRow[] {
+  const byCell = new Map<string, WindowCell[]>();
+  for (const o of observations)
+    if (isWindowScenario(o.scenario))
+      byCell.set(o.scenario.id, [...(byCell.get(o.scenario.id) ?? []), o as WindowCell]);
+  const rows: WindowRow[] = [];
+  for (const [cellId, runs] of byCell) {
+    runs.sort((a, b) => a.repetition - b.repetition);
+    const w = runs[0]!.scenario.window;
+    const outcomes = runs.map((o) => ({ runId: o.runId, status: o.status, ...windowOutcome(o) }));
+    const judged = outcomes.filter((x) => x.reran !== null);
+    rows.push({
+      suite: 'window',
+      runtime: w.runtime,
+      runtimeLabel: labelOf(w.runtime),
+      variant: w.variant,
+      durability: w.durability,
+      step: w.step,
+      delayMs: w.delayMs,
+      runs: runs.length,
+      judged: judged.length,
+      reran: judged.filter((x) => x.reran).length,
+      outcomes,
+      status: judged.length ? 'ran' : 'error',
+      cellId,
+      wallMs: median(runs.map((o) => o.endedAt - o.startedAt)) ?? 0,
+    });
+  }
+  const runtimes = [...new Set(rows.map((r) => r.runtime))];
+  const key = (r: WindowRow) => [
+    WINDOW_STEPS.indexOf(r.step),
+    runtimes.indexOf(r.runtime),
+    VARIANTS.indexOf(r.variant),
+    r.durability === null ? -1 : DURABILITIES.indexOf(r.durability),
+    r.delayMs,
+  ];
+  return rows.sort((a, b) => {
+    const [ka, kb] = [key(a), key(b)];
+    return ka.map((v, i) => v - kb[i]!).find((d) => d !== 0) ?? 0;
+  });
+}
+
+/** A chart line and a table row: one series' delays, and its time to durable. */
+export interface WindowLine extends WindowSeries {
+  id: string;
+  runtimeLabel: string;
+  rows: WindowRow[];
+  durable: ReturnType<typeof timeToDurable>;
+}
+
+export function windowLines(rows: readonly WindowRow[]): WindowLine[] {
+  const lines = new Map<string, WindowLine>();
+  for (const r of rows) {
+    const id = windowSeriesId(r);
+    const line = lines.get(id) ?? {
+      id,
+      runtime: r.runtime,
+      runtimeLabel: r.runtimeLabel,
+      variant: r.variant,
+      durability: r.durability,
+      step: r.step,
+      rows: [],
+      durable: null,
+    };
+    line.rows.push(r);
+    lines.set(id, line);
+  }
+  for (const l of lines.values())
+    l.durable = timeToDurable(
+      l.rows.flatMap((r) =>
+        r.outcomes.flatMap((o) =>
+          o.reran !== null && o.realDelayMs !== null ? [{ realDelayMs: o.realDelayMs, reran: o.reran }] : [],
+        ),
+      ),
+    );
+  return [...lines.values()];
+}
+
+export const lineLabel = (l: Pick<WindowLine, 'runtimeLabel' | 'variant' | 'durability'>): string =>
+  `${l.runtimeLabel} ${l.variant}${l.durability ? ` ${l.durability}` : ''}`;
+
+/** The judged runs' real delays, earliest first. */
+export const realDelays = (r: WindowRow): number[] =>
+  r.outcomes
+    .filter((o) => o.reran !== null && o.realDelayMs !== null)
+    .map((o) => o.realDelayMs!)
+    .sort((a, b) => a - b);

@@ -1,0 +1,89 @@
+import { WINDOW_STEP_POINTS, WINDOW_STEPS } from '@vendor-review/conformance';
+import type { Column, Row, Section } from './document.ts';
+import type { RuntimeLook } from './svg.ts';
+import { renderWindowChart } from './window-chart.ts';
+import { lineLabel, realDelays, windowLines, type WindowLine, type WindowRow } from './window-rows.ts';
+
+/**
+ * The window suite as a report section: per step, a chart (HTML) and a table with one line per
+ * runtime configuration, the runs that ran the finished step again at each delay tried, and its
+ * time to durable: the smallest delay from which no run did, with the runs behind it.
+ */
+export const WINDOW_LESSON =
+  "A step is not safe when its work ends but once the runtime has kept its result: a kill inside that window runs the finished step again (and pays for it again), however durable the runtime. The window is each runtime's commit, measured.";
+
+export function durableText(l: WindowLine): string {
+  if (!l.durable) {
+    const latest = Math.max(0, ...l.rows.flatMap(realDelays));
+    return `> ${latest.toFixed(1)} ms`;
+  }
+  const { ms, lastRerunMs, keptLater } = l.durable;
+  return `${lastRerunMs.toFixed(1)}–${ms.toFixed(1)} ms · ${keptLater} kept`;
+}
+
+const range = (xs: number[]) =>
+  xs.length ? `${xs[0]!.toFixed(1)}${xs.length > 1 ? `–${xs.at(-1)!.toFixed(1)}` : ''} ms` : 'none judged';
+
+function table(lines: WindowLine[]) {
+  const delays = [...new Set(lines.flatMap((l) => l.rows.map((r) => r.delayMs)))].sort((a, b) => a - b);
+  const columns: Column[] = [
+    { title: 'runtime configuration', width: 22 },
+    ...delays.map((d) => ({ title: `+${d}`, numeric: true, width: 5 })),
+    { title: 'time to durable', width: 24 },
+  ];
+  const rows: Row[] = lines.map((l) => ({
+    data: { series: l.id },
+    cells: [
+      lineLabel(l),
+      ...delays.map((d) => {
+        const r = l.rows.find((x) => x.delayMs === d);
+        if (!r) return '';
+        return {
+          text: r.judged ? `${r.reran}/${r.judged}` : '✗',
+          tone: r.judged === 0 ? ('warn' as const) : r.reran ? ('bad' as const) : ('ok' as const),
+          hover: `asked +${d} ms; died ${range(realDelays(r))} after the step's end${r.judged < r.runs ? `; ${r.runs - r.judged} run(s) not judged: ${r.outcomes.find((o) => o.reran === null)?.why ?? ''}` : ''}`,
+        };
+      }),
+      { text: durableText(l), tone: l.durable ? ('ok' as const) : ('bad' as const) },
+    ],
+  }));
+  return { class: 'window', columns, rows };
+}
+
+/** What the rows show, per step: each configuration's time to durable, computed, never canned. */
+export function windowSeen(lines: WindowLine[]): string[] {
+  return WINDOW_STEPS.flatMap((step) => {
+    const mine = lines.filter((l) => l.step === step);
+    if (!mine.length) return [];
+    return [`${WINDOW_STEP_POINTS[step].title}: ${mine.map((l) => `${lineLabel(l)} ${durableText(l)}`).join(', ')}.`];
+  });
+}
+
+export function windowSection(rows: WindowRow[], looks: readonly RuntimeLook[], o: { level?: 1 | 2 } = {}): Section {
+  const lines = windowLines(rows);
+  const runs = rows.reduce((n, r) => n + r.runs, 0);
+  return {
+    heading: 'The commit window: how long after a step finishes is it safe',
+    textHeading: `window — how long after a step finishes a kill still runs it again (${runs} runs)`,
+    id: 'window',
+    level: o.level ?? 2,
+    blocks: [
+      { kind: 'paragraph', style: 'lesson', text: WINDOW_LESSON },
+      ...WINDOW_STEPS.filter((step) => lines.some((l) => l.step === step)).flatMap((step) => [
+        {
+          kind: 'paragraph' as const,
+          text: `**${WINDOW_STEP_POINTS[step].title}** (${WINDOW_STEP_POINTS[step].where})`,
+        },
+        { kind: 'chart' as const, only: ['html' as const], html: renderWindowChart(lines, step, looks) },
+        { kind: 'table' as const, table: table(lines.filter((l) => l.step === step)) },
+      ]),
+      { kind: 'list', items: windowSeen(lines) },
+      {
+        kind: 'paragraph',
+        style: 'note',
+        tone: 'muted',
+        text: '+δ: worker A was killed δ ms after the step’s work ended (0: at once, before the step returned), then worker B resumed the run; each cell is the runs in which the finished step’s own call reached the world again, of the runs judged. The delay as it really was is in each cell’s hover and on the chart. time to durable: the step’s result was kept somewhere between the latest real delay at which a run still re-ran it and the earliest after which every run kept it, with the runs killed from then on; “>”: the latest kill still re-ran it.',
+      },
+    ],
+  };
+}

@@ -1,0 +1,69 @@
+import { WINDOW_DELAYS_MS } from './catalogue.ts';
+
+/** What the runs at one δ of a series showed. */
+export interface WindowPoint {
+  delayMs: number;
+  runs: number;
+  /** Runs whose outcome could be judged (the run completed, worker A died at the point). */
+  judged: number;
+  reran: number;
+}
+
+const clean = (p: WindowPoint) => p.judged > 0 && p.reran === 0;
+const DONE_AFTER_CLEAN = 2;
+const MOST_REFINEMENTS = 2;
+
+/** The smallest asked δ from which no judged run re-ran the step, at that δ and every larger one tried. */
+function cleanFrom(points: readonly WindowPoint[]): number | null {
+  const sorted = [...points].sort((a, b) => a.delayMs - b.delayMs);
+  let from: number | null = null;
+  for (let i = sorted.length - 1; i >= 0 && clean(sorted[i]!); i--) from = sorted[i]!.delayMs;
+  return from;
+}
+
+/** One judged run: how late its worker really died, and whether the finished step ran again. */
+export interface WindowRun {
+  realDelayMs: number;
+  reran: boolean;
+}
+
+/**
+ * Time to durable, on the real delays: the earliest death from which every later one kept the
+ * step (`ms`, the smallest δ from which nothing re-ran), the latest death after which it still ran
+ * again (`lastRerunMs`: 0 when none did; the window closed somewhere between the two), and the runs
+ * killed from `ms` on. Null while the run killed latest still ran it again, or nothing was judged.
+ */
+export function timeToDurable(
+  runs: readonly WindowRun[],
+): { ms: number; lastRerunMs: number; keptLater: number } | null {
+  const reruns = runs.filter((r) => r.reran).map((r) => r.realDelayMs);
+  const lastRerunMs = reruns.length ? Math.max(...reruns) : null;
+  const later = runs.filter((r) => lastRerunMs === null || r.realDelayMs > lastRerunMs);
+  if (!later.length) return null;
+  return { ms: Math.min(...later.map((r) => r.realDelayMs)), lastRerunMs: lastRerunMs ?? 0, keptLater: later.length };
+}
+
+/**
+ * The next δs of a series: up the ladder until two in a row are clean (or it ends), then finer
+ * where the outcome flips, between the largest δ that re-ran and the time to durable, while that gap
+ * is wider than 1 ms. Empty: the series is done.
+ */
+export function nextDelays(points: readonly WindowPoint[], ladder: readonly number[] = WINDOW_DELAYS_MS): number[] {
+  const tried = new Set(points.map((p) => p.delayMs));
+  const onLadder = ladder.filter((d) => tried.has(d));
+  if (!onLadder.length) return [ladder[0]!];
+  const byDelay = new Map(points.map((p) => [p.delayMs, p]));
+  const lastLadder = onLadder.slice(-DONE_AFTER_CLEAN);
+  const climbing =
+    !(lastLadder.length === DONE_AFTER_CLEAN && lastLadder.every((d) => clean(byDelay.get(d)!))) &&
+    onLadder.at(-1) !== ladder.at(-1);
+  if (climbing) return [ladder[ladder.indexOf(onLadder.at(-1)!) + 1]!];
+  const durable = cleanFrom(points);
+  if (durable === null) return [];
+  const below = points.filter((p) => p.delayMs < durable && p.reran > 0).map((p) => p.delayMs);
+  if (!below.length || points.length - onLadder.length >= MOST_REFINEMENTS) return [];
+  const low = Math.max(...below);
+  const mid = low === 0 ? durable / 2 : Math.sqrt(low * durable);
+  const d = Math.round(mid);
+  return durable - low > 1 && d > low && d < durable && !tried.has(d) ? [d] : [];
+}
