@@ -73,10 +73,15 @@ export async function runWindowSuite(o: {
         o.progress.finished(id);
         const w = windowOutcome(obs as CellObservation & { scenario: WindowScenario });
         const real = w.realDelayMs === null ? '' : ` (died ${w.realDelayMs.toFixed(1)} ms after)`;
-        const verdict =
-          w.reran === null ? `not judged: ${(w.why ?? '').slice(0, 160)}` : w.reran ? 'ran again' : 'kept';
+        const verdict = w.lost
+          ? 'the run was lost'
+          : w.reran === null
+            ? `not judged: ${(w.why ?? '').slice(0, 160)}`
+            : w.reran
+              ? 'ran again'
+              : 'kept';
         o.progress.log(
-          `[window] ${w.reran === null ? '✗' : '✓'} ${label(s, repetition).padEnd(44)} ${seconds(obs.endedAt - obs.startedAt).padStart(7)} · ${verdict}${real}`,
+          `[window] ${w.reran === null && !w.lost ? '✗' : '✓'} ${label(s, repetition).padEnd(44)} ${seconds(obs.endedAt - obs.startedAt).padStart(7)} · ${verdict}${real}`,
         );
         return obs;
       },
@@ -84,12 +89,13 @@ export async function runWindowSuite(o: {
     all.push(...cells);
     for (const s of scenarios) {
       const mine = cells.filter((c) => c.scenario.id === s.id);
-      const judged = mine.map((c) => windowOutcome(c as CellObservation & { scenario: WindowScenario }).reran);
+      const outcomes = mine.map((c) => windowOutcome(c as CellObservation & { scenario: WindowScenario }));
       points.get(windowSeriesId(s.window))!.push({
         delayMs: s.window.delayMs,
         runs: mine.length,
-        judged: judged.filter((r) => r !== null).length,
-        reran: judged.filter((r) => r === true).length,
+        judged: outcomes.filter((x) => x.reran !== null).length,
+        reran: outcomes.filter((x) => x.reran === true).length,
+        lost: outcomes.filter((x) => x.lost).length,
       });
     }
   }

@@ -59,4 +59,5 @@ ${WRITERS_CSS}`;
 export const GRANULARITY_CSS = `
 svg .point text { font-size: 11px; } svg .trade { stroke-dasharray: 4 3; }
 table.granularity td.cost { color: var(--muted); }
+svg .panel-title { font-size: 12px; font-weight: 600; }
 `;

@@ -42,8 +42,9 @@ export function buildWindowRows(
       runs: runs.length,
       judged: judged.length,
       reran: judged.filter((x) => x.reran).length,
+      lost: outcomes.filter((x) => x.lost).length,
       outcomes,
-      status: judged.length ? 'ran' : 'error',
+      status: judged.length || outcomes.some((x) => x.lost) ? 'ran' : 'error',
       cellId,
       wallMs: median(runs.map((o) => o.endedAt - o.startedAt)) ?? 0,
     });

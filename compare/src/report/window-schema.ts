@@ -11,6 +11,7 @@ export const WindowRunSchema = z.object({
     .nullable()
     .describe("between the step's end and worker A's death, by A's own clock; 0 for a kill at once"),
   reran: z.boolean().nullable().describe("the step's own call reached the world again; null: could not be judged"),
+  lost: z.boolean().describe('the resumer found nothing durable to go on from'),
   why: z.string().nullable(),
 });
 
@@ -32,8 +33,9 @@ export const WindowRowSchema = z
     runs: z.number().int().positive(),
     judged: z.number().int().describe('runs that completed with worker A dead at the point'),
     reran: z.number().int().describe('judged runs in which the finished step ran again'),
+    lost: z.number().int().describe('runs the resumer could not go on with: nothing durable'),
     outcomes: z.array(WindowRunSchema),
-    status: z.enum(['ran', 'error']).describe('error: no run could be judged'),
+    status: z.enum(['ran', 'error']).describe('error: no run could be judged, nor was one lost'),
     cellId: z.string(),
     wallMs: z.number().describe('the median wall time of its runs'),
   })

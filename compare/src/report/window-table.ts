@@ -13,6 +13,7 @@ export const WINDOW_LESSON =
   "A step is not safe when its work ends but once the runtime has kept its result: a kill inside that window runs the finished step again (and pays for it again), however durable the runtime. The window is each runtime's commit, measured.";
 
 export function durableText(l: WindowLine): string {
+  if (l.rows.every((r) => r.judged === 0) && l.rows.some((r) => r.lost)) return 'never: the run was lost';
   if (!l.durable) {
     const latest = Math.max(0, ...l.rows.flatMap(realDelays));
     return `> ${latest.toFixed(1)} ms`;
@@ -39,12 +40,12 @@ function table(lines: WindowLine[]) {
         const r = l.rows.find((x) => x.delayMs === d);
         if (!r) return '';
         return {
-          text: r.judged ? `${r.reran}/${r.judged}` : '✗',
-          tone: r.judged === 0 ? ('warn' as const) : r.reran ? ('bad' as const) : ('ok' as const),
-          hover: `asked +${d} ms; died ${range(realDelays(r))} after the step's end${r.judged < r.runs ? `; ${r.runs - r.judged} run(s) not judged: ${r.outcomes.find((o) => o.reran === null)?.why ?? ''}` : ''}`,
+          text: r.lost ? 'lost' : r.judged ? `${r.reran}/${r.judged}` : '✗',
+          tone: r.lost || r.reran ? ('bad' as const) : r.judged === 0 ? ('warn' as const) : ('ok' as const),
+          hover: `asked +${d} ms${r.lost ? `; ${r.lost} of ${r.runs} run(s) lost` : ''}; died ${range(realDelays(r))} after the step's end${r.judged < r.runs ? `; ${r.runs - r.judged} run(s) not judged: ${r.outcomes.find((o) => o.reran === null)?.why ?? ''}` : ''}`,
         };
       }),
-      { text: durableText(l), tone: l.durable ? ('ok' as const) : ('bad' as const) },
+      l.durable ? durableText(l) : { text: durableText(l), tone: 'bad' as const },
     ],
   }));
   return { class: 'window', columns, rows };
@@ -82,7 +83,7 @@ export function windowSection(rows: WindowRow[], looks: readonly RuntimeLook[], 
         kind: 'paragraph',
         style: 'note',
         tone: 'muted',
-        text: '+δ: worker A was killed δ ms after the step’s work ended (0: at once, before the step returned), then worker B resumed the run; each cell is the runs in which the finished step’s own call reached the world again, of the runs judged. The delay as it really was is in each cell’s hover and on the chart. time to durable: the step’s result was kept somewhere between the latest real delay at which a run still re-ran it and the earliest after which every run kept it, with the runs killed from then on; “>”: the latest kill still re-ran it.',
+        text: '+δ: worker A was killed δ ms after the step’s work ended (0: at once, before the step returned), then worker B resumed the run; each cell is the runs in which the finished step’s own call reached the world again, of the runs judged; “lost”: runs the resumer could not go on with at all, nothing being durable. The delay as it really was is in each cell’s hover and on the chart. time to durable: the step’s result was kept somewhere between the latest real delay at which a run still re-ran it and the earliest after which every run kept it, with the runs killed from then on; “>”: the latest kill still re-ran it.',
       },
     ],
   };

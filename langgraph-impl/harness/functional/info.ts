@@ -20,7 +20,7 @@ export const LANGGRAPH_FUNCTIONAL: RuntimeInfo = {
     { variant: 'hardened', durability: null },
   ],
   // No granularity suite: the entrypoint's boundaries are its tasks, one per step.
-  suites: ['crash', 'production'],
+  suites: ['crash', 'production', 'window'],
   hazardDeviations: [
     {
       hazard: 'zombie',

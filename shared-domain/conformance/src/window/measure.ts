@@ -6,6 +6,8 @@ import { WINDOW_STEP_POINTS, type WindowScenario } from './catalogue.ts';
 export interface WindowOutcome {
   /** The finished step's own call reached the world again; null when the cell cannot say (see `why`). */
   reran: boolean | null;
+  /** The resumer found nothing durable to go on from: the run itself was lost, not just the step. */
+  lost: boolean;
   /** Between the step's end and worker A's death, as A's timer measured it; 0 for a kill at once. */
   realDelayMs: number | null;
   why: string | null;
@@ -19,14 +21,15 @@ export interface WindowOutcome {
 export function windowOutcome(obs: CellObservation & { scenario: WindowScenario }): WindowOutcome {
   const crash = obs.crash;
   const realDelayMs = crash && crash.point === obs.scenario.crashPoint ? (crash.delayMs ?? 0) : null;
+  const lost = obs.status === 'lost';
   if (obs.status !== 'completed')
-    return { reran: null, realDelayMs, why: `the run ended ${obs.status}${obs.note ? `: ${obs.note}` : ''}` };
-  if (realDelayMs === null) return { reran: null, realDelayMs, why: 'worker A did not die at the point' };
+    return { reran: null, lost, realDelayMs, why: `the run ended ${obs.status}${obs.note ? `: ${obs.note}` : ''}` };
+  if (realDelayMs === null) return { reran: null, lost, realDelayMs, why: 'worker A did not die at the point' };
   const { kind } = WINDOW_STEP_POINTS[obs.scenario.window.step];
   const calls = executed(obs.ledger)
     .filter((e) => e.kind === kind)
     .sort((a, b) => a.seq - b.seq);
   const first = calls[0];
-  if (!first) return { reran: null, realDelayMs, why: `the world saw no ${kind} call` };
-  return { reran: calls.some((e) => e.seq > first.seq && e.opKey === first.opKey), realDelayMs, why: null };
+  if (!first) return { reran: null, lost, realDelayMs, why: `the world saw no ${kind} call` };
+  return { reran: calls.some((e) => e.seq > first.seq && e.opKey === first.opKey), lost, realDelayMs, why: null };
 }

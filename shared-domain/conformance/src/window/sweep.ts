@@ -7,9 +7,11 @@ export interface WindowPoint {
   /** Runs whose outcome could be judged (the run completed, worker A died at the point). */
   judged: number;
   reran: number;
+  /** Runs the resumer could not go on with at all (nothing durable): worse than a step run again. */
+  lost: number;
 }
 
-const clean = (p: WindowPoint) => p.judged > 0 && p.reran === 0;
+const clean = (p: WindowPoint) => p.judged > 0 && p.reran === 0 && p.lost === 0;
 const DONE_AFTER_CLEAN = 2;
 const MOST_REFINEMENTS = 2;
 
@@ -60,7 +62,7 @@ export function nextDelays(points: readonly WindowPoint[], ladder: readonly numb
   if (climbing) return [ladder[ladder.indexOf(onLadder.at(-1)!) + 1]!];
   const durable = cleanFrom(points);
   if (durable === null) return [];
-  const below = points.filter((p) => p.delayMs < durable && p.reran > 0).map((p) => p.delayMs);
+  const below = points.filter((p) => p.delayMs < durable && !clean(p)).map((p) => p.delayMs);
   if (!below.length || points.length - onLadder.length >= MOST_REFINEMENTS) return [];
   const low = Math.max(...below);
   const mid = low === 0 ? durable / 2 : Math.sqrt(low * durable);

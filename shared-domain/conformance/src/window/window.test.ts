@@ -6,7 +6,13 @@ import { windowScenario, windowSeries, type WindowScenario } from './catalogue.t
 import { windowOutcome } from './measure.ts';
 import { nextDelays, timeToDurable, type WindowPoint } from './sweep.ts';
 
-const point = (delayMs: number, reran: number, judged = 3): WindowPoint => ({ delayMs, runs: 3, judged, reran });
+const point = (delayMs: number, reran: number, judged = 3): WindowPoint => ({
+  delayMs,
+  runs: 3,
+  judged,
+  reran,
+  lost: 0,
+});
 
 /** Drives a series whose step re-runs below `flip` ms, as the suite's driver would. */
 function sweep(flip: number): number[] {
@@ -24,8 +30,9 @@ describe('the commit window sweep', () => {
     expect(sweep(1000)).toEqual([0, 1, 2, 5, 10, 20, 50, 100, 200]);
   });
 
-  it('a δ where nothing could be judged is not clean', () => {
+  it('a δ where nothing could be judged, or a run was lost, is not clean', () => {
     expect(nextDelays([point(0, 3), point(1, 0, 0), point(2, 0)])).toEqual([5]);
+    expect(nextDelays([point(0, 3), point(1, 0), { ...point(2, 0, 0), lost: 3 }])).toEqual([5]);
   });
 
   it('time to durable is the latest death after which the step still ran again, with the runs killed later', () => {
@@ -107,12 +114,16 @@ describe('the commit window catalogue and its judge', () => {
     const m = windowScenario(info, model!, 5);
     const n = windowScenario(info, note!, 5);
     const calls = [entry(1, 'web', 'w'), entry(2, 'model', 'm1'), entry(3, 'tracker', 't1'), entry(4, 'model', 'm2')];
-    expect(windowOutcome(observed(m, calls, 5.4))).toEqual({ reran: false, realDelayMs: 5.4, why: null });
+    expect(windowOutcome(observed(m, calls, 5.4))).toEqual({ reran: false, lost: false, realDelayMs: 5.4, why: null });
     expect(windowOutcome(observed(m, [...calls, entry(5, 'model', 'm1')])).reran).toBe(true);
     expect(windowOutcome(observed(n, [...calls, entry(5, 'tracker', 't1', 'deduplicated')])).reran).toBe(true);
     // An injected fault is no call the step made.
     expect(windowOutcome(observed(n, [...calls, entry(5, 'tracker', 't1', 'fault')])).reran).toBe(false);
     const stuck = { ...observed(m, calls), status: 'stuck' as const };
     expect(windowOutcome(stuck).reran).toBeNull();
+    expect(windowOutcome({ ...observed(m, calls), status: 'lost' as const })).toMatchObject({
+      reran: null,
+      lost: true,
+    });
   });
 });
