@@ -28,7 +28,9 @@ const USAGE = `usage: pnpm bench [--quick | --full | --smoke] [options]
   --runtime list     ${BENCH_RUNTIMES.join(',')} (default: all; the plain runner is always the floor)
   --harness          add the harness section (the default pnpm compare, timed) to --quick
   --json             print only the JSON report on stdout (progress on stderr)
-  --report-dir DIR   where bench.json, bench.md and bench.html go (default: ./report)`;
+  --report-dir DIR   where bench.json, bench.md and bench.html go (default: ./report)
+  --window FILE      a results.json of pnpm compare --suite window: its time to durable goes beside the cost per
+                     step (default: the report folder's results.json, when it holds the window suite)`;
 
 const Options = z
   .object({
@@ -55,6 +57,7 @@ async function main(): Promise<number> {
       runtime: { type: 'string' },
       json: { type: 'boolean' },
       'report-dir': { type: 'string' },
+      window: { type: 'string' },
     },
   });
   const parsed = Options.safeParse(values);
@@ -74,12 +77,17 @@ async function main(): Promise<number> {
   ];
   plan.sections = sections;
   const runtimes = runtime ?? [...BENCH_RUNTIMES];
+  const windowFile = values.window ? path.resolve(cwd, values.window) : path.join(dir, 'results.json');
+  const { windowFigures } = await import('./window-figures.ts');
+  const window = windowFigures(windowFile);
+  if (values.window && typeof window === 'string') throw new UsageError(`--window: ${window}`);
 
   const started = Date.now();
   const log = (line: string) =>
     process.stderr.write(`bench +${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s  ${line}\n`);
   const { runBench } = await import('./run.ts');
   const { report, failures } = await runBench({ plan, runtimes, log, startedAt: started });
+  report.window = typeof window === 'string' ? null : window;
   const { benchDocument } = await import('./document.ts');
   const { toHtml } = await import('../report/render-html.ts');
   const { toMarkdown } = await import('../report/render-markdown.ts');

@@ -1,3 +1,4 @@
+import type { WindowFigures } from './window-figures.ts';
 import type { HarnessSection } from './harness.ts';
 import type { Machine, Versions } from './machine.ts';
 import type { PerStepSection } from './per-step.ts';
@@ -38,6 +39,8 @@ export interface BenchReport {
   storage: StorageSection | null;
   recovery: RecoverySection | null;
   harness: HarnessSection | null;
+  /** Time to durable from the window suite's last results, beside the cost per step; null without them. */
+  window?: WindowFigures | null;
 }
 
 /** What the tables, charts and findings say of a runtime, from its module and its bench. */

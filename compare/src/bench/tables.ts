@@ -80,7 +80,10 @@ function perStepTable(r: BenchReport): Table | null {
       `per step = the run's wall time ÷ ${p.steps}, median and p95 over ${p.runs} runs each (after ${p.warmup} warm-up), configurations taking turns; ` +
       `"over floor" = minus the plain runner's (bare and replayed runs do no domain work); "our state" = (replayed − bare) ÷ bare, what carrying our state adds to the runtime's own cost; ` +
       `"our code" = what our code around the runtime adds to what the runtime costs for our data: our code on the same replayed steps ÷ the replay − 1 where the runtime can run them inside our code, else (over floor − replayed) ÷ replayed` +
-      started.join(''),
+      started.join('') +
+      (r.window
+        ? `; time to durable: after the model's answer / after the tracker's note, between the last kill that still ran the step again and the first from which none did (pnpm compare --suite window, ${r.window.measuredAt.slice(0, 10)}, ${r.window.source})`
+        : ''),
     head: [
       'configuration',
       'per step',
@@ -91,6 +94,7 @@ function perStepTable(r: BenchReport): Table | null {
       'our state',
       'our code',
       'failed',
+      ...(r.window ? ['time to durable'] : []),
     ],
     rows: p.rows.map((x) => [
       x.label,
@@ -102,6 +106,7 @@ function perStepTable(r: BenchReport): Table | null {
       x.kind === 'replay' ? pct(x.stateShare) : '',
       x.ourShare !== null ? pct(x.ourShare) : '',
       x.failed ? `${x.failed}/${x.runs}` : '',
+      ...(r.window ? [x.kind === 'review' ? (r.window.byRow[x.id] ?? '—') : ''] : []),
     ]),
     numeric: Array.from({ length: 6 + own.length }, (_, i) => i + 1),
   };
