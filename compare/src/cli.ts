@@ -104,7 +104,7 @@ export const USAGE = `usage: pnpm compare [options]
                                          which suites (default: crash,production; --full: all four): crash points,
                                          production hazards, node size (what a crash repeats against what boundaries
                                          cost), the commit window (how long after a step finishes a kill still runs it
-                                         again: WINDOW_TIME on the 2-core machine)
+                                         again: about 7 minutes for five runtimes on the 2-core machine)
   --runtime  <name>[,<name>…]            which runtimes (default: every registered one): ${RUNTIME_NAMES.join(', ')}
   --variant  naive,hardened              which variants (default: both; baselines always run)
   --crash    <point>[,<point>…]          crash points (default: all): ${CRASH_POINT_NAMES.join(', ')}

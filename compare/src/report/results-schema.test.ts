@@ -14,7 +14,7 @@ describe('the contract of results.json', () => {
     expect(readFileSync(RESULTS_SCHEMA_FILE, 'utf8')).toBe(resultsJsonSchemaText());
   });
 
-  it('covers crash, production and granularity rows, told apart by `suite`, under a schemaVersion', () => {
+  it('covers crash, production, granularity and window rows, told apart by `suite`, under a schemaVersion', () => {
     const results = fixtureResults();
     expect(results.schemaVersion).toBe(SCHEMA_VERSION);
     expect(new Set(results.rows.map((r) => r.suite))).toEqual(new Set(['crash', 'production']));
@@ -26,6 +26,7 @@ describe('the contract of results.json', () => {
       'crash',
       'production',
       'granularity',
+      'window',
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { WINDOW_STEP_POINTS, type WindowStep } from '@vendor-review/conformance';
 import { colourOf, esc, num, type RuntimeLook } from './svg.ts';
-import { lineLabel, realDelays, type WindowLine } from './window-rows.ts';
+import { lineLabel, notKept, realDelays, type WindowLine } from './window-rows.ts';
 
 /**
  * The commit window at a glance, one panel per step: for every runtime configuration, the share of
@@ -48,16 +48,19 @@ function panel(
     const pts = l.rows
       .flatMap((r) => {
         const real = realDelays(r);
-        return r.judged && real.length ? [{ row: r, real, mid: real[Math.floor(real.length / 2)]! }] : [];
+        const share = notKept(r);
+        return share && real.length
+          ? [{ row: r, real, mid: real[Math.floor(real.length / 2)]!, share: share.count / share.of, ...share }]
+          : [];
       })
       .sort((a, b) => a.row.delayMs - b.row.delayMs);
     if (pts.length > 1)
       parts.push(
-        `<path class="window-line" d="${pts.map((p, j) => `${j ? 'L' : 'M'}${num(x(p.mid))},${num(y(p.row.reran / p.row.judged))}`).join(' ')}" fill="none" stroke="${colour}" stroke-opacity=".8" stroke-width="1.6"${dashAttr}/>`,
+        `<path class="window-line" d="${pts.map((p, j) => `${j ? 'L' : 'M'}${num(x(p.mid))},${num(y(p.share))}`).join(' ')}" fill="none" stroke="${colour}" stroke-opacity=".8" stroke-width="1.6"${dashAttr}/>`,
       );
     for (const p of pts) {
-      const cy = y(p.row.reran / p.row.judged);
-      const tip = `${lineLabel(l)}, asked +${p.row.delayMs} ms: ran again in ${p.row.reran} of ${p.row.judged} run(s); died ${p.real.map((d) => d.toFixed(1)).join(', ')} ms after the step's end`;
+      const cy = y(p.share);
+      const tip = `${lineLabel(l)}, asked +${p.row.delayMs} ms: did not keep the step in ${p.count} of ${p.of} run(s)${p.row.lost ? ` (${p.row.lost} lost)` : ''}; died ${p.real.map((d) => d.toFixed(1)).join(', ')} ms after the step's end`;
       parts.push(
         `<g class="window-point" data-series="${esc(l.id)}" data-delay="${p.row.delayMs}"><line x1="${num(x(p.real[0]!))}" x2="${num(x(p.real.at(-1)!))}" y1="${num(cy)}" y2="${num(cy)}" stroke="${colour}" stroke-width="1"/><circle cx="${num(x(p.mid))}" cy="${num(cy)}" r="3.5" fill="${colour}"><title>${esc(tip)}</title></circle></g>`,
       );
@@ -106,7 +109,7 @@ export function renderWindowChart(
     );
   });
   parts.push(
-    `<text class="axis" x="${num(width / 2)}" y="${height - 6}" text-anchor="middle">share of runs that ran the finished step again (up) against the ms between the end of its work and the kill, as it really was (right)</text>`,
+    `<text class="axis" x="${num(width / 2)}" y="${height - 6}" text-anchor="middle">share of runs that did not keep the finished step: ran it again, or lost the run (up), against the ms between the end of its work and the kill, as it really was (right)</text>`,
     '</svg>',
   );
   return parts.join('');

@@ -71,6 +71,12 @@ export interface WindowLine extends WindowSeries {
   durable: ReturnType<typeof timeToDurable>;
 }
 
+/** Runs that did not keep the step (ran it again, or lost the run), of the runs that say: a share, or null. */
+export function notKept(r: WindowRow): { count: number; of: number } | null {
+  const of = r.judged + r.lost;
+  return of ? { count: r.reran + r.lost, of } : null;
+}
+
 export function windowLines(rows: readonly WindowRow[]): WindowLine[] {
   const lines = new Map<string, WindowLine>();
   for (const r of rows) {
@@ -91,8 +97,11 @@ export function windowLines(rows: readonly WindowRow[]): WindowLine[] {
   for (const l of lines.values())
     l.durable = timeToDurable(
       l.rows.flatMap((r) =>
+        // A lost run kept nothing, the step's result least of all.
         r.outcomes.flatMap((o) =>
-          o.reran !== null && o.realDelayMs !== null ? [{ realDelayMs: o.realDelayMs, reran: o.reran }] : [],
+          (o.reran !== null || o.lost) && o.realDelayMs !== null
+            ? [{ realDelayMs: o.realDelayMs, reran: o.reran === true || o.lost }]
+            : [],
         ),
       ),
     );
@@ -102,9 +111,9 @@ export function windowLines(rows: readonly WindowRow[]): WindowLine[] {
 export const lineLabel = (l: Pick<WindowLine, 'runtimeLabel' | 'variant' | 'durability'>): string =>
   `${l.runtimeLabel} ${l.variant}${l.durability ? ` ${l.durability}` : ''}`;
 
-/** The judged runs' real delays, earliest first. */
+/** The real delays of the runs that say something (judged, or lost), earliest first. */
 export const realDelays = (r: WindowRow): number[] =>
   r.outcomes
-    .filter((o) => o.reran !== null && o.realDelayMs !== null)
+    .filter((o) => (o.reran !== null || o.lost) && o.realDelayMs !== null)
     .map((o) => o.realDelayMs!)
     .sort((a, b) => a - b);

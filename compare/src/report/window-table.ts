@@ -2,7 +2,7 @@ import { WINDOW_STEP_POINTS, WINDOW_STEPS } from '@vendor-review/conformance';
 import type { Column, Row, Section } from './document.ts';
 import type { RuntimeLook } from './svg.ts';
 import { renderWindowChart } from './window-chart.ts';
-import { lineLabel, realDelays, windowLines, type WindowLine, type WindowRow } from './window-rows.ts';
+import { lineLabel, notKept, realDelays, windowLines, type WindowLine, type WindowRow } from './window-rows.ts';
 
 /**
  * The window suite as a report section: per step, a chart (HTML) and a table with one line per
@@ -40,7 +40,7 @@ function table(lines: WindowLine[]) {
         const r = l.rows.find((x) => x.delayMs === d);
         if (!r) return '';
         return {
-          text: r.lost ? 'lost' : r.judged ? `${r.reran}/${r.judged}` : '✗',
+          text: r.lost === r.runs ? 'lost' : notKept(r) ? `${notKept(r)!.count}/${notKept(r)!.of}` : '✗',
           tone: r.lost || r.reran ? ('bad' as const) : r.judged === 0 ? ('warn' as const) : ('ok' as const),
           hover: `asked +${d} ms${r.lost ? `; ${r.lost} of ${r.runs} run(s) lost` : ''}; died ${range(realDelays(r))} after the step's end${r.judged < r.runs ? `; ${r.runs - r.judged} run(s) not judged: ${r.outcomes.find((o) => o.reran === null)?.why ?? ''}` : ''}`,
         };
@@ -83,7 +83,7 @@ export function windowSection(rows: WindowRow[], looks: readonly RuntimeLook[], 
         kind: 'paragraph',
         style: 'note',
         tone: 'muted',
-        text: '+δ: worker A was killed δ ms after the step’s work ended (0: at once, before the step returned), then worker B resumed the run; each cell is the runs in which the finished step’s own call reached the world again, of the runs judged; “lost”: runs the resumer could not go on with at all, nothing being durable. The delay as it really was is in each cell’s hover and on the chart. time to durable: the step’s result was kept somewhere between the latest real delay at which a run still re-ran it and the earliest after which every run kept it, with the runs killed from then on; “>”: the latest kill still re-ran it.',
+        text: '+δ: worker A was killed δ ms after the step’s work ended (0: at once, before the step returned), then worker B resumed the run; each cell is the runs in which the finished step’s own call reached the world again, of the runs judged; a run the resumer could not go on with at all (nothing durable) counts as not kept, and “lost” means every run was. The delay as it really was is in each cell’s hover and on the chart. time to durable: the step’s result was kept somewhere between the latest real delay at which a run still re-ran it and the earliest after which every run kept it, with the runs killed from then on; “>”: the latest kill still re-ran it.',
       },
     ],
   };
