@@ -96,7 +96,7 @@ export const USAGE = `usage: pnpm compare [options]
   (default: for every registered runtime, its default configuration and its hardened one against every crash
   point, killed with SIGKILL, once each, and one production hazard per lesson (--hazard below): about 2.5
   minutes with five runtimes and plain on the 2-core machine measured; --full adds the rest: 7 minutes there
-  with four runtimes)
+  with four runtimes, before the window suite, which adds about 7 more)
   --full                                 every durability mode, --stop kill,term, every suite (granularity too), and
                                          the cells and hazard rows whose outcome depends on timing ${VARYING_REPEATS} times, to show
                                          their distribution
