@@ -19,7 +19,11 @@ describe('--full: everything the default leaves out', () => {
     const d = parseCompareArgs([]);
     expect([d.suites, d.stops, d.full]).toEqual([['crash', 'production'], undefined, undefined]);
     const f = parseCompareArgs(['--full']);
-    expect([f.suites, f.stops, f.full]).toEqual([['crash', 'production', 'granularity', 'window'], ['kill', 'term'], true]);
+    expect([f.suites, f.stops, f.full]).toEqual([
+      ['crash', 'production', 'granularity', 'window'],
+      ['kill', 'term'],
+      true,
+    ]);
   });
 
   it('leaves what is named explicitly as it is named', () => {

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { z } from 'zod';
 import {
-  CRASH_POINT_NAMES,
+  MATRIX_CRASH_POINTS,
   DURABILITIES,
   GRANULARITIES,
   STOP_GRACE_MS,
@@ -96,7 +96,7 @@ export const USAGE = `usage: pnpm compare [options]
   (default: for every registered runtime, its default configuration and its hardened one against every crash
   point, killed with SIGKILL, once each, and one production hazard per lesson (--hazard below): about 2.5
   minutes with five runtimes and plain on the 2-core machine measured; --full adds the rest: 7 minutes there
-  with four runtimes, before the window suite, which adds about 7 more)
+  with four runtimes, before the window suite, which adds about 9 more)
   --full                                 every durability mode, --stop kill,term, every suite (granularity too), and
                                          the cells and hazard rows whose outcome depends on timing ${VARYING_REPEATS} times, to show
                                          their distribution
@@ -104,10 +104,10 @@ export const USAGE = `usage: pnpm compare [options]
                                          which suites (default: crash,production; --full: all four): crash points,
                                          production hazards, node size (what a crash repeats against what boundaries
                                          cost), the commit window (how long after a step finishes a kill still runs it
-                                         again: about 7 minutes for five runtimes on the 2-core machine)
+                                         again, and the first checkpoint: about 9 minutes for five runtimes on the 2-core machine)
   --runtime  <name>[,<name>…]            which runtimes (default: every registered one): ${RUNTIME_NAMES.join(', ')}
   --variant  naive,hardened              which variants (default: both; baselines always run)
-  --crash    <point>[,<point>…]          crash points (default: all): ${CRASH_POINT_NAMES.join(', ')}
+  --crash    <point>[,<point>…]          crash points (default: all): ${MATRIX_CRASH_POINTS.join(', ')}
   --hazard   <hazard>[,<hazard>…]        production hazards (default: one per lesson, the one whose rows show it most
                                          sharply; --full: every one). Default:
 ${wrap(DEFAULT_HAZARDS.join(', '), 117, ' '.repeat(41)).join('\n')}
@@ -121,8 +121,8 @@ ${wrap(HAZARD_IDS.filter((h) => !DEFAULT_HAZARDS.includes(h)).join(', '), 117, '
   --granularity ${GRANULARITIES.join(',')}
                                          the granularity suite's node sizes (default: all three), in the hardened
                                          variant unless --variant says otherwise
-  --window-step model,note               the window suite's steps (default: both): after the model's answer, after
-                                         the tracker's note
+  --window-step start,model,note         the window suite's steps (default: all three): the first checkpoint (after
+                                         the first step began), after the model's answer, after the tracker's note
   --delay    <ms>[,<ms>…]                the window suite's delays, climbed until two in a row run nothing again, finer
                                          ones added where the outcome flips (default: ${WINDOW_DELAYS_MS.join(',')})
   --repeat N                             run every cell and hazard row N times and show the distribution (default:
@@ -201,7 +201,7 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
   const suites = commaList('--suite', values.suite, SUITES);
   const runtimes = commaList('--runtime', values.runtime, RUNTIME_NAMES);
   const variants = commaList('--variant', values.variant, VARIANTS);
-  const crashPoints = commaList('--crash', values.crash, CRASH_POINT_NAMES, 'crash point');
+  const crashPoints = commaList('--crash', values.crash, MATRIX_CRASH_POINTS, 'crash point');
   const hazards = commaList('--hazard', values.hazard, HAZARD_IDS, 'hazard');
   const durabilities = commaList('--durability', values.durability, DURABILITIES);
   const stops = commaList('--stop', values.stop, STOP_MODES);

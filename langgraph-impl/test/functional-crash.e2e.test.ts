@@ -14,7 +14,7 @@ import {
   runtimeUnderTest,
   type RuntimeUnderTest,
 } from '@vendor-review/conformance';
-import { CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/pipeline';
+import { MATRIX_CRASH_POINTS, type CrashPointName } from '@vendor-review/pipeline';
 import { describe, expect, it } from 'vitest';
 import { LANGGRAPH_FUNCTIONAL } from '../harness/index.ts';
 import { ENTRYPOINT_NAME } from '../src/functional/review.ts';
@@ -87,7 +87,7 @@ describe('what the entrypoint left in the checkpoint tables', () => {
   });
 
   it('hardened keeps at least as many task results as naive sync at every crash point', () => {
-    for (const point of CRASH_POINT_NAMES) {
+    for (const point of MATRIX_CRASH_POINTS) {
       const hardened = marksAtCrash(`langgraph-functional/hardened/-/${point}`).length;
       for (const o of spec.all().filter((c) => c.scenario.id.startsWith(`langgraph-functional/naive/sync/${point}`)))
         expect(o.durableAtCrash?.marks.length ?? 0, o.scenario.id).toBeLessThanOrEqual(hardened);

@@ -1,4 +1,4 @@
-import { CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/pipeline/pure';
+import { MATRIX_CRASH_POINTS, type CrashPointName } from '@vendor-review/pipeline/pure';
 import { VENDOR_SLUGS } from '@vendor-review/world';
 import { seededRng, type Rng } from './rng.ts';
 
@@ -69,7 +69,7 @@ export interface ScheduleOptions {
  * times the others; every other point is armed too, so the campaign also repeats reads and paid calls.
  */
 export const WEIGHTED_POINTS: readonly CrashPointName[] = [
-  ...CRASH_POINT_NAMES,
+  ...MATRIX_CRASH_POINTS,
   'after-progress',
   'after-progress',
   'after-deliver',

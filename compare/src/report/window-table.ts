@@ -83,7 +83,7 @@ export function windowSection(rows: WindowRow[], looks: readonly RuntimeLook[], 
         kind: 'paragraph',
         style: 'note',
         tone: 'muted',
-        text: '+δ: worker A was killed δ ms after the step’s work ended (0: at once, before the step returned), then worker B resumed the run; each cell is the runs in which the finished step’s own call reached the world again, of the runs judged; a run the resumer could not go on with at all (nothing durable) counts as not kept, and “lost” means every run was. The delay as it really was is in each cell’s hover and on the chart. time to durable: the step’s result was kept somewhere between the latest real delay at which a run still re-ran it and the earliest after which every run kept it, with the runs killed from then on; “>”: the latest kill still re-ran it.',
+        text: '+δ: worker A was killed δ ms after the step’s work ended (0: at once, before the step returned; the first checkpoint: after the first step began), then worker B resumed the run; each cell is the runs in which the finished step’s own call reached the world again, of the runs judged; a run the resumer could not go on with at all (nothing durable) counts as not kept, and “lost” means every run was. The delay as it really was is in each cell’s hover and on the chart. time to durable: the step’s result was kept somewhere between the latest real delay at which a run still re-ran it and the earliest after which every run kept it, with the runs killed from then on; “>”: the latest kill still re-ran it.',
       },
     ],
   };

@@ -1,5 +1,5 @@
 import {
-  CRASH_POINT_NAMES,
+  MATRIX_CRASH_POINTS,
   STOP_GRACE_MS,
   type CrashPointName,
   type StopMode,
@@ -162,7 +162,7 @@ export function crashCatalogue(
     }
   }
   if (stops.includes('kill')) {
-    for (const crashPoint of CRASH_POINT_NAMES) {
+    for (const crashPoint of MATRIX_CRASH_POINTS) {
       for (const rt of runtimes) {
         // The crash points are about one graph; the other granularities have a suite of their own.
         for (const { variant, durability } of rt.configurations.filter(
@@ -174,7 +174,7 @@ export function crashCatalogue(
     }
   }
   if (stops.includes('term')) {
-    for (const crashPoint of CRASH_POINT_NAMES) {
+    for (const crashPoint of MATRIX_CRASH_POINTS) {
       for (const rt of runtimes) {
         for (const variant of variantsOf(rt)) {
           const cell = {

@@ -17,8 +17,15 @@ export const CRASH_POINT_NAMES = [
   'after-deliver',
   'parallel-fetch',
   'awaiting-approval',
+  'first-step',
 ] as const;
 export type CrashPointName = (typeof CRASH_POINT_NAMES)[number];
+
+/**
+ * The points the crash matrix and chaos arm. `first-step` belongs to the commit window suite (the
+ * first checkpoint, swept over delays), where a single kill would say little.
+ */
+export const MATRIX_CRASH_POINTS: readonly CrashPointName[] = CRASH_POINT_NAMES.filter((p) => p !== 'first-step');
 
 /**
  * What happens at the point: `kill` (SIGKILL, a lost machine), `stop` (SIGSTOP: the process

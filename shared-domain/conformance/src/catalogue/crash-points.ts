@@ -32,6 +32,11 @@ export const CRASH_POINTS: Record<CrashPointName, { where: string; lesson: strin
     lesson:
       'Finished siblings are kept (LangGraph pending writes, Temporal completed activities); only the unfinished fetch runs again.',
   },
+  'first-step': {
+    where: "the run's first step has begun: the run was accepted, none of its steps is durable yet",
+    lesson:
+      'A run is only safe once the runtime has kept something of it: a kill before its first checkpoint loses the run where nothing but the worker held it.',
+  },
   'awaiting-approval': {
     where: 'the run is durably waiting for a human approval',
     lesson:

@@ -62,6 +62,8 @@ export const CRASH_RULES: Record<CrashPointName, Record<Variant, CrashOutcome>> 
   },
   'parallel-fetch': same({ repeats: { web: once }, duplicateEffect: false }),
   'awaiting-approval': same(none),
+  // Nothing has run yet that the world saw: the resumer starts the run, and nothing repeats.
+  'first-step': same(none),
 };
 
 /**

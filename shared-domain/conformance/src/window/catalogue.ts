@@ -9,18 +9,26 @@ import type { RuntimeInfo } from '../adapter.ts';
 import { scenarioId, type Scenario } from '../scenarios.ts';
 
 /**
- * The commit window as data. A step's work ends (the model's answer is in, the tracker has taken
+ * The commit window as data, and the first checkpoint beside it. A step's work ends (the model's answer is in, the tracker has taken
  * the note) and the runtime starts keeping its result; a kill δ ms later lands before, inside or
  * after that commit. One series per runtime configuration and step, one cell per δ and run: the
  * suite's driver (compare's window-suite.ts) picks the δs run by run (sweep.ts).
  */
-export type WindowStep = 'model' | 'note';
-export const WINDOW_STEPS: readonly WindowStep[] = ['model', 'note'];
+export type WindowStep = 'start' | 'model' | 'note';
+export const WINDOW_STEPS: readonly WindowStep[] = ['start', 'model', 'note'];
 
+/** `kind`: the call the step made, which ran again or not; none for `start`, where only a lost run shows. */
 export const WINDOW_STEP_POINTS: Record<
   WindowStep,
-  { point: CrashPointName; kind: 'model' | 'tracker'; title: string; where: string }
+  { point: CrashPointName; kind: 'model' | 'tracker' | null; title: string; where: string }
 > = {
+  start: {
+    point: 'first-step',
+    kind: null,
+    title: 'the first checkpoint',
+    where:
+      "the run was accepted and its first step has begun; δ counts from there: is the run resumable yet, or lost with the worker (langgraph#8764's question)?",
+  },
   model: {
     point: 'after-model',
     kind: 'model',

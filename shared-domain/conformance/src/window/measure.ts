@@ -26,6 +26,8 @@ export function windowOutcome(obs: CellObservation & { scenario: WindowScenario 
     return { reran: null, lost, realDelayMs, why: `the run ended ${obs.status}${obs.note ? `: ${obs.note}` : ''}` };
   if (realDelayMs === null) return { reran: null, lost, realDelayMs, why: 'worker A did not die at the point' };
   const { kind } = WINDOW_STEP_POINTS[obs.scenario.window.step];
+  // The first checkpoint: the run came back and completed, which is all there is to keep.
+  if (kind === null) return { reran: false, lost, realDelayMs, why: null };
   const calls = executed(obs.ledger)
     .filter((e) => e.kind === kind)
     .sort((a, b) => a.seq - b.seq);

@@ -95,8 +95,10 @@ function observed(
 describe('the commit window catalogue and its judge', () => {
   it('one series per fine-grained configuration and step; a delay of 0 kills at once', () => {
     expect(windowSeries([info]).map((s) => `${s.variant}/${s.durability}/${s.step}`)).toEqual([
+      'naive/async/start',
       'naive/async/model',
       'naive/async/note',
+      'hardened/null/start',
       'hardened/null/model',
       'hardened/null/note',
     ]);
@@ -110,7 +112,7 @@ describe('the commit window catalogue and its judge', () => {
   });
 
   it("judges the step's own call: the same operation seen again, answered or deduplicated", () => {
-    const [model, note] = windowSeries([info], { variants: ['hardened'] });
+    const [start, model, note] = windowSeries([info], { variants: ['hardened'] });
     const m = windowScenario(info, model!, 5);
     const n = windowScenario(info, note!, 5);
     const calls = [entry(1, 'web', 'w'), entry(2, 'model', 'm1'), entry(3, 'tracker', 't1'), entry(4, 'model', 'm2')];
@@ -119,6 +121,11 @@ describe('the commit window catalogue and its judge', () => {
     expect(windowOutcome(observed(n, [...calls, entry(5, 'tracker', 't1', 'deduplicated')])).reran).toBe(true);
     // An injected fault is no call the step made.
     expect(windowOutcome(observed(n, [...calls, entry(5, 'tracker', 't1', 'fault')])).reran).toBe(false);
+    // The first checkpoint has no call of its own: a run that came back and completed kept it.
+    expect(windowOutcome(observed(windowScenario(info, start!, 5), calls, 5))).toMatchObject({
+      reran: false,
+      lost: false,
+    });
     const stuck = { ...observed(m, calls), status: 'stuck' as const };
     expect(windowOutcome(stuck).reran).toBeNull();
     expect(windowOutcome({ ...observed(m, calls), status: 'lost' as const })).toMatchObject({
