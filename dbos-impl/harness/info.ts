@@ -46,6 +46,13 @@ export const DBOS_INFO: RuntimeInfo = {
     { variant: 'hardened', durability: null, granularity: 'per-requirement' },
     { variant: 'hardened', durability: null, granularity: 'coarse' },
   ],
+  crashDeviations: [
+    {
+      points: ['mid-commit'],
+      expected: { kind: 'not-reached' },
+      why: 'DBOS writes a step’s output to its system database inside `runStep`, on its own connection: no code of ours runs inside that write.',
+    },
+  ],
   hazardDeviations: [
     { hazard: 'two-writers', variant: 'naive', expected: 'one-writer', why: DBOS_OWNER_TOKEN },
     { hazard: 'zombie', variant: 'naive', expected: 'fenced-by-runtime', why: DBOS_OWNER_TOKEN },

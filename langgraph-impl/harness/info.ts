@@ -42,13 +42,13 @@ export const LANGGRAPH: RuntimeInfo = {
   crashDeviations: [
     {
       durability: 'exit',
-      points: BEFORE_THE_GATE,
+      points: [...BEFORE_THE_GATE, 'mid-commit'],
       expected: { kind: 'lost' },
       why: 'Durability "exit" writes a checkpoint only when the graph stops; before the approval interrupt a killed worker leaves nothing to resume from, and the run is lost.',
     },
     {
       durability: 'async',
-      points: BEFORE_THE_GATE,
+      points: [...BEFORE_THE_GATE, 'mid-commit'],
       expected: { kind: 'varies' },
       why: 'Durability "async" writes checkpoints in the background while the next steps run; a kill loses whatever was still queued, so how much repeats depends on the machine\'s load.',
     },

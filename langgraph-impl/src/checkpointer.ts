@@ -9,6 +9,7 @@ import type {
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import {
+  crashpoint,
   PermanentError,
   STATE_SCHEMA_VERSION,
   UnsupportedStateVersionError,
@@ -107,6 +108,8 @@ export class ReviewSaver extends PostgresSaver {
         p.writer,
         p.fencingToken,
       ]);
+      // The checkpoint that keeps EXTRACT's findings is written, not committed.
+      if ('findings' in newVersions) await crashpoint('mid-commit');
     });
     return { configurable: { thread_id, checkpoint_ns, checkpoint_id: checkpoint.id } };
   }

@@ -46,6 +46,8 @@ const SYNC_KEEPS: Record<Exclude<CrashPointName, 'first-step'>, (variant: string
   'awaiting-approval': () => 'DRAFT',
   // naive dies inside DELIVER; hardened's DELIVER only enqueued, and the drainer died after the graph ended
   'after-deliver': (v) => (v === 'naive' ? 'AWAIT_APPROVAL' : 'DELIVER'),
+  // EXTRACT's own checkpoint was rolled back with the transaction the kill cut
+  'mid-commit': () => 'FETCH',
 };
 const POINTS = Object.keys(SYNC_KEEPS) as (keyof typeof SYNC_KEEPS)[];
 
@@ -55,8 +57,8 @@ describe('what each durability mode kept after the kill', () => {
       const kept = keptAtCrash(id);
       const variant = id.split('/')[1]!;
       expect(kept.at(-1)?.step, id).toBe(SYNC_KEEPS[point](variant));
-      if (point === 'parallel-fetch') {
-        // the finished sibling's result waits as a pending write on the last checkpoint
+      if (point === 'parallel-fetch' || point === 'mid-commit') {
+        // the finished sibling's (EXTRACT's) result waits as a pending write on the last checkpoint
         const writes = spec
           .get(id)
           .durableAtCrash!.marks.filter((m) => m.kind === 'pending-write' && m.parentId === kept.at(-1)!.id);

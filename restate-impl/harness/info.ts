@@ -44,6 +44,13 @@ export const RESTATE_INFO: RuntimeInfo = {
     { variant: 'hardened', durability: null, granularity: 'per-requirement' },
     { variant: 'hardened', durability: null, granularity: 'coarse' },
   ],
+  crashDeviations: [
+    {
+      points: ['mid-commit'],
+      expected: { kind: 'not-reached' },
+      why: 'A `ctx.run` result is kept by the Restate server once the SDK has sent it over the invocation’s stream: the write is the server’s, and no code of ours runs inside it.',
+    },
+  ],
   hazardDeviations: [
     { hazard: 'retry-transient', variant: 'naive', expected: 'recovered', why: NAIVE_RESTATE_RETRIES },
     { hazard: 'retry-exhausted', variant: 'naive', expected: 'looks-stuck', why: NAIVE_RESTATE_RETRIES },

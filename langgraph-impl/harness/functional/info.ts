@@ -39,6 +39,11 @@ export const LANGGRAPH_FUNCTIONAL: RuntimeInfo = {
   ],
   crashDeviations: [
     {
+      points: ['mid-commit'],
+      expected: { kind: 'not-reached' },
+      why: 'The entrypoint keeps a task’s result as a pending write (putWrites), which our saver leaves to PostgresSaver: the checkpoint write the point sits in keeps none of EXTRACT’s findings.',
+    },
+    {
       durability: 'exit',
       points: BEFORE_THE_GATE,
       expected: { kind: 'lost' },

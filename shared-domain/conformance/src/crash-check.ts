@@ -46,6 +46,10 @@ export function checkCrashCell(obs: CellObservation, baseline: CellObservation |
   if (obs.crash?.point !== point) v(`worker A did not die at ${point}${obs.note ? ` (${obs.note})` : ''}`);
   if (obs.scenario.stop === 'term' && !obs.stopping) v(`worker A was never asked to stop at ${point}`);
   const { expected } = expectation;
+  if (expected.kind === 'not-reached') {
+    v(`its runtime does not reach ${point}, so the cell should not have run`);
+    return { expectation, evidence, violations };
+  }
 
   if (expected.kind === 'varies') {
     if (obs.status !== 'completed' && obs.status !== 'lost') v(`ended ${obs.status}: ${obs.note ?? ''}`);

@@ -54,6 +54,13 @@ export const FAKE_RUNTIMES: Record<FakeRuntime, RuntimeInfo> = {
     label: 'JN',
     title: 'Journal',
     colour: '#7c3aed',
+    crashDeviations: [
+      {
+        points: ['mid-commit'],
+        expected: { kind: 'not-reached' },
+        why: 'The journal is written by its server: no code of ours runs inside the commit.',
+      },
+    ],
     // Where its defaults end a hazard elsewhere than the catalogue (a test may build rows that depend on them).
     hazardDeviations: [
       {

@@ -18,6 +18,7 @@ export const CRASH_POINT_NAMES = [
   'parallel-fetch',
   'awaiting-approval',
   'first-step',
+  'mid-commit',
 ] as const;
 export type CrashPointName = (typeof CRASH_POINT_NAMES)[number];
 

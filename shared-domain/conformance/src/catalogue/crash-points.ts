@@ -32,6 +32,12 @@ export const CRASH_POINTS: Record<CrashPointName, { where: string; lesson: strin
     lesson:
       'Finished siblings are kept (LangGraph pending writes, Temporal completed activities); only the unfinished fetch runs again.',
   },
+  'mid-commit': {
+    where:
+      "the runtime is committing EXTRACT's result, inside its own write, where our code can reach it (the checkpoint's transaction in our saver)",
+    lesson:
+      "A kill inside the runtime's commit: the step's work is done and its result half-written. Whatever the commit had not finished is lost, and what that costs depends on what the runtime wrote before it.",
+  },
   'first-step': {
     where: "the run's first step has begun: the run was accepted, none of its steps is durable yet",
     lesson:

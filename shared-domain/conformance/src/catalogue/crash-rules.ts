@@ -35,9 +35,15 @@ export interface CrashOutcome {
  * (only a person can restart it from its request).
  * `varies`: what survives depends on timing (background writes racing a kill): the run either
  * completes or is lost, and the distribution over repeats is what the report shows.
+ * `not-reached`: the point lies inside a commit our code cannot reach in this runtime (its SDK or
+ * its server does the write): the catalogue has no cell for it.
  */
 export type Expected =
-  { kind: 'rule'; outcome: CrashOutcome } | { kind: 'restart' } | { kind: 'lost' } | { kind: 'varies' };
+  | { kind: 'rule'; outcome: CrashOutcome }
+  | { kind: 'restart' }
+  | { kind: 'lost' }
+  | { kind: 'varies' }
+  | { kind: 'not-reached' };
 
 const once: Count = { min: 1, max: 1 };
 const none: CrashOutcome = { repeats: {}, duplicateEffect: false };
@@ -64,6 +70,8 @@ export const CRASH_RULES: Record<CrashPointName, Record<Variant, CrashOutcome>> 
   'awaiting-approval': same(none),
   // Nothing has run yet that the world saw: the resumer starts the run, and nothing repeats.
   'first-step': same(none),
+  // The step's work is done: a runtime that keeps every finished step has what the commit was writing.
+  'mid-commit': same(none),
 };
 
 /**
