@@ -108,8 +108,8 @@ export class ReviewSaver extends PostgresSaver {
         p.writer,
         p.fencingToken,
       ]);
-      // The checkpoint that keeps EXTRACT's findings is written, not committed.
-      if ('findings' in newVersions) await crashpoint('mid-commit');
+      // Written, not committed: from the checkpoint that first keeps EXTRACT's result on.
+      if ('EXTRACT' in checkpoint.versions_seen) await crashpoint('mid-commit');
     });
     return { configurable: { thread_id, checkpoint_ns, checkpoint_id: checkpoint.id } };
   }

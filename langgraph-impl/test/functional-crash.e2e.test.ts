@@ -87,7 +87,7 @@ describe('what the entrypoint left in the checkpoint tables', () => {
   });
 
   it('hardened keeps at least as many task results as naive sync at every crash point', () => {
-    for (const point of MATRIX_CRASH_POINTS) {
+    for (const point of MATRIX_CRASH_POINTS.filter((p) => cells(p).length)) {
       const hardened = marksAtCrash(`langgraph-functional/hardened/-/${point}`).length;
       for (const o of spec.all().filter((c) => c.scenario.id.startsWith(`langgraph-functional/naive/sync/${point}`)))
         expect(o.durableAtCrash?.marks.length ?? 0, o.scenario.id).toBeLessThanOrEqual(hardened);
