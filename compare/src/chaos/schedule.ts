@@ -67,9 +67,11 @@ export interface ScheduleOptions {
 /**
  * Effects are where a crash costs most (a second note, a second mail), so their points weigh three
  * times the others; every other point is armed too, so the campaign also repeats reads and paid calls.
+ * Only points every runtime reaches (not `mid-commit`, inside our LangGraph saver only), in the order
+ * the published seeds were drawn with.
  */
 export const WEIGHTED_POINTS: readonly CrashPointName[] = [
-  ...MATRIX_CRASH_POINTS,
+  ...MATRIX_CRASH_POINTS.filter((p) => p !== 'mid-commit'),
   'after-progress',
   'after-progress',
   'after-deliver',
