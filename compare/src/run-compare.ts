@@ -305,7 +305,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
           labelOf,
         })
       : [];
-    // The window's cells share the machine with nothing else: a busy event loop would be the window.
+    // Before the crash and hazard rows, not beside them: a machine kept busy by others lengthens the window.
     const window = windowed.length
       ? await runWindowSuite({
           infos,
