@@ -2,17 +2,15 @@ import type { Granularity, Variant, ReviewRequestInput } from '@vendor-review/pi
 import type { RuntimeInfo } from '@vendor-review/conformance';
 import {
   CELL_REQUIREMENTS,
-  errorObservation,
   granularityCatalogue,
   jobsFor,
   measureGranularityCell,
-  runCell,
   runMatrix,
   type CellObservation,
   type GranularityScenario,
   type MatrixJob,
 } from '@vendor-review/conformance';
-import type { Infra } from './infra.ts';
+import { runCellOn, type Infra } from './infra.ts';
 import type { Progress } from './progress.ts';
 import { ms, pointLabel, repeatedText } from './report/granularity-table.ts';
 import { seconds } from './table.ts';
@@ -52,15 +50,7 @@ export async function runGranularitySuite(o: {
     const s = scenario as GranularityScenario;
     const id = `granularity ${s.id}#${repetition}`;
     o.progress.started(id, label(s, repetition));
-    const adapter = o.infra.runtimes.get(s.runtime)?.adapter;
-    const obs = adapter
-      ? await runCell(s, repetition, {
-          adapter,
-          worldUrl: o.infra.worldUrl,
-          request: o.request,
-          boundMs: o.boundMs,
-        }).catch((err: unknown) => errorObservation(s, repetition, `the cell could not run: ${(err as Error).message}`))
-      : errorObservation(s, repetition, `no ${s.runtime} runtime available`);
+    const obs = await runCellOn(o.infra, s, repetition, { request: o.request, boundMs: o.boundMs });
     o.progress.finished(id);
     done.push(obs);
     const base = done.find((x) => x.scenario.id === s.baselineId && x.status === 'completed') ?? null;

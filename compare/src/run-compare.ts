@@ -13,10 +13,8 @@ import {
   computeEvidence,
   crashCatalogue,
   hazardHarm,
-  errorObservation,
   jobsFor,
   productionCatalogue,
-  runCell,
   runHazard,
   RESTARTS_A_SERVER,
   runMatrix,
@@ -31,7 +29,7 @@ import { WINDOW_RUNS, type CompareOptions } from './cli.ts';
 import { environmentReport } from './environment.ts';
 import { granularityScenarios, runGranularitySuite } from './granularity-suite.ts';
 import { runWindowSuite } from './window-suite.ts';
-import { serverVersions, startInfra, type Infra } from './infra.ts';
+import { runCellOn, serverVersions, startInfra, type Infra } from './infra.ts';
 import { expectedTimes } from './expected-times.ts';
 import { exitedChildrenCpuMs, machineCpu, otherProcessesCpu, processCpu, profileDocument } from './profile.ts';
 import { toText } from './report/render-text.ts';
@@ -337,22 +335,7 @@ export async function runCompare(opts: CompareOptions, io: CompareIo): Promise<R
       expectedMs: (j) => expected.cell(j.scenario.id),
       run: async ({ scenario, repetition }) => {
         progress.started(`${scenario.id}#${repetition}`, jobLabel(scenario, repetition), expectedOf.cell(scenario));
-        const adapter = infra.runtimes.get(scenario.runtime)?.adapter;
-        if (!adapter) return errorObservation(scenario, repetition, `no ${scenario.runtime} runtime available`);
-        try {
-          return await runCell(scenario, repetition, {
-            adapter,
-            worldUrl: infra.worldUrl,
-            request,
-            boundMs: opts.boundSeconds * 1000,
-          });
-        } catch (err) {
-          return errorObservation(
-            scenario,
-            repetition,
-            `the cell could not run: ${err instanceof Error ? err.message : String(err)}`,
-          );
-        }
+        return runCellOn(infra, scenario, repetition, { request, boundMs: opts.boundSeconds * 1000 });
       },
       onDone: (obs, done, total) => {
         observations.push(obs);

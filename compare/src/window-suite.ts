@@ -1,22 +1,22 @@
 import type { ReviewRequestInput } from '@vendor-review/pipeline';
 import {
-  errorObservation,
   jobsFor,
   nextDelays,
   oneRequirement,
-  runCell,
   runMatrix,
   windowOutcome,
+  windowPoint,
   windowScenario,
   windowSeriesId,
   WINDOW_STEP_POINTS,
   type CellObservation,
   type RuntimeInfo,
+  type WindowOutcome,
   type WindowPoint,
   type WindowScenario,
   type WindowSeries,
 } from '@vendor-review/conformance';
-import type { Infra } from './infra.ts';
+import { runCellOn, type Infra } from './infra.ts';
 import type { Progress } from './progress.ts';
 import { seconds } from './table.ts';
 
@@ -58,20 +58,17 @@ export async function runWindowSuite(o: {
     const jobs = jobsFor(scenarios, o.runs);
     o.progress.more(jobs.length, o.expectedMs);
     o.progress.log(`[window] round ${round}: ${scenarios.length} delay(s) × ${o.runs} run(s)`);
+    const outcomes = new Map<CellObservation, WindowOutcome>();
     const cells = await runMatrix(jobs, {
       concurrency: o.concurrency,
       run: async ({ scenario, repetition }) => {
         const s = scenario as WindowScenario;
         const id = `window ${s.id}#${repetition}`;
         o.progress.started(id, label(s, repetition), o.expectedMs);
-        const adapter = o.infra.runtimes.get(s.runtime)?.adapter;
-        const obs = adapter
-          ? await runCell(s, repetition, { adapter, worldUrl: o.infra.worldUrl, request, boundMs: o.boundMs }).catch(
-              (err: unknown) => errorObservation(s, repetition, `the cell could not run: ${(err as Error).message}`),
-            )
-          : errorObservation(s, repetition, `no ${s.runtime} runtime available`);
+        const obs = await runCellOn(o.infra, s, repetition, { request, boundMs: o.boundMs });
         o.progress.finished(id);
         const w = windowOutcome(obs as CellObservation & { scenario: WindowScenario });
+        outcomes.set(obs, w);
         const real = w.realDelayMs === null ? '' : ` (died ${w.realDelayMs.toFixed(1)} ms after)`;
         const verdict = w.lost
           ? 'the run was lost'
@@ -88,15 +85,8 @@ export async function runWindowSuite(o: {
     });
     all.push(...cells);
     for (const s of scenarios) {
-      const mine = cells.filter((c) => c.scenario.id === s.id);
-      const outcomes = mine.map((c) => windowOutcome(c as CellObservation & { scenario: WindowScenario }));
-      points.get(windowSeriesId(s.window))!.push({
-        delayMs: s.window.delayMs,
-        runs: mine.length,
-        judged: outcomes.filter((x) => x.reran !== null).length,
-        reran: outcomes.filter((x) => x.reran === true).length,
-        lost: outcomes.filter((x) => x.lost).length,
-      });
+      const mine = cells.filter((c) => c.scenario.id === s.id).map((c) => outcomes.get(c)!);
+      points.get(windowSeriesId(s.window))!.push(windowPoint(s.window.delayMs, mine));
     }
   }
   return all;

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { windowSeriesId, type WindowStep } from '@vendor-review/conformance';
 import { windowLines } from '../report/window-rows.ts';
 import { WindowRowSchema, type WindowRow } from '../report/window-schema.ts';
 import { durableText } from '../report/window-table.ts';
@@ -50,8 +51,8 @@ function figuresOf(rows: WindowRow[], source: string, measuredAt: string): Windo
   const lines = windowLines(rows);
   for (const l of lines) {
     const mode = l.variant === 'hardened' ? 'hardened' : (l.durability ?? 'naive');
-    const of = (step: string) => {
-      const line = lines.find((x) => x.id === l.id.replace(/\/[a-z]+$/, `/${step}`));
+    const of = (step: WindowStep) => {
+      const line = lines.find((x) => x.id === windowSeriesId({ ...l, step }));
       return line ? durableText(line).replace(/ · .*$/, '') : '—';
     };
     byRow[`${l.runtime}:${mode}`] = `${of('model')} / ${of('note')}`;

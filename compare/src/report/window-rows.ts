@@ -3,6 +3,7 @@ import {
   isWindowScenario,
   timeToDurable,
   windowOutcome,
+  windowPoint,
   windowSeriesId,
   WINDOW_STEPS,
   type CellObservation,
@@ -30,7 +31,7 @@ export function buildWindowRows(
     runs.sort((a, b) => a.repetition - b.repetition);
     const w = runs[0]!.scenario.window;
     const outcomes = runs.map((o) => ({ runId: o.runId, status: o.status, ...windowOutcome(o) }));
-    const judged = outcomes.filter((x) => x.reran !== null);
+    const point = windowPoint(w.delayMs, outcomes);
     rows.push({
       suite: 'window',
       runtime: w.runtime,
@@ -38,13 +39,9 @@ export function buildWindowRows(
       variant: w.variant,
       durability: w.durability,
       step: w.step,
-      delayMs: w.delayMs,
-      runs: runs.length,
-      judged: judged.length,
-      reran: judged.filter((x) => x.reran).length,
-      lost: outcomes.filter((x) => x.lost).length,
+      ...point,
       outcomes,
-      status: judged.length || outcomes.some((x) => x.lost) ? 'ran' : 'error',
+      status: point.judged || point.lost ? 'ran' : 'error',
       cellId,
       wallMs: median(runs.map((o) => o.endedAt - o.startedAt)) ?? 0,
     });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   CRASH_POINT_NAMES,
   CrashPlanError,
@@ -77,18 +77,18 @@ describe('crash plans', () => {
     expect(parseCrashLine('[worker A] CRASHPOINT boundary@1 pid=1 at=2 action=kill')).toBeNull();
   });
 
-  it('a process freezes itself at a stop point and carries on after SIGCONT', async () => {
-    const script = [
-      "import { crashpoint } from './src/crash-hook.ts';",
-      "await crashpoint('boundary');",
-      "process.stdout.write('went on\\n');",
-    ].join('\n');
-    const { spawn } = await import('node:child_process');
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+  /** A child process running `lines` (crashpoint imported) under the crash plan `plan`. */
+  function underPlan(plan: string, lines: string[]) {
+    const script = ["import { crashpoint } from './src/crash-hook.ts';", ...lines].join('\n');
+    return spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       cwd: new URL('..', import.meta.url),
-      env: { ...process.env, CRASH_PLAN: 'boundary:stop' },
+      env: { ...process.env, CRASH_PLAN: plan },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+  }
+
+  it('a process freezes itself at a stop point and carries on after SIGCONT', async () => {
+    const child = underPlan('boundary:stop', ["await crashpoint('boundary');", "process.stdout.write('went on\\n');"]);
     let stderr = '';
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -112,19 +112,12 @@ describe('crash plans', () => {
   });
 
   it('a delayed kill lets the step go on, then dies, and says how late it really was', async () => {
-    const script = [
-      "import { crashpoint } from './src/crash-hook.ts';",
+    const child = underPlan('after-model+30', [
       "await crashpoint('after-model');",
       "process.stdout.write('step returned\\n');",
       'await new Promise((r) => setTimeout(r, 60_000));',
       "process.stdout.write('outlived its kill\\n');",
-    ].join('\n');
-    const { spawn } = await import('node:child_process');
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: new URL('..', import.meta.url),
-      env: { ...process.env, CRASH_PLAN: 'after-model+30' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    ]);
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -139,20 +132,13 @@ describe('crash plans', () => {
 
   /** A child process reaching `boundary` with `plan`, its SIGTERM handling given as code. */
   async function atTermPoint(onTerm: string): Promise<{ code: number | null; signal: string | null; out: string }> {
-    const script = [
-      "import { crashpoint } from './src/crash-hook.ts';",
+    const child = underPlan('boundary:term', [
       onTerm,
       "await crashpoint('boundary');",
       "process.stdout.write('step went on\\n');",
       'await new Promise((r) => setTimeout(r, 200));',
       "process.stdout.write('step done\\n');",
-    ].join('\n');
-    const { spawn } = await import('node:child_process');
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: new URL('..', import.meta.url),
-      env: { ...process.env, CRASH_PLAN: 'boundary:term' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    ]);
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));

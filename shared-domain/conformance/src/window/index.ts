@@ -12,4 +12,4 @@ export {
   type WindowStep,
 } from './catalogue.ts';
 export { windowOutcome, type WindowOutcome } from './measure.ts';
-export { nextDelays, timeToDurable, type WindowPoint, type WindowRun } from './sweep.ts';
+export { nextDelays, timeToDurable, windowPoint, type WindowPoint, type WindowRun } from './sweep.ts';

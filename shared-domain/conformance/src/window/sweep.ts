@@ -1,4 +1,5 @@
 import { WINDOW_DELAYS_MS } from './catalogue.ts';
+import type { WindowOutcome } from './measure.ts';
 
 /** What the runs at one δ of a series showed. */
 export interface WindowPoint {
@@ -9,6 +10,17 @@ export interface WindowPoint {
   reran: number;
   /** Runs the resumer could not go on with at all (nothing durable): worse than a step run again. */
   lost: number;
+}
+
+/** The runs at one δ, counted. */
+export function windowPoint(delayMs: number, outcomes: readonly WindowOutcome[]): WindowPoint {
+  return {
+    delayMs,
+    runs: outcomes.length,
+    judged: outcomes.filter((x) => x.reran !== null).length,
+    reran: outcomes.filter((x) => x.reran === true).length,
+    lost: outcomes.filter((x) => x.lost).length,
+  };
 }
 
 const clean = (p: WindowPoint) => p.judged > 0 && p.reran === 0 && p.lost === 0;
