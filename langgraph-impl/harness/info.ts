@@ -52,5 +52,12 @@ export const LANGGRAPH: RuntimeInfo = {
       expected: { kind: 'varies' },
       why: 'Durability "async" writes checkpoints in the background while the next steps run; a kill loses whatever was still queued, so how much repeats depends on the machine\'s load.',
     },
+    {
+      // sync and hardened: async and exit matched above
+      points: ['mid-commit'],
+      stop: 'kill',
+      expected: { kind: 'rule', outcome: { repeats: { model: { min: 0, max: 1 } }, duplicateEffect: false } },
+      why: 'LangGraph saves a finished task\'s result (putWrites) and the next checkpoint (put) without ordering the two (langgraph#8039). A kill inside the checkpoint\'s transaction finds EXTRACT\'s pending write committed in some runs (nothing repeats) and still in flight in others (EXTRACT runs again and its model call is paid twice): the row\'s runs say how often.',
+    },
   ],
 };

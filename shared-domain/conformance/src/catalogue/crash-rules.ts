@@ -146,13 +146,18 @@ export interface HazardRowKey {
 
 /**
  * True where a row's outcome depends on timing, so one run of it is one sample: a crash cell with a
- * `varies` departure or at a racing point; a hazard row whose runtime lists other verdicts a race
+ * `varies` departure, a rule that admits a range of repeats, or at a racing point; a hazard row whose runtime lists other verdicts a race
  * decides (`alsoSeen`).
  */
 export function dependsOnTiming(row: (CrashCell & { crashPoint: CrashPointName | null }) | HazardRowKey): boolean {
   if ('hazard' in row) return expectedVerdict(row.hazard, row.variant, row.deviations).alsoSeen.length > 0;
   if (row.crashPoint === null) return false;
-  return RACING_POINTS.includes(row.crashPoint) || expectationFor(row.crashPoint, row).expected.kind === 'varies';
+  if (RACING_POINTS.includes(row.crashPoint)) return true;
+  const { expected } = expectationFor(row.crashPoint, row);
+  return (
+    expected.kind === 'varies' ||
+    (expected.kind === 'rule' && Object.values(expected.outcome.repeats).some((c) => c.min !== c.max))
+  );
 }
 
 /** Runs of a row that show its distribution: VARYING_REPEATS where its outcome depends on timing, else one. */
