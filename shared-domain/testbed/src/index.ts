@@ -47,4 +47,5 @@ export {
   type WorkerProcessOptions,
   type WorkerSpec,
 } from './worker-process.ts';
+export { NetworkCut, addressesIn } from './network-cut.ts';
 export { workerBundle, describeBuilt, sourcesHash, publishCached, type Built } from './worker-bundle.ts';

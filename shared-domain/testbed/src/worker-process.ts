@@ -12,6 +12,8 @@ export interface WorkerSpec {
   entry: string;
   args?: string[];
   env: Record<string, string | undefined>;
+  /** Keys of `env` naming a socket the worker listens on, where its runtime's server reaches it (a network cut goes in front). */
+  listens?: readonly string[];
 }
 
 /**
