@@ -54,6 +54,12 @@ export const DBOS_INFO: RuntimeInfo = {
     },
   ],
   hazardDeviations: [
+    {
+      hazard: 'partition',
+      variant: 'hardened',
+      expected: 'one-writer',
+      why: 'DBOS keeps the step journal in the database the worker was cut off from: the cut-off worker cannot record the model’s answer or start its next step, and waits on its database calls; the standby worker recovers the workflow from its journal meanwhile. The cut-off worker made no call while cut off and leaves once healed and the run is over. Nothing twice, nothing of it accepted: it stopped acting without leaving.',
+    },
     { hazard: 'two-writers', variant: 'naive', expected: 'one-writer', why: DBOS_OWNER_TOKEN },
     { hazard: 'zombie', variant: 'naive', expected: 'fenced-by-runtime', why: DBOS_OWNER_TOKEN },
     { hazard: 'zombie', variant: 'hardened', expected: 'fenced-by-runtime', why: DBOS_OWNER_TOKEN },

@@ -25,6 +25,13 @@ export const LANGGRAPH: RuntimeInfo = {
   ],
   hazardDeviations: [
     {
+      hazard: 'partition',
+      variant: 'naive',
+      expected: 'one-writer',
+      alsoSeen: ['left-while-cut-off'],
+      why: 'The graph waits for each step’s checkpoint, so the cut-off worker’s first failed write ends the run in it with an error: it calls nothing more. Whether its process has ended before the cut heals or only after (its pool still trying to connect) is a race; either way nothing it did reached the customer twice or the store.',
+    },
+    {
       hazard: 'restart-postgres',
       variant: 'hardened',
       expected: 'rode-it-out',
@@ -57,7 +64,7 @@ export const LANGGRAPH: RuntimeInfo = {
       points: ['mid-commit'],
       stop: 'kill',
       expected: { kind: 'rule', outcome: { repeats: { model: { min: 0, max: 1 } }, duplicateEffect: false } },
-      why: 'LangGraph saves a finished task\'s result (putWrites) and the next checkpoint (put) without ordering the two (langgraph#8039). A kill inside the checkpoint\'s transaction finds EXTRACT\'s pending write committed in some runs (nothing repeats) and still in flight in others (EXTRACT runs again and its model call is paid twice): the row\'s runs say how often.',
+      why: "LangGraph saves a finished task's result (putWrites) and the next checkpoint (put) without ordering the two (langgraph#8039). A kill inside the checkpoint's transaction finds EXTRACT's pending write committed in some runs (nothing repeats) and still in flight in others (EXTRACT runs again and its model call is paid twice): the row's runs say how often.",
     },
   ],
 };

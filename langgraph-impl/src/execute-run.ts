@@ -87,13 +87,25 @@ export async function executeRun(o: ExecuteOptions): Promise<ExecuteOutcome> {
     } catch (err) {
       if (!isDatabaseLoss(err)) throw err;
       const since = Date.now();
-      const run = await waitForDatabase(o.pool, since + DATABASE_WAIT_MS)
+      // Past its lease's end, the run may be another worker's: waiting longer would only keep a
+      // worker alive that must not act, so it gives the run up the moment the lease lapses.
+      const lease = held.lease;
+      const deadline = lease
+        ? Math.min(since + DATABASE_WAIT_MS, lease.renewedAt + lease.ttlMs)
+        : since + DATABASE_WAIT_MS;
+      const run = await waitForDatabase(o.pool, deadline)
         .then(() => loadRun(o.pool, o.runId))
         .catch(() => null);
+      if (!run && lease && Date.now() > lease.renewedAt + lease.ttlMs)
+        throw new FencedOutError(
+          lease,
+          `the database was unreachable until the lease ran out ${Date.now() - lease.renewedAt} ms after its last renewal (TTL ${lease.ttlMs} ms), so another worker may own the run; stopping before anything else is done`,
+          true,
+        );
       if (run?.variant !== 'hardened') throw err;
-      const lease = (await o.pool.query(SELECT_LEASE, [run.threadId])).rows[0];
-      const holder = lease?.owner as string | undefined;
-      if (holder !== undefined && holder !== leaseOwner(o.worker)) throw takenOver(o, run, held.lease, lease, err);
+      const now = (await o.pool.query(SELECT_LEASE, [run.threadId])).rows[0];
+      const holder = now?.owner as string | undefined;
+      if (holder !== undefined && holder !== leaseOwner(o.worker)) throw takenOver(o, run, held.lease, now, err);
       log(
         `the database went away (${(err as Error).message}); it answers again after ${Date.now() - since} ms: resuming from the last checkpoint (resume ${resumes})`,
       );
@@ -115,7 +127,13 @@ function takenOver(
   now: { owner: string; fencing_token: string | number },
   cause: unknown,
 ): FencedOutError {
-  const lease = mine ?? { threadId: run.threadId, owner: leaseOwner(o.worker), token: 0, ttlMs: o.leaseTtlMs };
+  const lease = mine ?? {
+    threadId: run.threadId,
+    owner: leaseOwner(o.worker),
+    token: 0,
+    ttlMs: o.leaseTtlMs,
+    renewedAt: 0,
+  };
   return new FencedOutError(
     lease,
     `${now.owner} claimed it since (token ${now.fencing_token}) while this worker's database connection was gone (${(cause as Error).message})`,

@@ -21,6 +21,8 @@ export interface Lease {
   owner: string;
   token: number;
   ttlMs: number;
+  /** When the database last confirmed it (epoch ms): the lease is this worker's until `renewedAt + ttlMs`, and no longer. */
+  renewedAt: number;
 }
 
 export class LeaseHeldError extends Error {
@@ -60,7 +62,7 @@ export function leaseOwnerOf(workerName: string, pid: number): string {
 /** Claims the lease or throws LeaseHeldError naming the current holder. */
 export async function claimLease(pool: pg.Pool, threadId: string, owner: string, ttlMs: number): Promise<Lease> {
   const { rows } = await pool.query(CLAIM_LEASE, [threadId, owner, ttlMs]);
-  if (rows[0]) return { threadId, owner, token: Number(rows[0].fencing_token), ttlMs };
+  if (rows[0]) return { threadId, owner, token: Number(rows[0].fencing_token), ttlMs, renewedAt: Date.now() };
   const held = (await pool.query(SELECT_LEASE, [threadId])).rows[0];
   throw new LeaseHeldError(threadId, held?.owner ?? 'unknown', held?.expires_at ?? new Date());
 }
@@ -149,21 +151,20 @@ export function fencedPool(pool: pg.Pool, lease: Lease): pg.Pool {
  */
 export function keepLeaseAlive(pool: pg.Pool, lease: Lease, onLost: (err: FencedOutError) => void): { stop(): void } {
   let lost = false;
-  let lastOk = Date.now();
   const timer = setInterval(
     async () => {
       if (lost) return;
       try {
         const { rowCount } = await pool.query(RENEW_LEASE, [lease.threadId, lease.owner, lease.token, lease.ttlMs]);
         if (rowCount) {
-          lastOk = Date.now();
+          lease.renewedAt = Date.now();
           return;
         }
         lost = true;
         onLost(new FencedOutError(lease, await describeLoss(pool, lease).catch(() => 'renewal refused')));
       } catch {
         // The database may be briefly unreachable; the lease is only gone once it has expired.
-        if (Date.now() - lastOk > lease.ttlMs && !lost) {
+        if (Date.now() - lease.renewedAt > lease.ttlMs && !lost) {
           lost = true;
           onLost(new FencedOutError(lease, 'could not renew before expiry', true));
         }

@@ -36,12 +36,14 @@ const checkpoints = (marks: DurableMark[] | undefined) => (marks ?? []).filter((
 const keptAtCrash = (id: string) => checkpoints(spec.get(id).durableAtCrash?.marks);
 const pendingWrites = (id: string) => {
   const last = keptAtCrash(id).at(-1);
-  return (spec.get(id).durableAtCrash?.marks ?? []).filter((m) => m.kind === 'pending-write' && m.parentId === last?.id);
+  return (spec.get(id).durableAtCrash?.marks ?? []).filter(
+    (m) => m.kind === 'pending-write' && m.parentId === last?.id,
+  );
 };
 
 /** Where the last durable checkpoint is, per crash point, when each step's checkpoint is committed before the next starts. */
-// The matrix's points: the first checkpoint is the window suite's.
-const SYNC_KEEPS: Record<Exclude<CrashPointName, 'first-step'>, (variant: string) => string> = {
+// The matrix's points (MATRIX_CRASH_POINTS).
+const SYNC_KEEPS: Record<Exclude<CrashPointName, 'first-step' | 'before-deliver'>, (variant: string) => string> = {
   boundary: () => 'FETCH',
   'after-fetch': () => 'SELECT_PAGE',
   'parallel-fetch': () => 'SELECT_PAGE',
@@ -71,7 +73,9 @@ describe('what each durability mode kept after the kill', () => {
   it('mid-commit: EXTRACT runs again exactly when its pending write had not been committed', () => {
     for (const id of ['langgraph/naive/sync/mid-commit', 'langgraph/hardened/-/mid-commit']) {
       const { ledger } = spec.get(id);
-      const modelByA = new Set(executed(ledger.filter((e) => e.worker === 'A' && e.kind === 'model')).map((e) => e.opKey));
+      const modelByA = new Set(
+        executed(ledger.filter((e) => e.worker === 'A' && e.kind === 'model')).map((e) => e.opKey),
+      );
       const repeated = executed(ledger.filter((e) => e.worker !== 'A' && e.kind === 'model')).some((e) =>
         modelByA.has(e.opKey),
       );

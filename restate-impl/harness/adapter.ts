@@ -136,6 +136,8 @@ export async function createRestateAdapter(o: RestateAdapterOptions): Promise<Ru
           // The SDK's per-invocation lines and its start-up warning would bury the worker's own.
           RESTATE_LOGGING: 'ERROR',
         },
+        listens: ['ENDPOINT_SOCKET'],
+        advertises: ['DEPLOYMENT_URL'],
       };
     },
 

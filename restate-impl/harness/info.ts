@@ -52,6 +52,12 @@ export const RESTATE_INFO: RuntimeInfo = {
     },
   ],
   hazardDeviations: [
+    {
+      hazard: 'partition',
+      variant: 'hardened',
+      expected: 'one-writer',
+      why: 'The server pushes the invocation to the endpoint over a connection the cut breaks: it retries the invocation at the deployment’s address, where the standby endpoint answers, and replays the journal there; the cut-off endpoint’s `ctx.run` result can no longer be recorded, so it cannot go on to another step. It made no call while cut off and leaves once healed and the run is over. Nothing twice, nothing of it accepted: it stopped acting without leaving.',
+    },
     { hazard: 'retry-transient', variant: 'naive', expected: 'recovered', why: NAIVE_RESTATE_RETRIES },
     { hazard: 'retry-exhausted', variant: 'naive', expected: 'looks-stuck', why: NAIVE_RESTATE_RETRIES },
     { hazard: 'retry-permanent', variant: 'naive', expected: 'retried-permanent', why: NAIVE_RESTATE_RETRIES },

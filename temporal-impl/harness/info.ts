@@ -54,6 +54,12 @@ export const TEMPORAL: RuntimeInfo = {
     },
   ],
   hazardDeviations: [
+    {
+      hazard: 'partition',
+      variant: 'hardened',
+      expected: 'one-writer',
+      why: 'A Temporal worker serves its task queue: cut off, its activity’s heartbeats stop reaching the server, the heartbeat timeout hands the step to the standby worker as a new attempt, and the cut-off worker is handed nothing more. It made no call while cut off and stays up, as a pool member should; its history passed the step on to a new attempt, and nothing it reported after healing was accepted. Nothing twice: it stopped acting without leaving.',
+    },
     { hazard: 'retry-transient', variant: 'naive', expected: 'recovered', why: NAIVE_TEMPORAL_RETRIES },
     { hazard: 'retry-exhausted', variant: 'naive', expected: 'looks-stuck', why: NAIVE_TEMPORAL_RETRIES },
     { hazard: 'retry-permanent', variant: 'naive', expected: 'retried-permanent', why: NAIVE_TEMPORAL_RETRIES },

@@ -23,6 +23,12 @@ export const LANGGRAPH_FUNCTIONAL: RuntimeInfo = {
   suites: ['crash', 'production', 'window'],
   hazardDeviations: [
     {
+      hazard: 'partition',
+      variant: 'naive',
+      expected: 'duplicated-effects',
+      why: 'The entrypoint does not wait for a task’s result to be saved before it calls the next task, so a worker cut off from PostgreSQL goes on: it calls the model and writes tracker notes while every save fails, and the standby worker, resuming from what was saved, makes the same calls again. Naive has no key: the tracker keeps both notes.',
+    },
+    {
       hazard: 'zombie',
       variant: 'naive',
       expected: 'repeated-the-takeover',

@@ -18,7 +18,7 @@ describe('the crash catalogue', () => {
     // Nine points in each of the checkpointer's four configurations; the journal's commit is not ours to reach.
     expect(all.length).toBe(4 + 9 * 4 + 8 * 2);
     expect(all.some((s) => s.runtime === 'journal' && s.crashPoint === 'mid-commit')).toBe(false);
-    expect(all.some((s) => s.crashPoint === 'first-step')).toBe(false);
+    expect(all.some((s) => s.crashPoint === 'first-step' || s.crashPoint === 'before-deliver')).toBe(false);
     expect(new Set(all.map((s) => s.id)).size).toBe(all.length);
     const midModel = all.filter(
       (s) => s.crashPoint === 'mid-model' && s.runtime === 'checkpointer' && s.variant === 'naive',

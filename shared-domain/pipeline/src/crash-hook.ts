@@ -19,14 +19,18 @@ export const CRASH_POINT_NAMES = [
   'awaiting-approval',
   'first-step',
   'mid-commit',
+  'before-deliver',
 ] as const;
 export type CrashPointName = (typeof CRASH_POINT_NAMES)[number];
 
 /**
  * The points the crash matrix and chaos arm. `first-step` belongs to the commit window suite (the
- * first checkpoint, swept over delays), where a single kill would say little.
+ * first checkpoint, swept over delays), where a single kill would say little; `before-deliver` is
+ * where the partition hazard cuts a worker off, and a kill there would repeat nothing.
  */
-export const MATRIX_CRASH_POINTS: readonly CrashPointName[] = CRASH_POINT_NAMES.filter((p) => p !== 'first-step');
+export const MATRIX_CRASH_POINTS: readonly CrashPointName[] = CRASH_POINT_NAMES.filter(
+  (p) => p !== 'first-step' && p !== 'before-deliver',
+);
 
 /**
  * What happens at the point: `kill` (SIGKILL, a lost machine), `stop` (SIGSTOP: the process

@@ -103,10 +103,16 @@ describe('NetworkCut', () => {
     closers.push(() => cut.close());
     const where = join(dir, '000001-A.sock');
     const spec = await cut.route(
-      { entry: 'w.ts', env: { ENDPOINT_SOCKET: where }, listens: ['ENDPOINT_SOCKET'] },
+      {
+        entry: 'w.ts',
+        env: { ENDPOINT_SOCKET: where, DEPLOYMENT_URL: 'http://127.0.0.1:4321' },
+        listens: ['ENDPOINT_SOCKET'],
+        advertises: ['DEPLOYMENT_URL'],
+      },
       { keep: [] },
     );
     expect(spec.env.ENDPOINT_SOCKET).not.toBe(where);
+    expect(spec.env.DEPLOYMENT_URL).toBe('http://127.0.0.1:4321');
     const endpoint = await echo(spec.env.ENDPOINT_SOCKET);
     closers.push(endpoint.close);
 

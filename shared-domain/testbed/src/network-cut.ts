@@ -25,8 +25,8 @@ export class NetworkCut {
 
   /**
    * The worker's spec with its addresses behind this cut: the values of its environment that name
-   * a host and port (a URL, `host:port`), except the `keep` URLs' host and port, and its `listens`
-   * keys' socket paths. Returns the spec to start the worker with.
+   * a host and port (a URL, `host:port`), except the `keep` URLs' host and port and its `advertises`
+   * keys, and its `listens` keys' socket paths. Returns the spec to start the worker with.
    */
   async route(spec: WorkerSpec, o: { keep: readonly string[] }): Promise<WorkerSpec> {
     const kept = new Set(o.keep.map((u) => new URL(u).host));
@@ -34,6 +34,10 @@ export class NetworkCut {
     const env: WorkerSpec['env'] = {};
     for (const [key, value] of Object.entries(spec.env)) {
       if (value === undefined) continue;
+      if (spec.advertises?.includes(key)) {
+        env[key] = value;
+        continue;
+      }
       if (spec.listens?.includes(key)) {
         env[key] = await this.inFront(value);
         continue;

@@ -14,6 +14,8 @@ export interface WorkerSpec {
   env: Record<string, string | undefined>;
   /** Keys of `env` naming a socket the worker listens on, where its runtime's server reaches it (a network cut goes in front). */
   listens?: readonly string[];
+  /** Keys of `env` naming an address the worker tells its server to reach it at, not one it connects to (a network cut leaves it). */
+  advertises?: readonly string[];
 }
 
 /**

@@ -38,6 +38,11 @@ export const CRASH_POINTS: Record<CrashPointName, { where: string; lesson: strin
     lesson:
       "A kill inside the runtime's commit: the step's work is done and its result half-written. Whatever the commit had not finished is lost, and what that costs depends on what the runtime wrote before it.",
   },
+  'before-deliver': {
+    where: 'DELIVER is about to send the mail: the approval is in, nothing has been sent',
+    lesson:
+      'Nothing has reached the customer yet: a worker stopped here costs nothing, one that goes on sends the mail.',
+  },
   'first-step': {
     where: "the run's first step has begun: the run was accepted, none of its steps is durable yet",
     lesson:

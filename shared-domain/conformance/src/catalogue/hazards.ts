@@ -11,6 +11,7 @@ export type HazardSection =
   | 'retries'
   | 'two-writers'
   | 'zombie'
+  | 'partition'
   | 'deploy'
   | 'stopping'
   | 'memory'
@@ -34,6 +35,11 @@ export const HAZARD_SECTIONS: Record<HazardSection, { title: string; lesson: str
     title: 'The worker that comes back',
     lesson:
       'A paused worker (a stopped VM, a long GC) does not know it was replaced. When it wakes it carries on where it was; only a check at the point of writing (a fencing token, a stale task token) keeps what it does from being accepted.',
+  },
+  partition: {
+    title: 'The worker cut off from its store',
+    lesson:
+      'A worker that cannot reach its database or its server is not dead: it can still call the model and send the mail while its lease runs out and another worker takes the run over. A lease or a task token fences the writes to the store, not the effects in the world: only the idempotency key and the outbox keep the customer from a second mail.',
   },
   deploy: {
     title: 'State outlives code',
@@ -146,6 +152,22 @@ const ZOMBIE_VERDICTS = {
     'nobody took the run over while the worker slept: it woke still its owner and finished the run, so there was no stale write to stop',
 };
 
+/** What a worker cut off from its store did, and what of it the store and the customer kept, from the records alone. */
+const PARTITION_VERDICTS = {
+  'lost-the-run': 'the run did not complete after the cut healed',
+  'duplicated-effects':
+    'the customer holds a second copy of an effect (a tracker note, the mail): the cut-off worker and the takeover both sent it',
+  'late-write-accepted':
+    'after healing, the store accepted a write from the cut-off worker, which went on from its stale state',
+  'not-replaced': 'nobody took the run over while the worker was cut off: it finished the run once healed',
+  'left-while-cut-off':
+    'the cut-off worker’s process ended by itself while cut off, before any effect (the row says how: a stop of its own that says why, or an error it died of): the takeover finished the run, nothing twice, nothing of it accepted',
+  'collapsed-by-key':
+    'the cut-off worker went on and sent an effect the takeover sent too; the receiver collapsed the second by its key: one copy, nothing of it accepted in the store',
+  'one-writer':
+    'the cut-off worker sent nothing twice and nothing it wrote was accepted: the takeover alone carried the run on (the row says what the cut-off worker did)',
+};
+
 const DEPLOY_BROKE =
   'the run failed or stopped with an error that does not say the record is from other code, or went on and did something else';
 
@@ -225,6 +247,18 @@ export const HAZARDS = {
         'the customer holds more than one copy of the mail: the takeover sent it again, or the woken worker did (the row says who stopped the woken worker, if anyone)',
     },
     expected: { naive: 'late-write-accepted', hardened: 'fenced-by-lease' },
+  },
+  partition: {
+    section: 'partition',
+    title: `a worker cut off from its store and its runtime's server (every connection reset, new ones refused) in its paid model call, for 8 s, while a second worker stands by; the world stays reachable; then healed`,
+    verdicts: PARTITION_VERDICTS,
+    expected: { naive: 'one-writer', hardened: 'left-while-cut-off' },
+  },
+  'partition-at-effect': {
+    section: 'partition',
+    title: `a worker cut off from its store and its runtime's server just before it sends the mail, for 8 s, while a second worker stands by; the world stays reachable; then healed`,
+    verdicts: PARTITION_VERDICTS,
+    expected: { naive: 'duplicated-effects', hardened: 'collapsed-by-key' },
   },
   'deploy-v1-state': {
     section: 'deploy',
@@ -342,6 +376,10 @@ export const LESSON_HAZARDS: Record<HazardSection, { hazard: HazardId; why: stri
   zombie: {
     hazard: 'zombie-at-effect',
     why: 'the woken worker’s resend reaches the customer as a second mail, where at the model call the rows differ only in cost',
+  },
+  partition: {
+    hazard: 'partition-at-effect',
+    why: 'cut off before the mail, a worker that goes on sends it while the takeover sends it too: the rows part on the key and the outbox, where in the model call they differ only in cost',
   },
   deploy: {
     hazard: 'deploy-v1-state',

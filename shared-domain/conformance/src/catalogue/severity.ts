@@ -90,6 +90,9 @@ export const VERDICT_SEVERITY: Record<string, Severity> = {
   'rode-it-out': 'nothing',
   'restart-needed': 'nothing',
   'duplicated-effects': 'effect',
+  'left-while-cut-off': 'nothing',
+  // The customer holds one copy; the second send reached the receiver and was collapsed there.
+  'collapsed-by-key': 'read',
   seamless: 'nothing',
   'repeated-paid-calls': 'paid',
   'lost-the-run': 'lost',

@@ -13,6 +13,7 @@ import { restartHazard } from './restarts.ts';
 import { retentionHazard } from './retention.ts';
 import { rollingDeployHazard } from './rolling-deploy.ts';
 import { nondeterminismHazard } from './nondeterminism.ts';
+import { partitionHazard } from './partition.ts';
 import { retryHazard } from './retries.ts';
 import { twoWritersHazard } from './two-writers.ts';
 import { zombieHazard } from './zombie.ts';
@@ -42,6 +43,8 @@ export const HAZARD_RUNNERS: Record<HazardId, HazardRunner> = {
   'two-writers': twoWritersHazard,
   zombie: zombieHazard,
   'zombie-at-effect': zombieHazard,
+  partition: partitionHazard,
+  'partition-at-effect': partitionHazard,
   'nondeterministic-effect': nondeterminismHazard,
 };
 

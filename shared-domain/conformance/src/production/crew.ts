@@ -1,5 +1,5 @@
 import type { RunHandle, RuntimeAdapter } from '../adapter.ts';
-import { WorkerProcess } from '@vendor-review/testbed';
+import { WorkerProcess, type WorkerSpec } from '@vendor-review/testbed';
 import { notNowPauseMs } from './supervisor.ts';
 
 /**
@@ -21,8 +21,13 @@ export class Crew {
     private readonly handle: RunHandle,
   ) {}
 
-  start(name: string, crashPlan: string | null): WorkerProcess {
-    const worker = new WorkerProcess(name, this.adapter.workerSpec(this.handle, { name, crashPlan }));
+  /** Starts `name` from the runtime's worker spec, or from `spec` (that spec routed through a network cut). */
+  start(
+    name: string,
+    crashPlan: string | null,
+    spec: WorkerSpec = this.adapter.workerSpec(this.handle, { name, crashPlan }),
+  ): WorkerProcess {
+    const worker = new WorkerProcess(name, spec);
     this.all.push(worker);
     this.#current.set(name, { worker, plan: crashPlan });
     return worker;

@@ -19,8 +19,9 @@ export function composeDelivery(state: ReviewState): Mail {
   };
 }
 
-/** The side effect alone: send the mail with ctx.idempotencyKey. Crash point: after-deliver. Used directly by an outbox drainer. */
+/** The side effect alone: send the mail with ctx.idempotencyKey. Crash points: before-deliver, after-deliver. Used directly by an outbox drainer. */
 export async function sendDelivery(mail: Mail, ports: Ports, ctx: StepContext): Promise<Receipt> {
+  await crashpoint('before-deliver');
   const receipt = await ports.mailer.send(mail, callMeta(ctx));
   await crashpoint('after-deliver', { detail: `message=${receipt.id}` });
   return receipt;
