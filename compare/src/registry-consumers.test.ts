@@ -53,7 +53,12 @@ describe('chaos takes its runtimes from the registry', () => {
 
   const adapterOf = (i: RuntimeInfo) => ({ ...i }) as unknown as RuntimeAdapter;
   const noRecords: RuntimeRecords = { outbox: async () => new Map() };
-  const ctx = { journal: { add: () => undefined } as never, policy: { ...POLICIES.chaos, restarts: 1 } };
+  const ctx = {
+    journal: { add: () => undefined } as never,
+    policy: { ...POLICIES.chaos, restarts: 1 },
+    worldUrl: 'http://127.0.0.1:1',
+    partitions: false,
+  };
 
   it('the pool follows how the module says its workers live; worker names start with its label', async () => {
     const { chaosRuntime } = await import('./chaos/runtimes.ts');

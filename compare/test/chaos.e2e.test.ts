@@ -43,6 +43,7 @@ const ARMED_ONLY: Partial<Omit<ScheduleOptions, 'seed'>> = {
     'server-restart': 20_000,
     'world-burst': 0,
     'approve-while-down': 0,
+    partition: 0,
   },
   holdApprovalRate: 0,
 };
@@ -55,6 +56,7 @@ const STRIKES: Partial<Omit<ScheduleOptions, 'seed'>> = {
     'server-restart': 30_000,
     'world-burst': 0,
     'approve-while-down': 15_000,
+    partition: 10_000,
   },
 };
 

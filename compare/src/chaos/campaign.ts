@@ -135,7 +135,12 @@ export async function runCampaign(o: CampaignOptions, progress: CampaignProgress
   const entries: PoolEntry[] = [];
   try {
     const started = o.runtimes.map((n) => chaosRuntime(infra.runtimes.get(n)!));
-    const ctx = { journal, policy: POLICIES.chaos };
+    const ctx = {
+      journal,
+      policy: POLICIES.chaos,
+      worldUrl: infra.worldUrl,
+      partitions: o.schedule.gapsMs.partition > 0,
+    };
     for (const rt of started)
       for (const variant of o.variants) {
         const pool = rt.pool(variant, ctx, o.workers, (slot, inc) => workerPlan(o.schedule, slot, inc));
@@ -316,7 +321,7 @@ async function campaign(
       gateSince: null,
     };
     runs.push(run);
-    e.pool.admit(run);
+    await e.pool.admit(run);
     followers.push(follow(e, run));
     progress.started(runId, `${e.pool.id} ${baseline ? `baseline ${plan.vendor}` : `#${plan.index}`}`);
     return true;
@@ -513,6 +518,7 @@ async function campaign(
           'postgres-restart': strikes['postgres-restart'],
           'server-restart': strikes['server-restart'],
           'approve-while-down': strikes['approve-while-down'],
+          partition: strikes.partition,
         },
       });
       return { ...row, title: e.rt.info.title };

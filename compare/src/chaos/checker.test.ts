@@ -292,6 +292,7 @@ describe('a false dead letter: dead-lettered below the cap of the step’s own e
         'postgres-restart': 0,
         'server-restart': 0,
         'approve-while-down': 0,
+        partition: 0,
       },
     });
     expect(row).toMatchObject({ deadLettered: 1, falseDeadLetters: 1, otherViolations: 0 });
@@ -319,6 +320,7 @@ describe('a row per runtime × variant', () => {
         'postgres-restart': 0,
         'server-restart': 0,
         'approve-while-down': 1,
+        partition: 0,
       },
     });
     expect(row).toMatchObject({ runs: 4, completed: 2, deadLettered: 1, stuck: 1, duplicateEffects: 1, lateWrites: 0 });

@@ -237,6 +237,7 @@ export interface FaultCounts {
   'server-restart': number;
   'world-fault': number;
   'approve-while-down': number;
+  partition: number;
 }
 
 export interface PoolRow {

@@ -18,11 +18,12 @@ const PAGE = ['markdown', 'html'] as const;
 const COLUMNS: Column[] = [
   { title: 'runtime / variant', width: 19 },
   { title: 'runs', width: 4, numeric: true },
-  { title: 'faults k/c/p/pg/sv/w/a', width: 22, only: TEXT },
+  { title: 'faults k/c/p/x/pg/sv/w/a', width: 24, only: TEXT },
   ...[
     'kills',
     'crash points',
     'pauses',
+    'partitions',
     'PG restarts',
     'runtime server restarts',
     'world faults',
@@ -41,7 +42,7 @@ const COLUMNS: Column[] = [
 ];
 
 export const FAULTS_LEGEND =
-  'faults: k kills · c crash points reached · p pauses (SIGSTOP past the lease / heartbeat) · pg PostgreSQL restarts · ' +
+  'faults: k kills · c crash points reached · p pauses (SIGSTOP past the lease / heartbeat) · x partitions (cut off from the store and the server for as long) · pg PostgreSQL restarts · ' +
   'sv the runtime’s own server restarted, where it has one · w requests the world faulted · a approvals sent while no worker was alive';
 
 const TERMS_LEGEND =
@@ -64,6 +65,7 @@ function faultCounts(f: ChaosResult['rows'][number]['faults']): number[] {
     f.kill,
     f['crash-point'],
     f.pause,
+    f.partition ?? 0,
     f['postgres-restart'],
     f['server-restart'],
     f['world-fault'],
@@ -253,7 +255,7 @@ export function chaosDocument(
           {
             kind: 'paragraph',
             style: 'note',
-            text: `Strikes (a Poisson process per kind, each hitting every pool at once): ${gaps}; pauses ${m.schedule.pauseMs[0]}–${m.schedule.pauseMs[1]} ms. Per run and per queue worker: ${Math.round(m.schedule.armRate * 100)}% armed with a crash point, ${Math.round(m.schedule.stopShare * 100)}% of those to freeze there instead of dying (${[...new Set(m.schedule.points)].join(', ')}), ${Math.round(m.schedule.worldFaultRate * 100)}% with world faults of their own, ${Math.round(m.schedule.holdApprovalRate * 100)}% with the approval held until no worker is alive. Vendors: ${m.schedule.vendors.join(', ')}.`,
+            text: `Strikes (a Poisson process per kind, each hitting every pool at once): ${gaps}; pauses ${m.schedule.pauseMs[0]}–${m.schedule.pauseMs[1]} ms${m.schedule.cutMs ? `, partitions ${m.schedule.cutMs[0]}–${m.schedule.cutMs[1]} ms` : ''}. Per run and per queue worker: ${Math.round(m.schedule.armRate * 100)}% armed with a crash point, ${Math.round(m.schedule.stopShare * 100)}% of those to freeze there instead of dying (${[...new Set(m.schedule.points)].join(', ')}), ${Math.round(m.schedule.worldFaultRate * 100)}% with world faults of their own, ${Math.round(m.schedule.holdApprovalRate * 100)}% with the approval held until no worker is alive. Vendors: ${m.schedule.vendors.join(', ')}.`,
           },
           ...(m.notes.length ? [{ kind: 'list' as const, items: m.notes }] : []),
         ],

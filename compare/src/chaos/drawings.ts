@@ -15,6 +15,7 @@ const STRIKE_COLOURS: Record<string, string> = {
   'server-restart': '#7c3aed',
   'world-burst': '#0d9488',
   'approve-while-down': '#16a34a',
+  partition: '#db2777',
 };
 const END_COLOURS: Record<string, string> = { completed: '#86efac', failed: '#fcd34d', stuck: '#fca5a5' };
 

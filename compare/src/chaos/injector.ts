@@ -1,6 +1,6 @@
 import { STORE_SERVER, type InfraServer } from '@vendor-review/conformance';
 import type { HazardInfra } from '@vendor-review/conformance';
-import type { WorkerProcess } from '@vendor-review/testbed';
+import type { NetworkCut, WorkerProcess } from '@vendor-review/testbed';
 import type { WorldClient } from '@vendor-review/world';
 import type { Journal } from './journal.ts';
 import type { Pool, PoolRun } from './pool.ts';
@@ -33,6 +33,7 @@ export class Injector {
   readonly #pending: Strike[];
   readonly #running = new Set<Promise<void>>();
   readonly #paused = new Set<WorkerProcess>();
+  readonly #cut = new Set<NetworkCut>();
   #t0 = 0;
   #stopped = false;
 
@@ -83,6 +84,8 @@ export class Injector {
     await Promise.all([...this.#running]);
     for (const w of this.#paused) w.signal('SIGCONT');
     this.#paused.clear();
+    for (const c of this.#cut) c.heal();
+    this.#cut.clear();
     for (const p of this.o.pools) p.pool.release();
   }
 
@@ -121,6 +124,21 @@ export class Injector {
           }, s.pauseMs ?? 0).unref();
           return true;
         });
+      case 'partition':
+        return this.#eachTarget(s, (w, pool) => {
+          const cut = pool.cutOf(w);
+          if (!cut || cut.isCut) return false;
+          cut.cut();
+          this.#cut.add(cut);
+          this.#count(pool.id, 'partition');
+          this.#journalHit('partition', s, pool, w, `cut off from its store and server for ${s.cutMs} ms`);
+          setTimeout(() => {
+            if (!this.#cut.delete(cut)) return;
+            cut.heal();
+            this.#journalHit('heal', s, pool, w, 'healed');
+          }, s.cutMs ?? 0).unref();
+          return true;
+        });
       case 'postgres-restart':
         return this.#restart(s, [STORE_SERVER]);
       case 'server-restart':
@@ -145,7 +163,13 @@ export class Injector {
     this.#note(s, hit.length ? hit.join(', ') : 'no worker alive to strike');
   }
 
-  #journalHit(kind: 'kill' | 'pause' | 'resume', s: Strike, pool: Pool, w: WorkerProcess, detail: string): void {
+  #journalHit(
+    kind: 'kill' | 'pause' | 'resume' | 'partition' | 'heal',
+    s: Strike,
+    pool: Pool,
+    w: WorkerProcess,
+    detail: string,
+  ): void {
     const runId = pool.runOf(w);
     this.o.journal.add({
       kind,

@@ -9,6 +9,8 @@ export type JournalKind =
   | 'kill'
   | 'pause'
   | 'resume'
+  | 'partition'
+  | 'heal'
   | 'crash-point'
   | 'worker-start'
   | 'worker-exit'

@@ -1,6 +1,6 @@
 import { isTerminal, type Variant } from '@vendor-review/pipeline';
 import { type RuntimeAdapter, notNowPauseMs, reportWorkerGone } from '@vendor-review/conformance';
-import { WorkerProcess } from '@vendor-review/testbed';
+import type { WorkerProcess } from '@vendor-review/testbed';
 import { journalExit, PoolProcesses, wakeAfterStop, type Pool, type PoolContext, type PoolRun } from './pool.ts';
 import type { Armed } from './schedule.ts';
 
@@ -55,7 +55,7 @@ export class PerRunPool extends PoolProcesses implements Pool {
 
   async recycle(): Promise<void> {}
 
-  admit(run: PoolRun): void {
+  async admit(run: PoolRun): Promise<void> {
     const s: Served = {
       run,
       procs: [],
@@ -67,15 +67,16 @@ export class PerRunPool extends PoolProcesses implements Pool {
       endedAt: null,
       buried: new Set(),
     };
+    // Supervised once its first worker is there: a tick in between would start a second.
+    await this.#startFor(s, run.plan.crash ? { crash: run.plan.crash, stopMs: run.plan.stopMs } : null);
     this.#served.set(run.handle.runId, s);
     this.#byRun.set(run.handle.runId, s.procs);
-    this.#startFor(s, run.plan.crash ? { crash: run.plan.crash, stopMs: run.plan.stopMs } : null);
   }
 
-  #startFor(s: Served, armed: Armed | null): WorkerProcess {
+  async #startFor(s: Served, armed: Armed | null): Promise<WorkerProcess> {
     const crashPlan = armed?.crash ?? null;
     const name = `${this.short}-${s.run.label}.${s.procs.length}`;
-    const w = new WorkerProcess(name, this.adapter.workerSpec(s.run.handle, { name, crashPlan }));
+    const w = await this.spawn(name, this.adapter.workerSpec(s.run.handle, { name, crashPlan }), this.ctx);
     s.procs.push(w);
     this.workers.push(w);
     this.#runOf.set(w, s.run.handle.runId);
@@ -132,7 +133,7 @@ export class PerRunPool extends PoolProcesses implements Pool {
         });
         return;
       }
-      this.#startFor(s, null);
+      await this.#startFor(s, null);
       s.ownerSeen = false;
       s.lapsedSince = null;
       return;
@@ -178,7 +179,7 @@ export class PerRunPool extends PoolProcesses implements Pool {
     s.ownerSeen = false;
     s.lapsedSince = null;
     if (!view || isTerminal(view.status)) return;
-    const w = this.#startFor(s, null);
+    const w = await this.#startFor(s, null);
     this.ctx.journal.add({
       kind: 'takeover',
       pool: this.id,

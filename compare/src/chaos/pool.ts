@@ -1,6 +1,6 @@
 import type { SupervisorPolicy, RunHandle, RuntimeAdapter } from '@vendor-review/conformance';
 import type { Variant } from '@vendor-review/pipeline';
-import type { WorkerProcess } from '@vendor-review/testbed';
+import { NetworkCut, WorkerProcess, type WorkerSpec } from '@vendor-review/testbed';
 import type { Journal } from './journal.ts';
 import type { Armed, RunPlan } from './schedule.ts';
 
@@ -30,7 +30,7 @@ export interface Pool {
   readonly workers: readonly WorkerProcess[];
   start(): Promise<void>;
   /** A run was started: the pool sees to it that some worker serves it. */
-  admit(run: PoolRun): void;
+  admit(run: PoolRun): Promise<void>;
   /** One round of supervision: replace what died, take over what the runtime says was lost. */
   tick(): Promise<void>;
   /** The processes alive now, oldest first. */
@@ -52,6 +52,8 @@ export interface Pool {
   gaveUp(runId: string): boolean;
   /** The run a process was started for, when it was started for one. */
   runOf(w: WorkerProcess): string | null;
+  /** The network cut a process reaches its store and its runtime's server through, when the campaign partitions workers. */
+  cutOf(w: WorkerProcess): NetworkCut | null;
 }
 
 /**
@@ -61,6 +63,7 @@ export interface Pool {
  */
 export abstract class PoolProcesses {
   readonly workers: WorkerProcess[] = [];
+  readonly #cuts = new Map<WorkerProcess, NetworkCut>();
   /** Between hold() and release(): nothing is started. */
   protected held = false;
   /** After stop(): nothing is started, nothing is supervised. */
@@ -68,6 +71,26 @@ export abstract class PoolProcesses {
 
   live(): WorkerProcess[] {
     return this.workers.filter((w) => w.alive);
+  }
+
+  /**
+   * Starts a process from `spec`, behind a network cut of its own when the campaign partitions
+   * workers (the world stays reachable); the cut is closed when the process ends.
+   */
+  protected async spawn(name: string, spec: WorkerSpec, ctx: PoolContext): Promise<WorkerProcess> {
+    if (!ctx.partitions) return new WorkerProcess(name, spec);
+    const cut = new NetworkCut();
+    const w = new WorkerProcess(name, await cut.route(spec, { keep: [ctx.worldUrl] }));
+    this.#cuts.set(w, cut);
+    void w.exited.then(async () => {
+      this.#cuts.delete(w);
+      await cut.close();
+    });
+    return w;
+  }
+
+  cutOf(w: WorkerProcess): NetworkCut | null {
+    return this.#cuts.get(w) ?? null;
   }
 
   async hold(): Promise<WorkerProcess[]> {
@@ -89,6 +112,10 @@ export abstract class PoolProcesses {
 
 export interface PoolContext {
   journal: Journal;
+  /** The world's address: a partitioned worker still reaches it. */
+  worldUrl: string;
+  /** The schedule cuts workers off (partition strikes): every process is started behind a network cut. */
+  partitions: boolean;
   /** How its runs' workers are replaced, reported and doubled (POLICIES.chaos). */
   policy: SupervisorPolicy;
 }

@@ -1,6 +1,6 @@
 import type { Variant } from '@vendor-review/pipeline';
 import type { RuntimeAdapter, WorkerSpec } from '@vendor-review/conformance';
-import { WorkerProcess } from '@vendor-review/testbed';
+import type { WorkerProcess } from '@vendor-review/testbed';
 import { journalExit, PoolProcesses, wakeAfterStop, type Pool, type PoolContext, type PoolRun } from './pool.ts';
 import type { Armed } from './schedule.ts';
 
@@ -38,7 +38,7 @@ export class QueuePool extends PoolProcesses implements Pool {
 
   /** Every slot's first process, polling before the first run is started. */
   async start(): Promise<void> {
-    const started = this.#slots.map((_, i) => this.#startSlot(i));
+    const started = await Promise.all(this.#slots.map((_, i) => this.#startSlot(i)));
     await Promise.all(started.map((w) => w.waitForLine(/\bWORKER READY\b/, READY_TIMEOUT_MS)));
   }
 
@@ -48,13 +48,13 @@ export class QueuePool extends PoolProcesses implements Pool {
     await this.start();
   }
 
-  #startSlot(i: number): WorkerProcess {
+  async #startSlot(i: number): Promise<WorkerProcess> {
     const slot = this.#slots[i]!;
     slot.incarnation += 1;
     const armed = this.o.planFor(i, slot.incarnation);
     const crashPlan = armed?.crash ?? null;
     const name = `${this.o.short}-w${i}.${slot.incarnation}`;
-    const w = new WorkerProcess(name, this.o.spec(name, crashPlan));
+    const w = await this.spawn(name, this.o.spec(name, crashPlan), this.ctx);
     slot.current = w;
     this.workers.push(w);
     this.ctx.journal.add({
@@ -69,15 +69,15 @@ export class QueuePool extends PoolProcesses implements Pool {
     return w;
   }
 
-  admit(_run: PoolRun): void {
+  async admit(_run: PoolRun): Promise<void> {
     // The run's tasks are in the queue; whichever worker polls takes them.
   }
 
   async tick(): Promise<void> {
-    if (this.held || this.stopped) return;
-    this.#slots.forEach((slot, i) => {
-      if (!slot.current?.alive) this.#startSlot(i);
-    });
+    for (const [i, slot] of this.#slots.entries()) {
+      if (this.held || this.stopped) return;
+      if (!slot.current?.alive) await this.#startSlot(i);
+    }
   }
 
   servedBy(_runId: string): WorkerProcess[] {

@@ -22,6 +22,7 @@ const faults = {
   'server-restart': 0,
   'world-fault': 5,
   'approve-while-down': 1,
+  partition: 2,
 };
 const row = (variant: 'naive' | 'hardened', duplicateEffects: number) => ({
   pool: `checkpointer/${variant}`,
@@ -130,7 +131,7 @@ describe('the table and the report', () => {
   it('the table has a row per runtime × variant, the fault counts, the verdict and each violation with its replay', () => {
     const text = toText(chaosDocument(fixture()), { color: false });
     expect(text).toMatch(
-      /Checkpointer naive +4 4\/2\/1\/1\/0\/5\/1 +3 +1 +0 +0 +1 +0 +0 +\$0\.00012 +2\.50 s +9\.00 s/,
+      /Checkpointer naive +4 4\/2\/1\/2\/1\/0\/5\/1 +3 +1 +0 +0 +1 +0 +0 +\$0\.00012 +2\.50 s +9\.00 s/,
     );
     expect(text).toMatch(/hardened: no stuck run, no duplicate effect, no late write accepted/);
     expect(text).toMatch(/chs1-cp-naive-003 duplicate-mail: the mailer stored 2 mails/);

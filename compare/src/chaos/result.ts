@@ -60,6 +60,7 @@ export function buildResult(
       schedule: {
         gapsMs: o.schedule.gapsMs,
         pauseMs: [o.schedule.pauseMs[0], o.schedule.pauseMs[1]],
+        cutMs: [o.schedule.cutMs[0], o.schedule.cutMs[1]],
         armRate: o.schedule.armRate,
         points: [...o.schedule.points],
         maxOccurrence: o.schedule.maxOccurrence,

@@ -25,6 +25,7 @@ export const STRIKE_KINDS = [
   'server-restart',
   'world-burst',
   'approve-while-down',
+  'partition',
 ] as const;
 export type StrikeKind = (typeof STRIKE_KINDS)[number];
 
@@ -48,6 +49,8 @@ export interface ScheduleOptions {
   gapsMs: Record<StrikeKind, number>;
   /** How long a paused worker stays frozen: longer than the lease (3 s) and the heartbeat timeout (2 s). */
   pauseMs: readonly [number, number];
+  /** How long a partitioned worker stays cut off from its store and its runtime's server: as long as a pause, for the same reason. */
+  cutMs: readonly [number, number];
   /** Share of runs whose first worker (per-run runtimes), and of queue worker processes, that carry a crash point. */
   armRate: number;
   /** The crash points armed, with repeats as weights. */
@@ -86,8 +89,10 @@ export const DEFAULT_SCHEDULE: Omit<ScheduleOptions, 'seed'> = {
     'server-restart': 60_000,
     'world-burst': 15_000,
     'approve-while-down': 40_000,
+    partition: 20_000,
   },
   pauseMs: [4_000, 7_000],
+  cutMs: [4_000, 7_000],
   armRate: 0.25,
   points: WEIGHTED_POINTS,
   maxOccurrence: 2,
@@ -130,6 +135,8 @@ export interface Strike {
   pick: number;
   /** For a pause. */
   pauseMs?: number;
+  /** For a partition: how long the worker stays cut off. */
+  cutMs?: number;
   /** For a world burst: the fault every run in flight gets. */
   burst?: WorldFault;
 }
@@ -197,6 +204,7 @@ export function strikes(o: ScheduleOptions, horizonMs: number): Strike[] {
         at: Math.round(at),
         pick,
         ...(kind === 'pause' ? { pauseMs: rng.int(o.pauseMs[0], o.pauseMs[1]) } : {}),
+        ...(kind === 'partition' ? { cutMs: rng.int(o.cutMs[0], o.cutMs[1]) } : {}),
         ...(kind === 'world-burst' ? { burst: worldFault(rng) } : {}),
       });
     }

@@ -37,6 +37,7 @@ export const StrikeSchema = z.object({
   at: z.number().describe('milliseconds from the start of the campaign'),
   pick: z.number().int(),
   pauseMs: z.number().int().optional(),
+  cutMs: z.number().int().optional(),
   burst: WorldFaultSchema.optional(),
 });
 
@@ -69,6 +70,11 @@ export const PoolRowSchema = z.object({
     'server-restart': z.number().int(),
     'world-fault': z.number().int(),
     'approve-while-down': z.number().int(),
+    partition: z
+      .number()
+      .int()
+      .optional()
+      .describe('workers cut off from their store and server (absent in older files)'),
   }),
   completed: z.number().int(),
   deadLettered: z.number().int(),
@@ -143,6 +149,7 @@ export const ChaosResultSchema = z.object({
     schedule: z.object({
       gapsMs: z.record(z.string(), z.number()),
       pauseMs: z.tuple([z.number(), z.number()]),
+      cutMs: z.tuple([z.number(), z.number()]).optional().describe('absent in older files'),
       armRate: z.number(),
       points: z.array(z.string()),
       maxOccurrence: z.number().int(),
