@@ -1,3 +1,4 @@
+import { sleep } from '@vendor-review/worker-io';
 import {
   type Decision,
   type RunView,
@@ -30,8 +31,6 @@ export interface CellDeps {
 }
 
 const APPROVAL: Decision = { approved: true, by: APPROVER };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 type PhaseEnd =
   | { reason: 'exit' }
   | { reason: 'terminal'; view: RunView }

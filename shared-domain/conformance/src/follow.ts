@@ -1,3 +1,4 @@
+import { sleep } from '@vendor-review/worker-io';
 import { type RunView, isTerminal } from '@vendor-review/pipeline';
 import { type RunHandle, type RuntimeAdapter } from './adapter.ts';
 import type { WorkerProcess } from '@vendor-review/testbed';
@@ -8,7 +9,6 @@ import type { HarnessCost } from './observation.ts';
 /** Who the harness's approvals are from, in the runs' records. */
 export const APPROVER = 'compare-harness';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Status reads that may fail in a row (a database or server hiccup while a worker dies next door). */
 const STATUS_ERRORS_TOLERATED = 20;
 

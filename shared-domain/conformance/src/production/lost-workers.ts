@@ -1,3 +1,4 @@
+import { sleep } from '@vendor-review/worker-io';
 import { newRunId, retryRuleFor, stepKindOf } from '@vendor-review/pipeline';
 import type { WorkerProcess } from '@vendor-review/testbed';
 import { worldClient } from '@vendor-review/world';
@@ -33,8 +34,6 @@ const KILLS = 2;
 const STALL_MS = 30_000;
 const POLL_MS = 100;
 const SETTLE_MS = 3_000;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const lostWorkersHazard: HazardRunner = async (env, scenario) => {
   const { adapter } = env;

@@ -1,3 +1,4 @@
+import { sleep } from '@vendor-review/worker-io';
 import { newRunId } from '@vendor-review/pipeline';
 import { NetworkCut } from '@vendor-review/testbed';
 import { worldClient, type LedgerEntry } from '@vendor-review/world';
@@ -9,8 +10,6 @@ import { Crew } from './crew.ts';
 import { stepwiseConfig } from './run-config.ts';
 import type { Figure, HazardRunner } from './types.ts';
 import { lateWrites, leaseTokensIn, passedOn, type SeenTask } from './zombie.ts';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const CUT_OFF = 'A';
 export const TAKEOVER = 'B';

@@ -1,3 +1,4 @@
+import { sleep } from '@vendor-review/worker-io';
 import { STOP_GRACE_MS, newRunId, isTerminal } from '@vendor-review/pipeline';
 import { type RunHandle } from '../adapter.ts';
 import { worldClient, type LedgerEntry, vendorRequest } from '@vendor-review/world';
@@ -20,7 +21,6 @@ export const DEPLOY_RUNS = 3;
 export const DEPLOY_CALL_MS = 1500;
 const OLD = 'A';
 const NEW = 'B';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const secs = (ms: number) => Math.round(ms / 100) / 10;
 
 interface Turn {

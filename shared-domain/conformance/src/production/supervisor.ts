@@ -1,10 +1,10 @@
+import { sleep } from '@vendor-review/worker-io';
 import { isTerminal } from '@vendor-review/pipeline';
 import { type WorkerEnding } from '../drills.ts';
 import { type RunHandle, type RuntimeAdapter, type WorkerSpec } from '../adapter.ts';
 import { WorkerProcess, type WorkerLife } from '@vendor-review/testbed';
 import { followRun, type FollowOptions, type Followed } from '../follow.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const NAMES = ['B', 'C', 'D', 'E', 'F', 'G'];
 
 /**

@@ -1,3 +1,4 @@
+import { sleep } from '@vendor-review/worker-io';
 import { newRunId, isTerminal } from '@vendor-review/pipeline';
 import { type HazardId } from '../catalogue/hazards.ts';
 import { type DurableMark, type DurableRecord, type InFlightTask } from '../adapter.ts';
@@ -8,8 +9,6 @@ import { Crew } from './crew.ts';
 import { APPROVER, followRun } from '../follow.ts';
 import { stepwiseConfig } from './run-config.ts';
 import type { Figure, HazardRunner } from './types.ts';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const ZOMBIE = 'A';
 export const TAKEOVER = 'B';
