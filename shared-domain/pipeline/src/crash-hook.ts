@@ -177,13 +177,21 @@ export async function crashpoint(
   if (!entry) return;
   if (entry.delayMs !== undefined) {
     // The step returns now and the runtime starts keeping its result; the kill lands inside that.
+    // Node's timers may fire a fraction of a millisecond early by the monotonic clock; the plan promises
+    // at least the delay it names, so an early timer waits out the rest.
     const reachedAt = performance.now();
-    setTimeout(() => {
+    const planned = entry.delayMs;
+    const fire = (): void => {
       const delayMs = performance.now() - reachedAt;
+      if (delayMs < planned) {
+        setTimeout(fire, planned - delayMs);
+        return;
+      }
       const line = { point: name, occurrence: count, action: entry.action, pid: process.pid, at: Date.now(), delayMs };
       process.stderr.write(`${formatCrashLine({ ...line, detail: opts.detail ?? '' })}\n`);
       process.kill(process.pid, 'SIGKILL');
-    }, entry.delayMs);
+    };
+    setTimeout(fire, planned);
     return;
   }
   if (opts.settleMs) await new Promise((r) => setTimeout(r, opts.settleMs));
