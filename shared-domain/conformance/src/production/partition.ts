@@ -9,7 +9,7 @@ import { APPROVER, followRun } from '../follow.ts';
 import { Crew } from './crew.ts';
 import { stepwiseConfig } from './run-config.ts';
 import type { Figure, HazardRunner } from './types.ts';
-import { lateWrites, leaseTokensIn, passedOn, type SeenTask } from './zombie.ts';
+import { lateWrites, leaseTokensIn, passedOn, seen, type SeenTask } from './zombie.ts';
 
 export const CUT_OFF = 'A';
 export const TAKEOVER = 'B';
@@ -215,14 +215,11 @@ export const partitionHazard: HazardRunner = async (env, scenario) => {
       cutAt,
       healedAt,
       leftItself,
-      inFlightAtCut,
+      inFlightAtCut: [...inFlightAtCut, ...leaseTokensIn((atCut?.marks ?? []).filter((m) => m.writer === CUT_OFF))],
       inFlightLater: [
         ...later,
-        ...leaseTokensIn(atCut?.marks ?? [], true),
-        ...leaseTokensIn(
-          (durable?.marks ?? []).filter((m) => !atCutIds.has(m.id)),
-          true,
-        ),
+        ...seen(leaseTokensIn(atCut?.marks ?? []), true),
+        ...seen(leaseTokensIn((durable?.marks ?? []).filter((m) => !atCutIds.has(m.id))), true),
       ],
       mailsReceived: (await world.outbox(runId)).length,
       completed: view?.status === 'completed',

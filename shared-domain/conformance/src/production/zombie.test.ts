@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DurableMark, DurableRecord, InFlightTask } from '../adapter.ts';
 import { entries, PIPELINE, T0 } from '../fixtures.ts';
-import { judgeZombie, lateWrites, leaseTokensIn, passedOn } from './zombie.ts';
+import { judgeZombie, lateWrites, leaseTokensIn, passedOn, seen } from './zombie.ts';
 
 const task = (t: Partial<InFlightTask> & Pick<InFlightTask, 'attempt'>): InFlightTask => ({
   step: null,
@@ -233,18 +233,25 @@ describe('which task the records passed on', () => {
       mark({ id: 'c2', kind: 'checkpoint', writer: 'B', fencingToken: 2 }),
       mark({ id: 'c3', kind: 'pending-write' }),
     ];
-    const seen = leaseTokensIn(before, true);
-    expect(seen.map((t) => [t.task.attempt, t.task.worker, t.task.fence])).toEqual([
+    const tokens = leaseTokensIn(before);
+    expect(tokens.map((t) => [t.attempt, t.worker, t.fence])).toEqual([
       [1, 'A', 'lease'],
       [2, 'B', 'lease'],
     ]);
-    expect(passedOn({ zombie: 'A', atFreeze: leasePassed.inFlightAtFreeze, later: seen })).toMatchObject({
+    expect(passedOn({ zombie: 'A', atFreeze: leasePassed.inFlightAtFreeze, later: seen(tokens, true) })).toMatchObject({
       from: { attempt: 1 },
       to: { attempt: 2, worker: 'B', fence: 'lease' },
       asleep: true,
     });
+    // A look at the lease that came after it had lapsed showed nothing: the zombie's own checkpoints say what it held.
+    const held = leaseTokensIn(before.filter((m) => m.writer === 'A'));
+    expect(passedOn({ zombie: 'A', atFreeze: held, later: seen(tokens, true) })).toMatchObject({
+      from: { attempt: 1 },
+      to: { attempt: 2, worker: 'B' },
+    });
+    expect(passedOn({ zombie: 'A', atFreeze: [], later: seen(tokens, true) })).toBeNull();
     // Checkpoints with no token (no lease) pass nothing on.
-    expect(leaseTokensIn([mark({ id: 'c1', kind: 'checkpoint', writer: 'B' })], true)).toEqual([]);
+    expect(leaseTokensIn([mark({ id: 'c1', kind: 'checkpoint', writer: 'B' })])).toEqual([]);
   });
 
   it('another worker’s task, another step, or the same attempt again is not the zombie’s passed on', () => {

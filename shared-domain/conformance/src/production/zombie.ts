@@ -97,14 +97,21 @@ export function passedOn(o: {
 /**
  * Our lease's tokens as the durable record keeps them: each checkpoint carries the fencing token its
  * writer held. A lease is released when its run ends, so a takeover that claimed it, finished the
- * run and let go between two looks at the in-flight records leaves its token only here.
+ * run and let go between two looks at the in-flight records leaves its token only here; and a
+ * look at the lease itself can come too late to show the token a worker held when it froze, while
+ * its own checkpoints still do.
  */
-export function leaseTokensIn(marks: readonly DurableMark[], asleep: boolean): SeenTask[] {
+export function leaseTokensIn(marks: readonly DurableMark[]): InFlightTask[] {
   return marks.flatMap((m) =>
     typeof m.fencingToken === 'number'
-      ? [{ task: { step: null, attempt: m.fencingToken, worker: m.writer ?? null, fence: 'lease' as const }, asleep }]
+      ? [{ step: null, attempt: m.fencingToken, worker: m.writer ?? null, fence: 'lease' as const }]
       : [],
   );
+}
+
+/** Tasks seen by a look, asleep or not. */
+export function seen(tasks: readonly InFlightTask[], asleep: boolean): SeenTask[] {
+  return tasks.map((task) => ({ task, asleep }));
 }
 
 const FENCE_WORDS: Record<InFlightTask['fence'], string> = {
@@ -314,8 +321,13 @@ export const zombieHazard: HazardRunner = async (env, scenario) => {
       frozenOpKey: frozen.opKey,
       frozenAt: stop.at,
       handedToZombie: [...handed],
-      inFlightAtFreeze: atFreeze,
-      inFlightLater: [...later, ...leaseTokensIn(before?.marks ?? [], true), ...leaseTokensIn(writtenAwake, false)],
+      // Whatever it wrote before it was woken, it wrote before it froze.
+      inFlightAtFreeze: [...atFreeze, ...leaseTokensIn((before?.marks ?? []).filter((m) => m.writer === ZOMBIE))],
+      inFlightLater: [
+        ...later,
+        ...seen(leaseTokensIn(before?.marks ?? []), true),
+        ...seen(leaseTokensIn(writtenAwake), false),
+      ],
       zombieDied: a.life.exitCode !== null && a.life.exitCode !== 0,
       pauseMs,
       place,
