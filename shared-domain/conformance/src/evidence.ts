@@ -62,7 +62,8 @@ export function forkedCheckpoints(record: DurableRecord | null): string[] {
   return [...children].filter(([, n]) => n > 1).map(([id]) => id);
 }
 
-function countBy<T>(items: readonly T[], key: (t: T) => string): Map<string, number> {
+/** How many of `items` share each key. */
+export function countBy<T>(items: readonly T[], key: (t: T) => string): Map<string, number> {
   const m = new Map<string, number>();
   for (const i of items) m.set(key(i), (m.get(key(i)) ?? 0) + 1);
   return m;

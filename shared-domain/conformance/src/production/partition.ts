@@ -4,7 +4,7 @@ import { NetworkCut } from '@vendor-review/testbed';
 import { worldClient, type LedgerEntry } from '@vendor-review/world';
 import type { HazardId } from '../catalogue/hazards.ts';
 import type { DurableRecord, InFlightTask } from '../adapter.ts';
-import { executed } from '../evidence.ts';
+import { countBy, executed } from '../evidence.ts';
 import { APPROVER, followRun } from '../follow.ts';
 import { Crew } from './crew.ts';
 import { stepwiseConfig } from './run-config.ts';
@@ -78,12 +78,15 @@ export function judgePartition(o: {
   const whileCut = byA.filter((e) => e.at >= o.cutAt && e.at < o.healedAt);
   const afterHeal = byA.filter((e) => e.at >= o.healedAt);
   const late = lateWrites({ before: o.atCut, after: o.after, zombie: CUT_OFF }).length;
-  const accepted = new Map<string, number>();
-  for (const e of ran.filter((x) => isEffect(x) && x.outcome === 'ok'))
-    accepted.set(e.opKey, (accepted.get(e.opKey) ?? 0) + 1);
+  const accepted = countBy(
+    ran.filter((x) => isEffect(x) && x.outcome === 'ok'),
+    (e) => e.opKey,
+  );
   const duplicated = [...accepted.values()].filter((n) => n > 1).length;
-  const models = new Map<string, number>();
-  for (const e of ran.filter((x) => x.kind === 'model')) models.set(e.opKey, (models.get(e.opKey) ?? 0) + 1);
+  const models = countBy(
+    ran.filter((x) => x.kind === 'model'),
+    (e) => e.opKey,
+  );
   const paidAgain = [...models.values()].reduce((sum, n) => sum + n - 1, 0);
   const firstByB = Math.min(
     ...ran.filter((e) => e.worker === TAKEOVER && e.at >= o.cutAt).map((e) => e.at),

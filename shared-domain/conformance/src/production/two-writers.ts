@@ -1,7 +1,7 @@
 import { newRunId } from '@vendor-review/pipeline';
 import { type DurableRecord, type InFlightTask } from '../adapter.ts';
 import { worldClient, type LedgerEntry, sumCosts } from '@vendor-review/world';
-import { executed, forkedCheckpoints } from '../evidence.ts';
+import { countBy, executed, forkedCheckpoints } from '../evidence.ts';
 import { Crew } from './crew.ts';
 import { APPROVER, followRun } from '../follow.ts';
 import { stepwiseConfig } from './run-config.ts';
@@ -76,8 +76,10 @@ export function judgeTwoWriters(o: {
   // Unknown (null) when a model's price is (a --model-upstream model missing from the price table).
   const extraCost = sumCosts(both.flatMap((es) => es.slice(1).map((e) => e.costUsd)));
   const delivered = ran.filter((e) => (e.kind === 'mail' || e.kind === 'tracker') && e.outcome === 'ok');
-  const notes = new Map<string, number>();
-  for (const e of delivered.filter((d) => d.kind === 'tracker')) notes.set(e.opKey, (notes.get(e.opKey) ?? 0) + 1);
+  const notes = countBy(
+    delivered.filter((d) => d.kind === 'tracker'),
+    (e) => e.opKey,
+  );
   const forks = forkedCheckpoints(o.durable).length;
   const writes = o.resumers.map(
     (r) =>

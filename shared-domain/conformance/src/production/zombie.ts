@@ -4,7 +4,7 @@ import { type HazardId } from '../catalogue/hazards.ts';
 import { type DurableMark, type DurableRecord, type InFlightTask } from '../adapter.ts';
 import { worldClient, type LedgerEntry } from '@vendor-review/world';
 import { mailDelivered } from '../delivery.ts';
-import { executed } from '../evidence.ts';
+import { countBy, executed } from '../evidence.ts';
 import { Crew } from './crew.ts';
 import { APPROVER, followRun } from '../follow.ts';
 import { stepwiseConfig } from './run-config.ts';
@@ -158,8 +158,7 @@ export function judgeZombie(o: {
   const takeoverOps = new Set(ran.filter((e) => e.worker === o.takeover).map((e) => e.opKey));
   const awake = ran.filter((e) => e.worker === o.zombie && e.seq > o.seqAtWake);
   const repeating = awake.filter((e) => takeoverOps.has(e.opKey));
-  const effects = new Map<string, number>();
-  for (const e of ran.filter(isEffect)) effects.set(e.opKey, (effects.get(e.opKey) ?? 0) + 1);
+  const effects = countBy(ran.filter(isEffect), (e) => e.opKey);
   const late = lateWrites(o).length;
   // A replay the receiver collapsed by its key is still the takeover retaking the step.
   const retaken = o.ledger.find(
