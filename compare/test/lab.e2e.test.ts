@@ -46,6 +46,9 @@ function lab(...args: string[]): Promise<Result> {
   });
 }
 
+/** Far past any step here on a loaded machine, short of the test's own timeout. */
+const LINE_BOUND_MS = 120_000;
+
 /** A `pnpm lab worker` in the foreground: its lines as they come, and a wait for the one that matters. */
 class Foreground {
   readonly child: ChildProcess;
@@ -70,14 +73,26 @@ class Foreground {
     foregrounds.push(this);
   }
 
-  /** The first line matching `pattern`, once it is printed; fails if the worker ends first. */
+  /**
+   * The first line matching `pattern`, once it is printed; fails if the worker ends first, or says
+   * what it had printed if the line has not come within the bound (so a failure names its step).
+   */
   line(pattern: RegExp, what: string): Promise<string> {
     return new Promise((resolve, reject) => {
+      const bound = setTimeout(
+        () => reject(new Error(`no ${what} after ${LINE_BOUND_MS} ms; the lab worker printed:\n${this.output}`)),
+        LINE_BOUND_MS,
+      );
       const check = () => {
         const found = this.output.split('\n').find((l) => pattern.test(l));
-        if (found !== undefined) return resolve(found);
-        if (this.child.exitCode !== null || this.child.signalCode !== null)
+        if (found !== undefined) {
+          clearTimeout(bound);
+          return resolve(found);
+        }
+        if (this.child.exitCode !== null || this.child.signalCode !== null) {
+          clearTimeout(bound);
           reject(new Error(`the lab worker ended before ${what}:\n${this.output}`));
+        }
       };
       this.waiters.push(check);
       check();
@@ -117,7 +132,11 @@ async function firstExtractArrives(runId: string): Promise<() => Promise<void>> 
   const world = worldClient(state().worldUrl);
   const probe = await world.addFault({ route: 'model', kind: 'slow', delayMs: 0, times: 1, runId, step: 'EXTRACT' });
   return async () => {
-    while ((await world.faults()).some((f) => f.id === probe.id)) await new Promise((r) => setTimeout(r, 20));
+    const bound = Date.now() + LINE_BOUND_MS;
+    while ((await world.faults()).some((f) => f.id === probe.id)) {
+      if (Date.now() > bound) throw new Error(`the first EXTRACT model call never reached the world`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
   };
 }
 
