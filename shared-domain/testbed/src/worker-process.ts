@@ -27,6 +27,11 @@ export interface WorkerSpec {
  * A worker gets only the environment its spec gives it, plus the few variables a process needs to
  * run at all (WORKER_ENV_PASSTHROUGH): a setting in the user's shell (OPENAI_BASE_URL, a stray
  * CRASH_PLAN, LANGSMITH_TRACING…) must not change what a worker does, or the numbers.
+ *
+ * NODE_EXTRA_CA_CERTS is not among them: Node 20 reads and parses that whole file at every process
+ * start, before any code runs, which a crash matrix of hundreds of workers pays for each one
+ * (compare/MEASUREMENTS.md). A worker here reaches TLS only through its database URL, where
+ * `sslrootcert=` names the CA, or through its runtime's own TLS settings (TEMPORAL_TLS_*).
  */
 export const WORKER_ENV_PASSTHROUGH = [
   'PATH',
@@ -36,7 +41,6 @@ export const WORKER_ENV_PASSTHROUGH = [
   'LC_ALL',
   'TZ',
   'SSL_CERT_FILE',
-  'NODE_EXTRA_CA_CERTS',
 ];
 
 export interface WorkerLife {
