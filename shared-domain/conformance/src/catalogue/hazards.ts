@@ -289,7 +289,7 @@ export const HAZARDS = {
   'rolling-deploy': {
     section: 'stopping',
     title:
-      'a rolling deploy: three reviews in flight, their workers replaced one at a time (SIGTERM in a paid call, a 5 s grace, a new process)',
+      'a rolling deploy: two reviews in flight, their workers replaced one at a time (SIGTERM in a paid call, a 5 s grace, a new process)',
     verdicts: {
       seamless:
         'every step in flight finished and was kept: no paid call ran twice, no effect twice, every review completed',

@@ -11,7 +11,7 @@ import { reportWorkerGone } from './supervisor.ts';
 import type { Figure, HazardRunner } from './types.ts';
 
 /** Reviews in flight while their workers are replaced, one after the other. */
-export const DEPLOY_RUNS = 3;
+export const DEPLOY_RUNS = 2;
 /**
  * How long the world takes over every model call of the drill's runs: each worker is asked to stop
  * right after one of its calls began, so the stop always lands in a paid call that a drain can
