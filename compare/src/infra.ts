@@ -212,9 +212,11 @@ export async function startInfra(o: InfraOptions): Promise<Infra> {
   try {
     const modules = await runtimeModules(o.runtimes);
     // A server restarted under the runs keeps its state on disk, so the restart loses nothing: the
-    // shared ones, unless the restart hazards get servers of their own. The folder goes with the
-    // rest at teardown (pushed first: removed after the servers stopped).
-    const dataDir = serversOf(modules).length ? await mkdtemp(join(tmpdir(), 'vendor-review-servers-')) : null;
+    // shared ones, unless the restart hazards get servers of their own (a PostgreSQL of their own
+    // even where no runtime has a server). The folder goes with the rest at teardown (pushed first:
+    // removed after the servers stopped).
+    const dataDir =
+      serversOf(modules).length || o.restartServers ? await mkdtemp(join(tmpdir(), 'vendor-review-servers-')) : null;
     if (dataDir) stops.push(() => rm(dataDir, { recursive: true, force: true }));
     const servers = await startServers({
       modules,
