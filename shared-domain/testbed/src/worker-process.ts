@@ -33,15 +33,7 @@ export interface WorkerSpec {
  * (compare/MEASUREMENTS.md). A worker here reaches TLS only through its database URL, where
  * `sslrootcert=` names the CA, or through its runtime's own TLS settings (TEMPORAL_TLS_*).
  */
-export const WORKER_ENV_PASSTHROUGH = [
-  'PATH',
-  'HOME',
-  'TMPDIR',
-  'LANG',
-  'LC_ALL',
-  'TZ',
-  'SSL_CERT_FILE',
-];
+export const WORKER_ENV_PASSTHROUGH = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ', 'SSL_CERT_FILE'];
 
 export interface WorkerLife {
   name: string;
