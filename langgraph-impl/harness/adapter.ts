@@ -99,20 +99,17 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
     },
 
     async inspect(h: RunHandle): Promise<RunView> {
-      const v = await getRun({ databaseUrl: o.databaseUrl, runId: h.runId, pool });
+      const v = await getRun({ databaseUrl: o.databaseUrl, runId: h.runId });
       const reason = v.error ?? v.stateError;
       return { status: v.status, state: v.state, ...(reason ? { reason } : {}) };
     },
 
     async approve(h: RunHandle, d: Decision): Promise<void> {
-      await approveRun({ databaseUrl: o.databaseUrl, pool, runId: h.runId, ...d });
+      await approveRun({ databaseUrl: o.databaseUrl, runId: h.runId, ...d });
     },
 
     async durableRecord(h: RunHandle): Promise<DurableRecord> {
-      return toDurableRecord(
-        await readCheckpointRows({ databaseUrl: o.databaseUrl, runId: h.runId, pool }),
-        api.info.name,
-      );
+      return toDurableRecord(await readCheckpointRows({ databaseUrl: o.databaseUrl, runId: h.runId }), api.info.name);
     },
 
     async abandon(h: RunHandle, reason: string): Promise<void> {

@@ -40,8 +40,8 @@ export interface RunDetails {
   stateError?: string;
 }
 
-export async function getRun(o: { databaseUrl: string; runId: string; pool?: pg.Pool }): Promise<RunDetails> {
-  return withPool(o.pool ?? o.databaseUrl, async (pool) => {
+export async function getRun(o: { databaseUrl: string; runId: string }): Promise<RunDetails> {
+  return withPool(o.databaseUrl, async (pool) => {
     const run = await loadRun(pool, o.runId);
     if (!run) throw new RunNotFoundError(o.runId);
     let state: ReviewState | null = null;
@@ -121,12 +121,8 @@ export interface CheckpointRows {
  * names are not stored there; they come from LangGraph's own view of each checkpoint's tasks
  * (the tasks of a checkpoint are what ran to produce its children, and own its pending writes).
  */
-export async function readCheckpointRows(o: {
-  databaseUrl: string;
-  runId: string;
-  pool?: pg.Pool;
-}): Promise<CheckpointRows> {
-  return withPool(o.pool ?? o.databaseUrl, async (pool) => {
+export async function readCheckpointRows(o: { databaseUrl: string; runId: string }): Promise<CheckpointRows> {
+  return withPool(o.databaseUrl, async (pool) => {
     const run = await loadRun(pool, o.runId);
     if (!run) throw new RunNotFoundError(o.runId);
     const [cps, writes, size] = await Promise.all([

@@ -19,14 +19,12 @@ export async function recordApproval(pool: pg.Pool, runId: string, d: Decision):
 
 export async function approveRun(o: {
   databaseUrl: string;
-  /** A pool the caller keeps, used instead of one for this call. */
-  pool?: pg.Pool;
   runId: string;
   approved: boolean;
   by: string;
   note?: string;
 }): Promise<void> {
-  await withPool(o.pool ?? o.databaseUrl, (pool) =>
+  await withPool(o.databaseUrl, (pool) =>
     recordApproval(pool, o.runId, { approved: o.approved, by: o.by, ...(o.note ? { note: o.note } : {}) }),
   );
 }

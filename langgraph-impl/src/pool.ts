@@ -18,10 +18,8 @@ export function createPool(databaseUrl: string, opts: { max?: number } = {}): pg
   return survivesConnectionLoss(pool);
 }
 
-/** `fn` on a pool for this call alone, or on the caller's own (a harness that reads many times). */
-export async function withPool<T>(db: string | pg.Pool, fn: (pool: pg.Pool) => Promise<T>): Promise<T> {
-  if (typeof db !== 'string') return fn(db);
-  const pool = createPool(db, { max: 2 });
+export async function withPool<T>(databaseUrl: string, fn: (pool: pg.Pool) => Promise<T>): Promise<T> {
+  const pool = createPool(databaseUrl, { max: 2 });
   try {
     return await fn(pool);
   } finally {
