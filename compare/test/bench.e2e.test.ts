@@ -28,7 +28,13 @@ beforeAll(async () => {
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   exitCode = await new Promise((resolve) => child.on('close', resolve));
-  report = JSON.parse(stdout) as BenchReport;
+  try {
+    report = JSON.parse(stdout) as BenchReport;
+  } catch (err) {
+    throw new Error(
+      `stdout is not only the JSON report (${(err as Error).message}); it begins: ${stdout.slice(0, 400)}`,
+    );
+  }
 }, 600_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

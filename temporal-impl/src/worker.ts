@@ -14,7 +14,7 @@
  * It prints one line when it is polling: `WORKER READY name=… pid=… startMs=…`, where startMs is
  * the time from process start, so the cost of a replacement worker is visible.
  */
-import { NativeConnection, Runtime, Worker, makeTelemetryFilterString, DefaultLogger } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import type { ConnectionOptions } from '@temporalio/client';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
 import { createHttpPorts, parseCli, runCli, UsageError, stepTrace, traceWanted } from '@vendor-review/worker-io';
@@ -24,6 +24,7 @@ import { approvalCrashWatcher } from './approval-watch.ts';
 import { WORKFLOWS_PATH } from './workflows-path.ts';
 import { startOutboxDrainer } from './outbox-drainer.ts';
 import { openStore, setupDatabase } from './postgres-store.ts';
+import { installRuntime } from './runtime.ts';
 import { traceActivities } from './step-trace.ts';
 import {
   MAX_HEARTBEAT_THROTTLE,
@@ -87,10 +88,7 @@ async function main(): Promise<number> {
   // Unset: the SDK's default (0: activities in flight are cancelled as soon as shutdown begins).
   const shutdownGraceMs = env.SHUTDOWN_GRACE_MS ? millis('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS) : undefined;
 
-  Runtime.install({
-    logger: new DefaultLogger('WARN'),
-    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } },
-  });
+  installRuntime();
 
   const store = env.DATABASE_URL ? openStore(env.DATABASE_URL) : undefined;
   if (env.DATABASE_URL)

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { createHttpPorts } from '@vendor-review/worker-io';
 import { newRunId, type Variant } from '@vendor-review/pipeline';
 import { freshDatabase } from '@vendor-review/testbed';
@@ -20,11 +20,12 @@ import { buildWorkflowBundle } from '../src/bundle.ts';
 import { fetchHistoryJson, sdkDownloadedTemporal, startTemporal } from '../harness/index.ts';
 import { approveRun, openStore, setupDatabase, startRun, waitForRun, workflowIdFor } from '../src/index.ts';
 import { startOutboxDrainer } from '../src/outbox-drainer.ts';
+import { installRuntime } from '../src/runtime.ts';
 
 const OUT_DIR = fileURLToPath(new URL('./histories/', import.meta.url));
 const V1 = fileURLToPath(new URL('../src/versions/v1.ts', import.meta.url));
 
-Runtime.install({ logger: new DefaultLogger('WARN') });
+installRuntime();
 const { TEMPORAL_ADDRESS: _ignored, ...env } = process.env;
 const temporal = await startTemporal({ env, sdkFallback: sdkDownloadedTemporal });
 const world = await startWorld({ modelLatencyMs: 50 });

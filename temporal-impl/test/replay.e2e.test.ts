@@ -8,18 +8,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
-import { DefaultLogger, makeTelemetryFilterString, Runtime, Worker, type ReplayResult } from '@temporalio/worker';
+import { Worker, type ReplayResult } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
+import { installRuntime } from '../src/runtime.ts';
 
 const HISTORIES_DIR = fileURLToPath(new URL('./histories/', import.meta.url));
 const UNPATCHED = fileURLToPath(new URL('../src/versions/v2-unpatched.ts', import.meta.url));
 const bundlePath = inject('workflowBundle');
 
 // The replayer reports each failure to us; core's own warning for the same event is noise here.
-Runtime.install({
-  logger: new DefaultLogger('ERROR'),
-  telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR' }) } },
-});
+installRuntime('ERROR');
 
 const fixtures = readdirSync(HISTORIES_DIR)
   .filter((f) => f.endsWith('.json'))

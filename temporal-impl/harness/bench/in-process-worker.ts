@@ -4,12 +4,13 @@
  * no-op activity. The benchmark times steps in-process this way, with the worker's start kept out
  * of the step figures and reported on its own.
  */
-import { DefaultLogger, makeTelemetryFilterString, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Ports } from '@vendor-review/pipeline';
 import type { TemporalConnectionOptions } from '../server/config.ts';
 import { createActivities } from '../../src/activities.ts';
 import { startOutboxDrainer } from '../../src/outbox-drainer.ts';
 import { openStore } from '../../src/postgres-store.ts';
+import { installRuntime } from '../../src/runtime.ts';
 import {
   MAX_HEARTBEAT_THROTTLE,
   STICKY_SCHEDULE_TO_START_TIMEOUT,
@@ -24,18 +25,6 @@ export interface InProcessWorker {
   stop(): Promise<void>;
 }
 
-let runtimeInstalled = false;
-
-/** The SDK logs at INFO to the console by default; a benchmark's terminal is for its own lines. */
-function quietRuntime(): void {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
-  Runtime.install({
-    logger: new DefaultLogger('WARN'),
-    telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'WARN' }) } },
-  });
-}
-
 export async function startInProcessWorker(o: {
   connection: TemporalConnectionOptions;
   namespace: string;
@@ -48,7 +37,7 @@ export async function startInProcessWorker(o: {
   /** What the worker runs instead of the real activities (recording or replaying them); default: them. */
   activities?: (real: object) => object;
 }): Promise<InProcessWorker> {
-  quietRuntime();
+  installRuntime();
   const started = performance.now();
   const store = o.databaseUrl ? openStore(o.databaseUrl) : undefined;
   const connection = await NativeConnection.connect(o.connection);
