@@ -1,4 +1,4 @@
-import type { DurableMark, DurableRecord } from '@vendor-review/conformance';
+import { workerNameOf, type DurableMark, type DurableRecord } from '@vendor-review/conformance';
 import type { DurableCheckpoint, DurablePendingWrite } from './inspect.ts';
 
 function toMs(v: string | number | null | undefined): number | null {
@@ -10,13 +10,15 @@ function toMs(v: string | number | null | undefined): number | null {
 /**
  * LangGraph's tables for one thread as the harness reads them: one mark per checkpoint (with its
  * parent, so a forked chain shows, and the worker and fencing token our saver recorded beside it)
- * and one per pending write (what finished siblings of an unfinished superstep left behind).
+ * and one per pending write (what finished siblings of an unfinished superstep left behind), and
+ * the run's lease row, released or not.
  */
 export function toDurableRecord(
   record: {
     checkpoints: DurableCheckpoint[];
     pendingWrites: DurablePendingWrite[];
     bytes?: number;
+    lease?: { owner: string; fencingToken: number } | null;
   },
   runtime = 'langgraph',
 ): DurableRecord {
@@ -53,5 +55,6 @@ export function toDurableRecord(
     });
   }
   marks.sort((a, b) => a.order - b.order);
-  return { runtime, kind: 'checkpoints', marks, bytes: record.bytes ?? null };
+  const lease = record.lease ? { holder: workerNameOf(record.lease.owner), token: record.lease.fencingToken } : null;
+  return { runtime, kind: 'checkpoints', marks, bytes: record.bytes ?? null, lease };
 }

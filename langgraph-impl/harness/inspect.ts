@@ -8,6 +8,7 @@ import { isTaskResult } from '../src/functional/review.ts';
 import { withPool } from '../src/pool.ts';
 import { loadRun, type RunRow, type StoredStatus } from '../src/runs.ts';
 import { LG_OUTBOX } from '../src/outbox.ts';
+import { SELECT_LEASE } from '../src/sql.ts';
 import { SELECT_CHECKPOINT_ROWS, SELECT_THREAD_BYTES, SELECT_WRITE_ROWS } from './sql.ts';
 
 /** Reading a run never executes a node; these ports make sure of it. */
@@ -113,6 +114,8 @@ export interface CheckpointRows {
   pendingWrites: DurablePendingWrite[];
   /** What the saver's tables hold for the thread (checkpoints, blobs, pending writes), in bytes. */
   bytes: number;
+  /** The thread's lease row (hardened), live or released. */
+  lease: { owner: string; fencingToken: number } | null;
 }
 
 /**
@@ -125,10 +128,11 @@ export async function readCheckpointRows(o: { databaseUrl: string; runId: string
   return withPool(o.databaseUrl, async (pool) => {
     const run = await loadRun(pool, o.runId);
     if (!run) throw new RunNotFoundError(o.runId);
-    const [cps, writes, size] = await Promise.all([
+    const [cps, writes, size, leases] = await Promise.all([
       pool.query(SELECT_CHECKPOINT_ROWS, [run.threadId]),
       pool.query(SELECT_WRITE_ROWS, [run.threadId]),
       pool.query(SELECT_THREAD_BYTES, [run.threadId]),
+      pool.query(SELECT_LEASE, [run.threadId]),
     ]);
     const tasksOf = new Map<string, Map<string, string>>();
     try {
@@ -172,6 +176,12 @@ export async function readCheckpointRows(o: { databaseUrl: string; runId: string
       const node = tasksOf.get(r.checkpoint_id)?.get(r.task_id);
       return { checkpointId: r.checkpoint_id, taskId: r.task_id, channel: r.channel, ...(node ? { node } : {}) };
     });
-    return { checkpoints, pendingWrites, bytes: Number(size.rows[0]?.bytes ?? 0) };
+    const lease = leases.rows[0];
+    return {
+      checkpoints,
+      pendingWrites,
+      bytes: Number(size.rows[0]?.bytes ?? 0),
+      lease: lease ? { owner: lease.owner, fencingToken: Number(lease.fencing_token) } : null,
+    };
   });
 }

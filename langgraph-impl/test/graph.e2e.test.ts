@@ -90,6 +90,9 @@ describe('executeRun against PostgreSQL (fake steps)', () => {
     expect(nodes).toContain('AWAIT_APPROVAL');
     // every checkpoint's provenance: this worker, under the run's first lease
     expect(record.checkpoints.every((c) => c.writer === 'T' && c.fencingToken === 1)).toBe(true);
+    // the lease row, released at the end, still says who claimed it last and with which token
+    expect(record.lease).toMatchObject({ fencingToken: 1 });
+    expect(record.lease?.owner).toMatch(/^T\b/);
     expect(record.checkpoints.filter((c) => c.node === 'FETCH')).toHaveLength(2);
   });
 });

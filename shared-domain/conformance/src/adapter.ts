@@ -83,6 +83,12 @@ export interface DurableRecord {
   marks: DurableMark[];
   /** How many bytes the runtime stores for this run, when it can say. */
   bytes?: number | null;
+  /**
+   * LangGraph hardened: the run's lease as its row says now, live or released: who claimed it last,
+   * with which fencing token. A takeover that claims, finishes and releases without a checkpoint of
+   * its own (only the outbox was left to drain) shows its token only here.
+   */
+  lease?: { holder: string | null; token: number } | null;
 }
 
 /** What a harness can know about a runtime before it starts anything. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DurableMark, DurableRecord, InFlightTask } from '../adapter.ts';
 import { entries, PIPELINE, T0 } from '../fixtures.ts';
-import { judgeZombie, lateWrites, leaseTokensIn, passedOn, seen } from './zombie.ts';
+import { judgeZombie, lateWrites, leaseIn, leaseTokensIn, passedOn, seen } from './zombie.ts';
 
 const task = (t: Partial<InFlightTask> & Pick<InFlightTask, 'attempt'>): InFlightTask => ({
   step: null,
@@ -252,6 +252,23 @@ describe('which task the records passed on', () => {
     expect(passedOn({ zombie: 'A', atFreeze: [], later: seen(tokens, true) })).toBeNull();
     // Checkpoints with no token (no lease) pass nothing on.
     expect(leaseTokensIn([mark({ id: 'c1', kind: 'checkpoint', writer: 'B' })])).toEqual([]);
+  });
+
+  it('our lease passed on is read from its row too: a takeover that claimed it, drained the outbox and let go, with no checkpoint of its own', () => {
+    // The looks at the in-flight records saw the zombie's live lease only; the zombie's checkpoints are all the chain holds.
+    const before = record('checkpoints', [mark({ id: 'c1', kind: 'checkpoint', writer: 'A', fencingToken: 1 })]);
+    const held = [...leasePassed.inFlightAtFreeze, ...leaseTokensIn(before.marks)];
+    expect(passedOn({ zombie: 'A', atFreeze: held, later: seen(held, true) })).toBeNull();
+    const released = { ...before, lease: { holder: 'B', token: 2 } };
+    expect(leaseIn(released)).toEqual([{ step: null, attempt: 2, worker: 'B', fence: 'lease' }]);
+    expect(passedOn({ zombie: 'A', atFreeze: held, later: seen(leaseIn(released), true) })).toMatchObject({
+      from: { attempt: 1, worker: 'A' },
+      to: { attempt: 2, worker: 'B', fence: 'lease' },
+      asleep: true,
+    });
+    // No lease row (a runtime without our lease, or a naive run): nothing.
+    expect(leaseIn(before)).toEqual([]);
+    expect(leaseIn(null)).toEqual([]);
   });
 
   it('another worker’s task, another step, or the same attempt again is not the zombie’s passed on', () => {
