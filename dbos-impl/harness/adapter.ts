@@ -115,7 +115,8 @@ export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeA
     },
 
     async durableRecord(h: RunHandle): Promise<DurableRecord> {
-      return toDurableRecord((await client.listWorkflowSteps(h.runId)) ?? []);
+      const [steps, wf] = await Promise.all([client.listWorkflowSteps(h.runId), client.getWorkflow(h.runId)]);
+      return toDurableRecord(steps ?? [], wf?.recoveryAttempts);
     },
 
     // One owner at a time (DBOS's owner token): every claim of the workflow, its first start or a

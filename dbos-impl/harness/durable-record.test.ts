@@ -17,6 +17,11 @@ describe("DBOS's step journal as a durable record", () => {
       ['3', 'EXTRACT', '#3 EXTRACT failed', false],
     ]);
     expect(record.marks[3]!.at).toBeNull();
+    expect(record.claims).toEqual([]);
+  });
+
+  it('keeps the workflow’s claim count, which outlives the run, as its claim', () => {
+    expect(toDurableRecord([], 2).claims).toEqual([{ step: null, attempt: 2, worker: null, fence: 'runtime' }]);
   });
 
   it('reads the step from the head of our step names', () => {

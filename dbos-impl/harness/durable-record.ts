@@ -20,9 +20,10 @@ export function stepOf(name: string): string | null {
  * the order DBOS numbered them. A step appears only once its output (or error) is recorded: a
  * step that was running when its worker died leaves nothing, and runs again. DBOS does not record
  * which process wrote a step, so marks name no writer. Its own operations (setEvent, recv) only
- * move the machinery: bookkeeping.
+ * move the machinery: bookkeeping. Its claim count (recoveryAttempts: the first start and every
+ * recovery by another process) stays on the workflow's row once it has ended: a claim.
  */
-export function toDurableRecord(steps: readonly JournalStep[]): DurableRecord {
+export function toDurableRecord(steps: readonly JournalStep[], claimCount?: number | null): DurableRecord {
   const marks = steps.map((s): DurableMark => {
     const step = stepOf(s.name);
     const failed = s.error !== null && s.error !== undefined;
@@ -38,5 +39,6 @@ export function toDurableRecord(steps: readonly JournalStep[]): DurableRecord {
     };
   });
   marks.sort((a, b) => a.order - b.order);
-  return { runtime: 'dbos', kind: 'history', marks };
+  const claims = claimCount ? [{ step: null, attempt: claimCount, worker: null, fence: 'runtime' as const }] : [];
+  return { runtime: 'dbos', kind: 'history', marks, claims };
 }

@@ -38,13 +38,12 @@ describe("LangGraph's tables as a durable record", () => {
     expect(lastDurableBefore(orphan, Date.now()).short).toBe('nothing');
   });
 
-  it('keeps the lease row: the worker that claimed it last, by name, and its token; none without one', () => {
+  it('claims the lease row: the worker that claimed it last, by name, and its token; none without one', () => {
     const rows = { checkpoints: [], pendingWrites: [] };
-    expect(toDurableRecord({ ...rows, lease: { owner: 'B/4242', fencingToken: 2 } }).lease).toEqual({
-      holder: 'B',
-      token: 2,
-    });
-    expect(toDurableRecord(rows).lease).toBeNull();
+    expect(toDurableRecord({ ...rows, lease: { owner: 'B/4242', fencingToken: 2 } }).claims).toEqual([
+      { step: null, attempt: 2, worker: 'B', fence: 'lease' },
+    ]);
+    expect(toDurableRecord(rows).claims).toEqual([]);
   });
 
   it('says so when nothing was durable', () => {

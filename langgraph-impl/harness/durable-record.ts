@@ -55,6 +55,15 @@ export function toDurableRecord(
     });
   }
   marks.sort((a, b) => a.order - b.order);
-  const lease = record.lease ? { holder: workerNameOf(record.lease.owner), token: record.lease.fencingToken } : null;
-  return { runtime, kind: 'checkpoints', marks, bytes: record.bytes ?? null, lease };
+  const claims = record.lease
+    ? [
+        {
+          step: null,
+          attempt: record.lease.fencingToken,
+          worker: workerNameOf(record.lease.owner),
+          fence: 'lease' as const,
+        },
+      ]
+    : [];
+  return { runtime, kind: 'checkpoints', marks, bytes: record.bytes ?? null, claims };
 }

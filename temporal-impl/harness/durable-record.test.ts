@@ -47,6 +47,7 @@ describe('a workflow history as a durable record', () => {
         eventType: 'ActivityTaskStarted',
         time: t(1),
         activityId: 'EXTRACT:soc2',
+        attempt: 2,
         workerIdentity: 'B/4242',
       },
       {
@@ -62,5 +63,7 @@ describe('a workflow history as a durable record', () => {
     // The close names the start of its attempt: who the server handed it to.
     expect(rec.marks.map((m) => m.parentId)).toEqual([undefined, undefined, '5']);
     expect(lastDurableBefore(rec, T0 + 50).short).toBe('#1 workflow started');
+    // The started event is a claim the history keeps after the attempt closed: which attempt, and whose.
+    expect(rec.claims).toEqual([{ step: 'EXTRACT', attempt: 2, worker: 'B', fence: 'runtime' }]);
   });
 });

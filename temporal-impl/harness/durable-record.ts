@@ -40,7 +40,8 @@ function describe(e: HistoryEventSummary): { short: string; long: string } {
 
 /**
  * A workflow history as the harness reads it: one mark per event, named by the step its activity
- * runs, with the worker that started or completed it (identities are `<worker name>/<pid>`).
+ * runs, with the worker that started or completed it (identities are `<worker name>/<pid>`); and
+ * as claims, each activity's started event: the attempt that closed it and the worker it went to.
  */
 export function toDurableRecord(events: HistoryEventSummary[]): DurableRecord {
   const marks = events.map((e): DurableMark => {
@@ -61,5 +62,13 @@ export function toDurableRecord(events: HistoryEventSummary[]): DurableRecord {
     };
   });
   marks.sort((a, b) => a.order - b.order);
-  return { runtime: 'temporal', kind: 'history', marks };
+  const claims = events
+    .filter((e) => e.eventType === 'ActivityTaskStarted')
+    .map((e) => ({
+      step: stepOf(e.activityId, e.activityType),
+      attempt: e.attempt ?? 1,
+      worker: workerNameOf(e.workerIdentity),
+      fence: 'runtime' as const,
+    }));
+  return { runtime: 'temporal', kind: 'history', marks, claims };
 }

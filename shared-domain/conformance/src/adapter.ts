@@ -84,11 +84,12 @@ export interface DurableRecord {
   /** How many bytes the runtime stores for this run, when it can say. */
   bytes?: number | null;
   /**
-   * LangGraph hardened: the run's lease as its row says now, live or released: who claimed it last,
-   * with which fencing token. A takeover that claims, finishes and releases without a checkpoint of
-   * its own (only the outbox was left to drain) shows its token only here.
+   * Who the runtime's records say it handed the run's work to, as they keep it once the work is
+   * done, where the in-flight records forget it: a lease row, released or not; the started event of
+   * each task's closing attempt; a workflow's claim count. A takeover that claimed, finished and
+   * let go between two looks at the in-flight records shows only here.
    */
-  lease?: { holder: string | null; token: number } | null;
+  claims?: InFlightTask[];
 }
 
 /** What a harness can know about a runtime before it starts anything. */

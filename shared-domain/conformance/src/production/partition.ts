@@ -9,7 +9,7 @@ import { APPROVER, followRun } from '../follow.ts';
 import { Crew } from './crew.ts';
 import { stepwiseConfig } from './run-config.ts';
 import type { Figure, HazardRunner } from './types.ts';
-import { lateWrites, leaseIn, leaseTokensIn, passedOn, seen, type SeenTask } from './zombie.ts';
+import { lateWrites, leaseTokensIn, passedOn, seen, type SeenTask } from './zombie.ts';
 
 export const CUT_OFF = 'A';
 export const TAKEOVER = 'B';
@@ -223,7 +223,7 @@ export const partitionHazard: HazardRunner = async (env, scenario) => {
         ...later,
         ...seen(leaseTokensIn(atCut?.marks ?? []), true),
         ...seen(leaseTokensIn((durable?.marks ?? []).filter((m) => !atCutIds.has(m.id))), true),
-        ...seen(leaseIn(durable), true),
+        ...seen(durable?.claims ?? [], true),
       ],
       mailsReceived: (await world.outbox(runId)).length,
       completed: view?.status === 'completed',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DurableMark, DurableRecord, InFlightTask } from '../adapter.ts';
 import { entries, PIPELINE, T0 } from '../fixtures.ts';
-import { judgeZombie, lateWrites, leaseIn, leaseTokensIn, passedOn, seen } from './zombie.ts';
+import { judgeZombie, lateWrites, leaseTokensIn, passedOn, seen } from './zombie.ts';
 
 const task = (t: Partial<InFlightTask> & Pick<InFlightTask, 'attempt'>): InFlightTask => ({
   step: null,
@@ -254,21 +254,31 @@ describe('which task the records passed on', () => {
     expect(leaseTokensIn([mark({ id: 'c1', kind: 'checkpoint', writer: 'B' })])).toEqual([]);
   });
 
-  it('our lease passed on is read from its row too: a takeover that claimed it, drained the outbox and let go, with no checkpoint of its own', () => {
+  it('a hand-over is read from the record’s claims too: a takeover that claimed, finished and let go between two looks', () => {
     // The looks at the in-flight records saw the zombie's live lease only; the zombie's checkpoints are all the chain holds.
     const before = record('checkpoints', [mark({ id: 'c1', kind: 'checkpoint', writer: 'A', fencingToken: 1 })]);
     const held = [...leasePassed.inFlightAtFreeze, ...leaseTokensIn(before.marks)];
     expect(passedOn({ zombie: 'A', atFreeze: held, later: seen(held, true) })).toBeNull();
-    const released = { ...before, lease: { holder: 'B', token: 2 } };
-    expect(leaseIn(released)).toEqual([{ step: null, attempt: 2, worker: 'B', fence: 'lease' }]);
-    expect(passedOn({ zombie: 'A', atFreeze: held, later: seen(leaseIn(released), true) })).toMatchObject({
+    // The lease row, released, still names the takeover's claim.
+    const released = { ...before, claims: [task({ attempt: 2, worker: 'B', fence: 'lease' })] };
+    expect(passedOn({ zombie: 'A', atFreeze: held, later: seen(released.claims, true) })).toMatchObject({
       from: { attempt: 1, worker: 'A' },
       to: { attempt: 2, worker: 'B', fence: 'lease' },
       asleep: true,
     });
-    // No lease row (a runtime without our lease, or a naive run): nothing.
-    expect(leaseIn(before)).toEqual([]);
-    expect(leaseIn(null)).toEqual([]);
+    // A history's started event: the mail's step closed by the takeover's second attempt.
+    const atFreeze = [task({ step: 'DELIVER', attempt: 1, worker: 'A' })];
+    const closedBy = [
+      task({ step: 'FETCH', attempt: 1, worker: 'A' }),
+      task({ step: 'DELIVER', attempt: 2, worker: 'B' }),
+    ];
+    expect(passedOn({ zombie: 'A', atFreeze, later: seen(closedBy, false) })).toMatchObject({
+      from: { step: 'DELIVER', attempt: 1 },
+      to: { step: 'DELIVER', attempt: 2, worker: 'B', fence: 'runtime' },
+      asleep: false,
+    });
+    // Claims that only repeat what the zombie held pass nothing on.
+    expect(passedOn({ zombie: 'A', atFreeze, later: seen(atFreeze, true) })).toBeNull();
   });
 
   it('another worker’s task, another step, or the same attempt again is not the zombie’s passed on', () => {

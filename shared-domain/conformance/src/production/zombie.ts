@@ -109,16 +109,6 @@ export function leaseTokensIn(marks: readonly DurableMark[]): InFlightTask[] {
   );
 }
 
-/**
- * Our lease as its row says at a look, released or not: the last claim's holder and token. A
- * takeover with only the outbox left to drain writes no checkpoint, and may claim, send and
- * release between two looks at the in-flight records.
- */
-export function leaseIn(record: DurableRecord | null | undefined): InFlightTask[] {
-  const lease = record?.lease;
-  return lease ? [{ step: null, attempt: lease.token, worker: lease.holder, fence: 'lease' }] : [];
-}
-
 /** Tasks seen by a look, asleep or not. */
 export function seen(tasks: readonly InFlightTask[], asleep: boolean): SeenTask[] {
   return tasks.map((task) => ({ task, asleep }));
@@ -335,9 +325,9 @@ export const zombieHazard: HazardRunner = async (env, scenario) => {
       inFlightLater: [
         ...later,
         ...seen(leaseTokensIn(before?.marks ?? []), true),
-        ...seen(leaseIn(before), true),
+        ...seen(before?.claims ?? [], true),
         ...seen(leaseTokensIn(writtenAwake), false),
-        ...seen(leaseIn(durable), false),
+        ...seen(durable?.claims ?? [], false),
       ],
       zombieDied: a.life.exitCode !== null && a.life.exitCode !== 0,
       pauseMs,
