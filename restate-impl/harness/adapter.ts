@@ -164,7 +164,8 @@ export async function createRestateAdapter(o: RestateAdapterOptions): Promise<Ru
 
     // The server hands the invocation to one attempt at a time; a new attempt closes the stream of
     // the one before, so a late result from an earlier attempt has nowhere to go. Its count is the
-    // server's: which endpoint process holds the attempt it does not record.
+    // server's: which endpoint process holds the attempt it does not record, and once the invocation
+    // completes its row keeps no count at all (retry_count is empty), so its durable record has no claims.
     async inFlight(h: RestateHandle): Promise<InFlightTask[]> {
       const inv = await journal.invocation(h.service, h.runId);
       if (!inv || inv.status === 'completed') return [];
