@@ -23,7 +23,7 @@ import { WORKER_ENTRY } from './paths.ts';
 import { insertRun, keepDecision, loadRun } from '../src/store.ts';
 import { APPROVAL_TOPIC, approvalKey, STATUS_EVENT, type PhaseEvent } from '../src/workflow.ts';
 import { dbosDrills } from './drills.ts';
-import { toDurableRecord } from './durable-record.ts';
+import { claimOf, toDurableRecord } from './durable-record.ts';
 import { DBOS_INFO } from './info.ts';
 
 export interface DbosAdapterOptions {
@@ -124,9 +124,7 @@ export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeA
     // owner's steps are refused. Which process holds it DBOS does not record.
     async inFlight(h: RunHandle): Promise<InFlightTask[]> {
       const wf = await client.getWorkflow(h.runId);
-      return wf?.status === 'PENDING'
-        ? [{ step: null, attempt: wf.recoveryAttempts ?? 1, worker: null, fence: 'runtime' }]
-        : [];
+      return wf?.status === 'PENDING' ? [claimOf(wf.recoveryAttempts)] : [];
     },
 
     async abandon(h: RunHandle): Promise<void> {

@@ -1,4 +1,4 @@
-import type { DurableMark, DurableRecord } from '@vendor-review/conformance';
+import type { DurableMark, DurableRecord, InFlightTask } from '@vendor-review/conformance';
 
 /** One row of DBOS's step journal (`listWorkflowSteps`), as much of it as the record needs. */
 export interface JournalStep {
@@ -13,6 +13,11 @@ export interface JournalStep {
 export function stepOf(name: string): string | null {
   const head = name.split(/[:#]/)[0];
   return head && /^[A-Z_]+$/.test(head) ? head : null;
+}
+
+/** The workflow's claim: DBOS's count of its owners (the first start and every recovery by another process). */
+export function claimOf(recoveryAttempts: number | null | undefined): InFlightTask {
+  return { step: null, attempt: recoveryAttempts ?? 1, worker: null, fence: 'runtime' };
 }
 
 /**
@@ -39,6 +44,6 @@ export function toDurableRecord(steps: readonly JournalStep[], claimCount?: numb
     };
   });
   marks.sort((a, b) => a.order - b.order);
-  const claims = claimCount ? [{ step: null, attempt: claimCount, worker: null, fence: 'runtime' as const }] : [];
+  const claims = claimCount ? [claimOf(claimCount)] : [];
   return { runtime: 'dbos', kind: 'history', marks, claims };
 }
