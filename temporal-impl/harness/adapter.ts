@@ -20,7 +20,7 @@ import { temporalDrills } from './drills.ts';
 import { toDurableRecord } from './durable-record.ts';
 import { TEMPORAL } from './info.ts';
 import { readHistory } from './history.ts';
-import { pendingActivities } from './in-flight.ts';
+import { pendingTasks } from './in-flight.ts';
 import { workflowIdFor } from '../src/identity.ts';
 import { WORKER_ENTRY } from '../src/paths.ts';
 import { HARDENED_SHUTDOWN_GRACE_MS } from '../src/worker-options.ts';
@@ -142,7 +142,7 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
       await client.workflow.getHandle(workflowIdFor(h.runId)).terminate(`abandoned: ${reason}`);
     },
 
-    inFlight: (h) => pendingActivities(client, h.runId),
+    inFlight: (h) => pendingTasks(client, h.runId),
 
     async close(): Promise<void> {
       await connection.close();

@@ -1,6 +1,6 @@
 import { lastDurableBefore } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
-import { toDurableRecord } from './durable-record.ts';
+import { toDurableRecord, workflowTaskClaims } from './durable-record.ts';
 
 const T0 = 1_700_000_000_000;
 const t = (i: number) => new Date(T0 + i * 10).toISOString();
@@ -65,5 +65,35 @@ describe('a workflow history as a durable record', () => {
     expect(lastDurableBefore(rec, T0 + 50).short).toBe('#1 workflow started');
     // The started event is a claim the history keeps after the attempt closed: which attempt, and whose.
     expect(rec.claims).toEqual([{ step: 'EXTRACT', attempt: 2, worker: 'B', fence: 'runtime' }]);
+  });
+
+  it('claims each workflow task hand-out, newer only once the server has ended one; open: the one held now', () => {
+    const wt = (eventId: number, eventType: string, workerIdentity?: string) => ({
+      eventId,
+      eventType,
+      time: t(eventId),
+      ...(workerIdentity ? { workerIdentity } : {}),
+    });
+    // A holds a task when it freezes; the server times it out twice, each time handing it out again.
+    const events = [
+      wt(2, 'WorkflowTaskScheduled'),
+      wt(3, 'WorkflowTaskStarted', 'A/1'),
+      wt(4, 'WorkflowTaskCompleted', 'A/1'),
+      wt(5, 'WorkflowTaskScheduled'),
+      wt(6, 'WorkflowTaskStarted', 'A/1'),
+      wt(7, 'WorkflowTaskTimedOut'),
+      wt(8, 'WorkflowTaskScheduled'),
+      wt(9, 'WorkflowTaskStarted', 'A/1'),
+      wt(10, 'WorkflowTaskTimedOut'),
+      wt(11, 'WorkflowTaskScheduled'),
+      wt(12, 'WorkflowTaskStarted', 'B/2'),
+    ];
+    const claim = (attempt: number, worker: string) => ({ step: null, attempt, worker, fence: 'runtime' });
+    // A completed task passes nothing on: the next hand-out is no newer.
+    expect(workflowTaskClaims(events)).toEqual([claim(1, 'A'), claim(1, 'A'), claim(2, 'A'), claim(3, 'B')]);
+    expect(workflowTaskClaims(events, { open: true })).toEqual([claim(3, 'B')]);
+    expect(workflowTaskClaims(events.slice(0, 7), { open: true })).toEqual([]);
+    expect(workflowTaskClaims(events.slice(0, 5), { open: true })).toEqual([claim(1, 'A')]);
+    expect(toDurableRecord(events).claims).toEqual(workflowTaskClaims(events));
   });
 });

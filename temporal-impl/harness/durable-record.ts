@@ -1,4 +1,4 @@
-import { workerNameOf, type DurableMark, type DurableRecord } from '@vendor-review/conformance';
+import { workerNameOf, type DurableMark, type DurableRecord, type InFlightTask } from '@vendor-review/conformance';
 import type { HistoryEventSummary } from './history.ts';
 
 const VERBS: Record<string, string> = {
@@ -41,7 +41,8 @@ function describe(e: HistoryEventSummary): { short: string; long: string } {
 /**
  * A workflow history as the harness reads it: one mark per event, named by the step its activity
  * runs, with the worker that started or completed it (identities are `<worker name>/<pid>`); and
- * as claims, each activity's started event: the attempt that closed it and the worker it went to.
+ * as claims, each activity's started event (the attempt that closed it and the worker it went to)
+ * and each workflow task's (workflowTaskClaims).
  */
 export function toDurableRecord(events: HistoryEventSummary[]): DurableRecord {
   const marks = events.map((e): DurableMark => {
@@ -64,11 +65,36 @@ export function toDurableRecord(events: HistoryEventSummary[]): DurableRecord {
   marks.sort((a, b) => a.order - b.order);
   const claims = events
     .filter((e) => e.eventType === 'ActivityTaskStarted')
-    .map((e) => ({
+    .map((e): InFlightTask => ({
       step: stepOf(e.activityId, e.activityType),
       attempt: e.attempt ?? 1,
       worker: workerNameOf(e.workerIdentity),
-      fence: 'runtime' as const,
+      fence: 'runtime',
     }));
-  return { runtime: 'temporal', kind: 'history', marks, claims };
+  return { runtime: 'temporal', kind: 'history', marks, claims: [...claims, ...workflowTaskClaims(events)] };
+}
+
+const WORKFLOW_TASK_CLOSED = /^WorkflowTask(Completed|Failed|TimedOut)$/;
+const WORKFLOW_TASK_ENDED_BY_SERVER = /^WorkflowTask(Failed|TimedOut)$/;
+
+/**
+ * Each hand-out of a workflow task, as its started event names it, with the worker it went to.
+ * Its token counts the hand-outs the server had ended before it (timed out or failed) plus one: a
+ * completed task passes nothing on, an ended one makes every later hand-out newer. Temporal's own
+ * attempt number does not say this: it starts over at 1 when a timed-out task moves off a sticky
+ * queue. `open`: only the last hand-out, and only while nothing has closed it (the task a worker
+ * holds now).
+ */
+export function workflowTaskClaims(events: readonly HistoryEventSummary[], o: { open?: boolean } = {}): InFlightTask[] {
+  const claims: InFlightTask[] = [];
+  let ended = 0;
+  let open = false;
+  for (const e of events) {
+    if (WORKFLOW_TASK_ENDED_BY_SERVER.test(e.eventType)) ended++;
+    if (WORKFLOW_TASK_CLOSED.test(e.eventType)) open = false;
+    if (e.eventType !== 'WorkflowTaskStarted') continue;
+    open = true;
+    claims.push({ step: null, attempt: ended + 1, worker: workerNameOf(e.workerIdentity), fence: 'runtime' });
+  }
+  return o.open ? (open ? claims.slice(-1) : []) : claims;
 }
