@@ -9,6 +9,7 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       'shared-domain/pipeline',
+      'shared-domain/instrument',
       'shared-domain/worker-io',
       'shared-domain/world',
       'shared-domain/testbed',

@@ -1,18 +1,20 @@
 import os from 'node:os';
 import { z } from 'zod';
 import {
-  MATRIX_CRASH_POINTS,
   DURABILITIES,
   GRANULARITIES,
-  STOP_GRACE_MS,
-  STOP_MODES,
   VARIANTS,
-  type CrashPointName,
   type Durability,
   type Granularity,
-  type StopMode,
   type Variant,
 } from '@vendor-review/pipeline';
+import {
+  MATRIX_CRASH_POINTS,
+  STOP_GRACE_MS,
+  STOP_MODES,
+  type CrashPointName,
+  type StopMode,
+} from '@vendor-review/instrument';
 import {
   DEFAULT_HAZARDS,
   HAZARD_IDS,

@@ -13,7 +13,7 @@ const REGISTRY: Record<string, () => Promise<{ runtime: RuntimeModule }>> = {
   temporal: () => import('@vendor-review/temporal/runtime'),
   dbos: () => import('@vendor-review/dbos/runtime'),
   restate: () => import('@vendor-review/restate/runtime'),
-  plain: () => import('./plain/module.ts'),
+  plain: () => import('./plain-harness/module.ts'),
 };
 
 export type { RuntimeEnv, RuntimeModule, StartedRuntime };

@@ -1,4 +1,4 @@
-import { type CrashPointName } from '@vendor-review/pipeline/pure';
+import { type CrashPointName } from '@vendor-review/instrument/points';
 import { CRASH_POINTS } from '@vendor-review/conformance';
 import type { Outcome, ResultRow } from './report/results.ts';
 

@@ -22,6 +22,13 @@ const COMMANDS: Record<string, string> = {
   'plain worker': root('compare/src/plain/worker.ts'),
 };
 
+/** The workers as the harness starts them, with crash points laid over them. */
+const ARMED_WORKERS: Record<string, string> = {
+  'LangGraph worker': root('langgraph-impl/harness/worker.ts'),
+  'Temporal worker': root('temporal-impl/harness/worker.ts'),
+  'plain worker': root('compare/src/plain-harness/worker.ts'),
+};
+
 function run(
   entry: string,
   args: string[],
@@ -59,11 +66,11 @@ describe.concurrent('every command line', () => {
     ['LangGraph worker', ['--run', 'rev-x'], { DATABASE_URL: 'postgres://127.0.0.1:1/none' }],
     ['Temporal worker', [], { WORLD_URL: 'http://127.0.0.1:1' }],
     ['plain worker', ['--run', 'rev-x'], { DATABASE_URL: 'postgres://127.0.0.1:1/none' }],
-  ] as const)('%s: a mistyped CRASH_PLAN is one line and exit 2, before anything connects', async (name, args, env) => {
-    const r = await run(COMMANDS[name]!, [...args], { ...env, CRASH_PLAN: 'after-modle' });
+  ] as const)('%s: a mistyped crash plan is one line and exit 2, before anything connects', async (name, args, env) => {
+    const r = await run(ARMED_WORKERS[name]!, [...args], { ...env, CRASH_PLAN: 'after-modle' });
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/unknown crash point "after-modle" in CRASH_PLAN; known points: boundary, /);
+    expect(r.stderr).toMatch(/unknown crash point "after-modle" in the crash plan; known points: boundary, /);
   });
 
   it.each([

@@ -13,8 +13,8 @@ import {
 } from '@vendor-review/conformance';
 import { freshDatabase, startPostgres, type PostgresHandle } from '@vendor-review/testbed';
 import { startWorld, type World } from '@vendor-review/world';
-import { PLAIN } from '../src/plain/adapter.ts';
-import { runtime } from '../src/plain/module.ts';
+import { PLAIN } from '../src/plain-harness/adapter.ts';
+import { runtime } from '../src/plain-harness/module.ts';
 
 let server: PostgresHandle | undefined;
 let db: Awaited<ReturnType<typeof freshDatabase>> | undefined;

@@ -18,7 +18,7 @@ import {
   type WorkerSpec,
 } from '@vendor-review/conformance';
 import pg from 'pg';
-import { executorIdFor, hardenedVersionFor } from '../src/identity.ts';
+import { appNameFor, executorIdFor, hardenedVersionFor } from './identity.ts';
 import { WORKER_ENTRY } from './paths.ts';
 import { insertRun, keepDecision, loadRun } from '../src/store.ts';
 import { APPROVAL_TOPIC, approvalKey, STATUS_EVENT, type PhaseEvent } from '../src/workflow.ts';
@@ -52,7 +52,7 @@ function statusOf(dbosStatus: string, phase: PhaseEvent | null): RunView['status
 export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeAdapter> {
   const pool = new pg.Pool({ connectionString: o.databaseUrl, max: 3 });
   pool.on('error', () => {});
-  // No application of its own: every run is an application (src/identity.ts), and the client reads them all.
+  // No application of its own: every run is an application (identity.ts), and the client reads them all.
   const client = await DBOSClient.create({ systemDatabaseUrl: o.databaseUrl, systemDatabasePoolSize: 4 });
   const phaseOf = (runId: string) =>
     client.getEvent<PhaseEvent>(runId, STATUS_EVENT, { timeoutSeconds: 0 }).catch(() => null);
@@ -96,6 +96,7 @@ export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeA
           DATABASE_URL: o.databaseUrl,
           WORLD_URL: o.worldUrl,
           CRASH_PLAN: crashPlan ?? undefined,
+          DBOS_APP_NAME: appNameFor(h.runId),
           DBOS_EXECUTOR_ID: executorIdFor(h.runId),
           DBOS_APP_VERSION: h.config.variant === 'hardened' ? hardenedVersionFor(h.runId) : undefined,
         },

@@ -10,7 +10,8 @@ import type {
   RuntimeDrills,
 } from '@vendor-review/conformance';
 import type pg from 'pg';
-import { hardenedVersionFor, WORKFLOW_RELEASE } from '../src/identity.ts';
+import { releaseVersion, WORKFLOW_RELEASE } from '../src/identity.ts';
+import { hardenedVersionFor } from './identity.ts';
 import { APPROVAL_TOPIC } from '../src/workflow.ts';
 import { VERSION_CHECK } from '../src/version-check.ts';
 
@@ -42,7 +43,7 @@ export function dbosDrills(o: { pool: pg.Pool; client: DBOSClient; adapter: Runt
   const previousVersion = (runId: string) => hardenedVersionFor(runId, WORKFLOW_RELEASE - 1);
   const deploy: DeployDrill = {
     lastRelease: {
-      previous: `a worker of the previous release's application version (vendor-review-${WORKFLOW_RELEASE - 1}+<run>)`,
+      previous: `a worker of the previous release's application version (${releaseVersion(WORKFLOW_RELEASE - 1)}+<run>)`,
       async previousWorker(h, opts) {
         const spec = o.adapter.workerSpec(h, opts);
         return { ...spec, env: { ...spec.env, DBOS_APP_VERSION: previousVersion(h.runId) } };

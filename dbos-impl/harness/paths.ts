@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 
-export const WORKER_ENTRY = fileURLToPath(new URL('../src/worker.ts', import.meta.url));
+/** The worker the harness runs: src/'s worker with the crash points laid over it (worker.ts here). */
+export const WORKER_ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
 
 /**
  * What the worker's bundle leaves out: the SDK's optional telemetry, which it loads only when

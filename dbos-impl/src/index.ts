@@ -1,2 +1,4 @@
 export { setupDatabase, DBOS_OUTBOX, DBOS_STEP_ERRORS } from './store.ts';
-export { appNameFor, executorIdFor, hardenedVersionFor, APP_NAME, WORKFLOW_RELEASE } from './identity.ts';
+export { APP_NAME, WORKFLOW_RELEASE, releaseVersion } from './identity.ts';
+export { runWorker, type WorkerOptions } from './run-worker.ts';
+export type { Boundary, StepWrapper } from './workflow.ts';

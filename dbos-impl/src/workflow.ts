@@ -17,7 +17,6 @@ import {
   applyUpdate,
   approvalQuestion,
   composeDelivery,
-  crashpoint,
   deadLetter,
   deliver,
   deriveIdempotencyKey,
@@ -61,7 +60,13 @@ export interface ReviewInput {
 }
 
 /** A step, or a stage: several steps inside one DBOS step (the coarser granularities). */
-type Boundary = StepName | 'REVIEW' | 'REQUIREMENT' | 'SEND';
+export type Boundary = StepName | 'REVIEW' | 'REQUIREMENT' | 'SEND';
+
+/**
+ * Runs the code of one step, given its name: called inside `DBOS.runStep`, so only for a step that
+ * runs, never for one DBOS hands back from its journal. DBOS has no hook of its own before a step.
+ */
+export type StepWrapper = <R>(step: Boundary, body: () => Promise<R>) => Promise<R>;
 
 /** The event the harness polls for the run's phase, and the topic the approval is sent on. */
 export const STATUS_EVENT = 'status';
@@ -80,6 +85,8 @@ export interface WorkflowDeps {
   gate: StepGate | null;
   /** `pnpm lab worker`: a line as each step starts and ends (TRACE_STEPS). */
   trace?: StepTrace | null;
+  /** Around the code of every step that runs (the worker's options); none in the worker a team deploys. */
+  wrapStep?: StepWrapper | null;
 }
 
 class StepGaveUp extends Error {
@@ -98,7 +105,7 @@ const APPROVAL_WAIT_S = 7 * 24 * 3600;
 export function makeVendorReview(deps: () => WorkflowDeps) {
   return async function vendorReview(input: ReviewInput): Promise<ReviewState> {
     const { runId, variant } = input;
-    const { ports, worker, pool, gate, trace } = deps();
+    const { ports, worker, pool, gate, trace, wrapStep } = deps();
     const hardened = variant === 'hardened';
     if (hardened && !pool) throw new PermanentError('the hardened variant needs DATABASE_URL', 'no-database');
     const workflowId = DBOS.workflowID ?? runId;
@@ -114,9 +121,10 @@ export function makeVendorReview(deps: () => WorkflowDeps) {
       ...(hardened ? { idempotencyKey: deriveIdempotencyKey(workflowId, stepKey) } : {}),
     });
 
+    const wrapped = <R>(name: Boundary, body: () => Promise<R>) => (wrapStep ? () => wrapStep(name, body) : body);
     /** One DBOS step. `stepKey` names the logical operation (DBOS's step name, the key, the error count). */
     const step = async <R>(name: Boundary, stepKey: string, body: () => Promise<R>, dlInput?: unknown): Promise<R> => {
-      const run = trace ? () => trace.step(runId, stepKey, 1, body) : body;
+      const run = wrapped(name, trace ? () => trace.step(runId, stepKey, 1, body) : body);
       if (!hardened) return DBOS.runStep(run, { name: stepKey });
       await gate?.enter();
       try {
@@ -187,7 +195,6 @@ export function makeVendorReview(deps: () => WorkflowDeps) {
 
       await step('AWAIT_APPROVAL', 'AWAIT_APPROVAL', async () => approvalQuestion(state));
       await phase('awaiting-approval');
-      await crashpoint('awaiting-approval', { detail: `workflowId=${workflowId}` });
       // Durable: a message sent while no worker was alive waits in DBOS's notifications table.
       const decision = await DBOS.recv<Decision>(APPROVAL_TOPIC, { timeoutSeconds: APPROVAL_WAIT_S });
       if (!decision) throw new PermanentError(`no decision within ${APPROVAL_WAIT_S} s`, 'approval-timeout');
@@ -223,8 +230,9 @@ export function makeVendorReview(deps: () => WorkflowDeps) {
       const gaveUp = err;
       merge(
         await DBOS.runStep(
-          async () =>
+          wrapped('DEAD_LETTER', async () =>
             deadLetter({ step: gaveUp.step, error: gaveUp.cause, attempts: gaveUp.attempts, input: gaveUp.input }),
+          ),
           { name: 'DEAD_LETTER' },
         ),
       );

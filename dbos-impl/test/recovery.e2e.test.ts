@@ -11,7 +11,7 @@ import { WorkerProcess } from '@vendor-review/testbed';
 import { worldClient, type LedgerEntry } from '@vendor-review/world';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executorIdFor, hardenedVersionFor } from '../src/index.ts';
+import { executorIdFor, hardenedVersionFor } from '../harness/identity.ts';
 import { VERSION_CHECK, VERSION_CHECK_EXIT } from '../src/version-check.ts';
 import { runtime } from '../harness/module.ts';
 

@@ -2,7 +2,7 @@ import type { DeliveryReceipt, Ports, ReviewState, Durability, Variant } from '@
 import type pg from 'pg';
 import { ReviewSaver } from '../src/checkpointer.ts';
 import { RunNotFoundError } from '../src/errors.ts';
-import { isAwaitingApproval } from '../src/execute-run.ts';
+import { isAwaitingApproval } from '../src/run-thread.ts';
 import { reviewRunnable } from '../src/review-runnable.ts';
 import { isTaskResult } from '../src/functional/review.ts';
 import { withPool } from '../src/pool.ts';

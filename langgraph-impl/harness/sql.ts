@@ -8,6 +8,9 @@
 
 export const SELECT_RUN_STATUS = `SELECT status FROM lg_runs WHERE run_id = $1`;
 
+/** The runs on these threads that their worker has recorded as waiting for the approval. */
+export const SELECT_RUNS_AWAITING_APPROVAL = `SELECT run_id FROM lg_runs WHERE thread_id = ANY($1) AND status = 'awaiting-approval'`;
+
 /** An operator gives up on a run that is still going; a run that already ended keeps its ending. */
 export const ABANDON_RUN = `
 UPDATE lg_runs SET status = 'failed', updated_at = now(), finished_at = now(), last_worker = 'operator', error = $2

@@ -51,3 +51,23 @@ export async function waitForApproval(
   }
   return null;
 }
+
+/**
+ * The decision a run at the gate resumes with: the one recorded, or else (after `waiting`) the
+ * first one recorded from now on. Marked consumed by `worker`. Throws the signal's reason when it
+ * aborts first (a lost lease, a drain).
+ */
+export async function takeDecision(
+  pool: pg.Pool,
+  runId: string,
+  worker: string,
+  opts: { pollMs: number; signal: AbortSignal; waiting: () => Promise<void>; log: (line: string) => void },
+): Promise<Decision> {
+  const recorded = await findApproval(pool, runId);
+  if (!recorded) await opts.waiting();
+  const decision = recorded ?? (await waitForApproval(pool, runId, { pollMs: opts.pollMs, signal: opts.signal }));
+  if (!decision) throw opts.signal.reason ?? new Error('stopped while waiting for approval');
+  opts.log(`approval found: ${decision.approved ? 'approved' : 'rejected'} by ${decision.by}`);
+  await markApprovalConsumed(pool, runId, worker);
+  return decision;
+}

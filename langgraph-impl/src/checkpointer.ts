@@ -9,7 +9,6 @@ import type {
 import { PostgresSaver } from '@langchain/langgraph-checkpoint-postgres';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import {
-  crashpoint,
   PermanentError,
   STATE_SCHEMA_VERSION,
   UnsupportedStateVersionError,
@@ -108,11 +107,16 @@ export class ReviewSaver extends PostgresSaver {
         p.writer,
         p.fencingToken,
       ]);
-      // Written, not committed: from the checkpoint that first keeps EXTRACT's result on.
-      if ('EXTRACT' in checkpoint.versions_seen) await crashpoint('mid-commit');
+      await this.written(client, checkpoint);
     });
     return { configurable: { thread_id, checkpoint_ns, checkpoint_id: checkpoint.id } };
   }
+
+  /**
+   * The checkpoint and its provenance are written on `client` and not yet committed. Nothing to do
+   * here; a subclass that must act inside the checkpoint's own transaction overrides it.
+   */
+  protected async written(_client: pg.PoolClient, _checkpoint: Checkpoint): Promise<void> {}
 
   private provenanceOf(checkpoint: Checkpoint): Provenance {
     const version = checkpoint.channel_values.schemaVersion;
@@ -218,12 +222,18 @@ export class ReviewSaver extends PostgresSaver {
   }
 }
 
+/** Makes the PostgreSQL saver of a run: `ReviewSaver` itself, or a subclass of it. */
+export type SaverFactory = (pool: pg.Pool, opts: ReviewSaverOptions) => ReviewSaver;
+
+export const newReviewSaver: SaverFactory = (pool, opts) => new ReviewSaver(pool, opts);
+
 export function createCheckpointer(
   kind: CheckpointerKind,
   pool: pg.Pool | null,
   opts: ReviewSaverOptions,
+  newSaver: SaverFactory = newReviewSaver,
 ): BaseCheckpointSaver {
   if (kind === 'memory') return new MemorySaver();
   if (!pool) throw new Error('a postgres checkpointer needs a pool');
-  return new ReviewSaver(pool, opts);
+  return newSaver(pool, opts);
 }

@@ -1,4 +1,4 @@
-import type { Mail } from '@vendor-review/pipeline';
+import type { Mail, Ports } from '@vendor-review/pipeline';
 import { createOutbox } from '@vendor-review/worker-io';
 import type pg from 'pg';
 import { withFence, type Lease } from './lease.ts';
@@ -37,4 +37,17 @@ export function outboxWriter(pool: pg.Pool, lease: Lease | null): OutboxWriter {
       );
     },
   };
+}
+
+/** A hardened run's own worker sends the run's mail once the graph has ended, until none is left. */
+export async function deliverRunOutbox(o: {
+  pool: pg.Pool;
+  ports: Ports;
+  worker: string;
+  runId: string;
+  signal: AbortSignal;
+  log: (line: string) => void;
+}): Promise<void> {
+  const drained = await LG_OUTBOX.drain({ ...o, scope: LG_OUTBOX_SCOPE, untilEmpty: true });
+  if (drained.sent) o.log(`delivered ${drained.sent} outbox mail(s)`);
 }

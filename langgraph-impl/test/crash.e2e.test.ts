@@ -12,7 +12,7 @@ import {
   runtimeUnderTest,
   type RuntimeUnderTest,
 } from '@vendor-review/conformance';
-import type { CrashPointName } from '@vendor-review/pipeline';
+import type { CrashPointName } from '@vendor-review/instrument';
 import type { DurableMark } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
 import { LANGGRAPH } from '../harness/index.ts';

@@ -14,7 +14,7 @@ import {
   runtimeUnderTest,
   type RuntimeUnderTest,
 } from '@vendor-review/conformance';
-import { MATRIX_CRASH_POINTS, type CrashPointName } from '@vendor-review/pipeline';
+import { MATRIX_CRASH_POINTS, type CrashPointName } from '@vendor-review/instrument';
 import { describe, expect, it } from 'vitest';
 import { LANGGRAPH_FUNCTIONAL } from '../harness/index.ts';
 import { ENTRYPOINT_NAME } from '../src/functional/review.ts';

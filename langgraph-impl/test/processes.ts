@@ -3,7 +3,8 @@ import { WORKER_ENTRY } from '../harness/index.ts';
 
 /**
  * LangGraph worker processes for the tests, through the one worker-process module the harness
- * uses (shared-domain infra): `node --import tsx src/worker.ts <args>` with exactly `env`.
+ * uses (shared-domain infra): `node --import tsx harness/worker.ts <args>` with exactly `env`, that
+ * is src/'s worker with the crash points laid over it (CRASH_PLAN arms them).
  */
 export interface WorkerResult {
   pid: number;

@@ -1,3 +1,4 @@
 import { fileURLToPath } from 'node:url';
 
-export const WORKER_ENTRY = fileURLToPath(new URL('../src/worker.ts', import.meta.url));
+/** The endpoint's entry as the harness starts it (crash points laid over src/endpoint.ts). */
+export const WORKER_ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));

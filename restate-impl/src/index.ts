@@ -1,4 +1,4 @@
-/** The application: the workflow, what a client says to the server, and the store beside it. */
+/** The application: the workflow, the endpoint that serves it, what a client says to the server, and the store beside it. */
 export {
   reviewWorkflow,
   serviceNameFor,
@@ -7,5 +7,12 @@ export {
   type Phase,
   type ReviewInput,
 } from './workflow.ts';
+export {
+  readEndpointConfig,
+  serveReviewEndpoint,
+  ENDPOINT_USAGE,
+  type EndpointConfig,
+  type ReviewEndpointOptions,
+} from './endpoint.ts';
 export * from './client.ts';
 export { insertRun, loadRun, setupDatabase, RESTATE_OUTBOX, RESTATE_STEP_ERRORS, type RegisteredRun } from './store.ts';

@@ -1,9 +1,10 @@
 /**
  * The Restate SDK calls `Promise.withResolvers`, which Node 20 lacks: without it every invocation
- * fails inside the SDK and the server retries it forever. Imported before the SDK by every entry
- * that serves the workflow; a Node that has it keeps its own.
+ * fails inside the SDK and the server retries it forever. Called by whatever serves the workflow
+ * before its first invocation (the SDK only calls it while serving); a Node that has it keeps its own.
  */
-if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== 'function') {
+export function supplyPromiseWithResolvers(): void {
+  if (typeof (Promise as { withResolvers?: unknown }).withResolvers === 'function') return;
   Object.defineProperty(Promise, 'withResolvers', {
     configurable: true,
     writable: true,

@@ -20,7 +20,6 @@ import {
   applyUpdate,
   approvalQuestion,
   composeDelivery,
-  crashpoint,
   deadLetter,
   deliver,
   deriveIdempotencyKey,
@@ -73,7 +72,7 @@ export type Phase = 'running' | 'awaiting-approval' | 'completed' | 'failed';
 /**
  * One workflow service per run (what a task queue per run is to Temporal): the server pushes a
  * service's invocations to the deployment registered for it, so a run's service reaches only
- * that run's workers, and a worker's crash plan only its own run.
+ * that run's endpoints.
  */
 export function serviceNameFor(runId: string): string {
   return `VendorReview_${runId.replace(/[^A-Za-z0-9_]/g, '_')}`;
@@ -206,7 +205,6 @@ export function reviewWorkflow(name: string, deps: WorkflowDeps, options: Workfl
 
           await step('AWAIT_APPROVAL', 'AWAIT_APPROVAL', async () => approvalQuestion(state));
           phase('awaiting-approval');
-          await crashpoint('awaiting-approval', { detail: `workflowId=${workflowId}` });
           // Resolved by the `approve` handler, which the server holds until an endpoint is alive.
           const decision = await ctx.promise<Decision>(APPROVAL_PROMISE).get();
           phase('running');

@@ -15,6 +15,7 @@ import {
   type RuntimeAdapter,
   type WorkerSpec,
 } from '@vendor-review/conformance';
+import { STOP_GRACE_MS } from '@vendor-review/instrument';
 import { approveRun, getRun, runStatus, startRun } from '../src/client.ts';
 import { temporalDrills } from './drills.ts';
 import { toDurableRecord } from './durable-record.ts';
@@ -22,9 +23,16 @@ import { TEMPORAL } from './info.ts';
 import { readHistory } from './history.ts';
 import { pendingTasks } from './in-flight.ts';
 import { workflowIdFor } from '../src/identity.ts';
-import { WORKER_ENTRY } from '../src/paths.ts';
-import { HARDENED_SHUTDOWN_GRACE_MS } from '../src/worker-options.ts';
+import { SHUTDOWN_TEARDOWN_MS } from '../src/worker-options.ts';
+import { HARNESS_WORKER_ENTRY } from './paths.ts';
 import type { TemporalServer } from './server/spec.ts';
+
+/**
+ * How long a hardened worker asked to stop (SIGTERM) lets the activities in flight finish: inside
+ * the grace the harness, as an orchestrator would, gives the process before it kills it
+ * (STOP_GRACE_MS), with time left to report the results and close the connection.
+ */
+const HARDENED_SHUTDOWN_GRACE_MS = STOP_GRACE_MS - SHUTDOWN_TEARDOWN_MS;
 
 export interface TemporalAdapterOptions {
   /**
@@ -37,7 +45,7 @@ export interface TemporalAdapterOptions {
   worldUrl: string;
   /** The prebuilt workflow bundle every worker loads (see cachedWorkflowBundle). */
   bundlePath: string;
-  /** A prebuilt worker module; default: the TypeScript entry, run under tsx. */
+  /** A prebuilt worker module; default: the harness's TypeScript entry (paths.ts), run under tsx. */
   workerEntry?: string;
   /** The Temporal UI, when the server outlives the harness (runs are linked); else null. */
   uiUrl: string | null;
@@ -106,7 +114,7 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
 
     workerSpec(h: TemporalHandle, { crashPlan }: { name: string; crashPlan: string | null }): WorkerSpec {
       return {
-        entry: o.workerEntry ?? WORKER_ENTRY,
+        entry: o.workerEntry ?? HARNESS_WORKER_ENTRY,
         env: {
           ...o.temporal.workerEnv,
           TASK_QUEUE: h.taskQueue,

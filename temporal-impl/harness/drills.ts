@@ -22,8 +22,8 @@ import { DEAD_LETTER_TABLE, OUTBOX_TABLE } from '../src/postgres-store.ts';
 import { approveSignal } from '../src/workflows/definitions.ts';
 
 const VERSIONS = {
-  v1: fileURLToPath(new URL('../src/versions/v1.ts', import.meta.url)),
-  unpatched: fileURLToPath(new URL('../src/versions/v2-unpatched.ts', import.meta.url)),
+  v1: fileURLToPath(new URL('./versions/v1.ts', import.meta.url)),
+  unpatched: fileURLToPath(new URL('./versions/v2-unpatched.ts', import.meta.url)),
 };
 const building = new Map<keyof typeof VERSIONS, Promise<string>>();
 

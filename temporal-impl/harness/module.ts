@@ -20,15 +20,17 @@ export const runtime: RuntimeModule = {
       { createTemporalAdapter },
       { cachedWorkflowBundle },
       { setupDatabase, TM_OUTBOX },
-      { WORKER_ENTRY, WORKFLOW_BUNDLER },
+      { WORKFLOW_BUNDLER },
+      { HARNESS_WORKER_ENTRY },
     ] = await Promise.all([
       import('./adapter.ts'),
       import('../src/bundle.ts'),
       import('../src/postgres-store.ts'),
       import('../src/paths.ts'),
+      import('./paths.ts'),
     ]);
     const [worker, bundle] = await Promise.all([
-      workerBundle(WORKER_ENTRY, WORKFLOW_BUNDLER),
+      workerBundle(HARNESS_WORKER_ENTRY, WORKFLOW_BUNDLER),
       cachedWorkflowBundle(),
       setupDatabase(env.databaseUrl),
     ]);

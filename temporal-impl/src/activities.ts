@@ -50,8 +50,6 @@ export interface ActivityDeps {
   worker: string;
   /** Outbox and dead letters (hardened). Without it those activities fail with a message saying so. */
   store?: Store;
-  /** Told when a run has asked for approval, so the worker process can watch it reach the durable wait. */
-  onApprovalRequested?: (workflowId: string) => void;
 }
 
 const DELIVERY_POLL_MS = 200;
@@ -122,12 +120,7 @@ export function createActivities(deps: ActivityDeps) {
     /** coarse: DRAFT and DELIVER in one activity; the mail goes out straight from it (with its key in hardened). */
     send: (a: StepArgs): Promise<StateUpdate> => stage('SEND', a, draftAndDeliver),
 
-    requestApproval: (a: StepArgs) =>
-      run('AWAIT_APPROVAL', a, async (ctx) => {
-        const question = approvalQuestion(a.state);
-        deps.onApprovalRequested?.(ctx.run.runtimeId);
-        return question;
-      }),
+    requestApproval: (a: StepArgs) => run('AWAIT_APPROVAL', a, async () => approvalQuestion(a.state)),
     applyApproval: (a: StepArgs & { decision: ApprovalDecision }): Promise<StateUpdate> =>
       run('AWAIT_APPROVAL', a, async () => applyApprovalStep(a.state, a.decision)),
 

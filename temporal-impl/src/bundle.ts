@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { makeDirectory, writeFileAtomic } from '@vendor-review/worker-io';
 import { publishCached, sourcesHash, type Built } from '@vendor-review/testbed';
-import { WORKFLOWS_PATH } from './workflows-path.ts';
+import { WORKFLOWS_PATH } from './paths.ts';
 
 export { WORKFLOWS_PATH };
 
@@ -46,7 +46,9 @@ const PURE_DOMAIN = fileURLToPath(new URL('../../shared-domain/pipeline/src/', i
 export async function cachedWorkflowBundle(o: { workflowsPath?: string; name?: string } = {}): Promise<Built> {
   const name = o.name ?? 'workflow-bundle';
   const dir = resolve(PACKAGE_DIR, '.cache');
-  const cached = resolve(dir, `${name}-${sourcesHash([resolve(PACKAGE_DIR, 'src'), PURE_DOMAIN])}.js`);
+  // An entry outside src/ (another release's workflow, the benchmark's) brings its own folder's sources.
+  const roots = [resolve(PACKAGE_DIR, 'src'), ...(o.workflowsPath ? [dirname(o.workflowsPath)] : []), PURE_DOMAIN];
+  const cached = resolve(dir, `${name}-${sourcesHash(roots)}.js`);
   if (existsSync(cached)) return { path: cached, ms: 0, cached: true };
   const tmp = resolve(dir, `tmp-${process.pid}-${name}.js`);
   const built = await buildWorkflowBundle(tmp, o.workflowsPath);

@@ -3,6 +3,7 @@
  * its activities, the worker, the client, the store). The harness plugin is `../harness/`.
  */
 export { WORKER_ENTRY, WORKFLOW_BUNDLER } from './paths.ts';
+export { runWorker, type WorkerExtensions } from './run-worker.ts';
 
 export { buildWorkflowBundle, cachedWorkflowBundle, WORKFLOWS_PATH } from './bundle.ts';
 export {

@@ -4,8 +4,8 @@ import type { Store } from './postgres-store.ts';
 /**
  * The delivery half of the hardened outbox, running beside the worker in the same process: it
  * delivers its task queue's mail (the shared outbox module claims, sends with the row's key, and
- * marks). The domain's sendDelivery holds the after-deliver crash point, so in the hardened variant
- * that crash happens here, and the next drainer resends with the same key (the mailer collapses it).
+ * marks). A worker that dies after the mail went out and before its row was marked leaves the row
+ * pending; the next drainer resends it with the same key, and the mailer collapses the two.
  */
 export function startOutboxDrainer(o: {
   store: Store;

@@ -1,5 +1,3 @@
-import { STOP_GRACE_MS } from '@vendor-review/pipeline';
-
 /**
  * Worker-side timing, next to the activity timeouts in workflows/activity-options.ts.
  *
@@ -12,14 +10,14 @@ import { STOP_GRACE_MS } from '@vendor-review/pipeline';
  * 80% of the heartbeat timeout). 500ms keeps a 4x margin under the 2s heartbeat timeout when the
  * machine is busy, so a live worker is never mistaken for a dead one.
  *
- * HARDENED_SHUTDOWN_GRACE_MS: asked to stop (SIGTERM; the SDK's Runtime shuts the worker down on
- * it by default), a worker stops polling and gives the activities in flight this long to finish,
- * heartbeating as usual, before it cancels them (shutdownGraceTime; 0 by default, which cancels at
- * once: what naive gets). It must end inside the grace the orchestrator gives the process
- * (STOP_GRACE_MS) with time left to report the results and close the connection.
+ * SHUTDOWN_GRACE_MS (the environment's, worker.ts): asked to stop (SIGTERM; the SDK's Runtime shuts
+ * the worker down on it by default), a worker stops polling and gives the activities in flight this
+ * long to finish, heartbeating as usual, before it cancels them (shutdownGraceTime; 0 by default,
+ * which cancels at once). Whoever deploys the worker sets it to end inside the grace its
+ * orchestrator gives the process, less SHUTDOWN_TEARDOWN_MS to report the results and close the
+ * connection.
  */
 export const STICKY_SCHEDULE_TO_START_TIMEOUT = '1s';
 export const MAX_HEARTBEAT_THROTTLE = '500ms';
 export const SHUTDOWN_TEARDOWN_MS = 1500;
-export const HARDENED_SHUTDOWN_GRACE_MS = STOP_GRACE_MS - SHUTDOWN_TEARDOWN_MS;
 export const WORKFLOWS_ON_MAIN_THREAD = true;

@@ -4,8 +4,8 @@
  */
 import { makeVendorReview } from './workflows/review.ts';
 
-export const vendorReview = makeVendorReview('patched');
+export const vendorReview = makeVendorReview();
 /** The same pipeline with fewer durable boundaries (domain granularity.ts); started by client.ts per run. */
-export const vendorReviewCoarse = makeVendorReview('patched', 'coarse');
-export const vendorReviewPerRequirement = makeVendorReview('patched', 'per-requirement');
+export const vendorReviewCoarse = makeVendorReview('coarse');
+export const vendorReviewPerRequirement = makeVendorReview('per-requirement');
 export * from './workflows/definitions.ts';

@@ -1,6 +1,6 @@
 /**
  * Records the replay fixtures for real: a dev server, the world, PostgreSQL, and a worker running
- * the v1 workflow code (src/versions/v1.ts). Each run's history is written as proto JSON to
+ * the v1 workflow code (harness/versions/v1.ts). Each run's history is written as proto JSON to
  * test/histories/. Run again only when the fixtures must change:
  *
  *   TEMPORAL_CLI_PATH=… pnpm --filter @vendor-review/temporal record-histories
@@ -23,7 +23,7 @@ import { startOutboxDrainer } from '../src/outbox-drainer.ts';
 import { installRuntime } from '../src/runtime.ts';
 
 const OUT_DIR = fileURLToPath(new URL('./histories/', import.meta.url));
-const V1 = fileURLToPath(new URL('../src/versions/v1.ts', import.meta.url));
+const V1 = fileURLToPath(new URL('../harness/versions/v1.ts', import.meta.url));
 
 installRuntime();
 const { TEMPORAL_ADDRESS: _ignored, ...env } = process.env;

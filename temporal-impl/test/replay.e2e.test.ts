@@ -13,7 +13,7 @@ import { DeterminismViolationError } from '@temporalio/workflow';
 import { installRuntime } from '../src/runtime.ts';
 
 const HISTORIES_DIR = fileURLToPath(new URL('./histories/', import.meta.url));
-const UNPATCHED = fileURLToPath(new URL('../src/versions/v2-unpatched.ts', import.meta.url));
+const UNPATCHED = fileURLToPath(new URL('../harness/versions/v2-unpatched.ts', import.meta.url));
 const bundlePath = inject('workflowBundle');
 
 // The replayer reports each failure to us; core's own warning for the same event is noise here.

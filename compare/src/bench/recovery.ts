@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import type { CrashPointName } from '@vendor-review/pipeline';
+import type { CrashPointName } from '@vendor-review/instrument';
 import type { RuntimeAdapter } from '@vendor-review/conformance';
 import {
   baselineConfig,

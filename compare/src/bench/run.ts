@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type { InProcessBench } from '@vendor-review/conformance';
-import { runtime as floor } from '../plain/module.ts';
+import { runtime as floor } from '../plain-harness/module.ts';
 import { openContext, WORLD_LATENCY } from './context.ts';
 import { serverVersions } from '../infra.ts';
 import { machine, versions } from './machine.ts';

@@ -1,4 +1,4 @@
-import { MATRIX_CRASH_POINTS, type CrashPointName } from '@vendor-review/pipeline/pure';
+import { MATRIX_CRASH_POINTS, type CrashPointName } from '@vendor-review/instrument/points';
 import { VENDOR_SLUGS } from '@vendor-review/world';
 import { seededRng, type Rng } from './rng.ts';
 
@@ -14,7 +14,7 @@ import { seededRng, type Rng } from './rng.ts';
  *   number), so naive and hardened face the same schedule.
  *
  * Random instants rarely land in the few milliseconds between an effect and its record, so the
- * schedule also arms crash points (CRASH_PLAN): random places in the program rather than random
+ * schedule also arms crash points (a worker's crash plan): random places in the program rather than random
  * moments, the same idea as a Jepsen nemesis picking its targets. A worker serving a queue serves
  * many runs, so its plan belongs to the process (`slot`, `incarnation`), not to a run.
  */
@@ -116,7 +116,7 @@ export interface Armed {
 export interface RunPlan {
   index: number;
   vendor: string;
-  /** CRASH_PLAN of the run's first worker (a runtime whose workers live per run), or null. */
+  /** The crash plan of the run's first worker (a runtime whose workers live per run), or null. */
   crash: string | null;
   /** For a `:stop` plan: how long the frozen worker stays frozen before its pool wakes it. */
   stopMs: number | null;

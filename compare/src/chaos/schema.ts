@@ -25,7 +25,7 @@ export const RunPlanSchema = z.object({
   crash: z
     .string()
     .nullable()
-    .describe("CRASH_PLAN of the run's first worker, for a runtime whose workers live per run"),
+    .describe("The crash plan of the run's first worker, for a runtime whose workers live per run"),
   stopMs: z.number().int().nullable().describe('for a point:stop plan, how long the worker stays frozen there'),
   faults: z.array(WorldFaultSchema),
   holdApproval: z.boolean().describe('the approval waits for a moment when no worker is alive'),

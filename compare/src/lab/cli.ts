@@ -2,6 +2,7 @@
  * `pnpm lab <command>`: crash a run by hand and see what it cost. Each command reads its command
  * line through the project's one helper: `--help` exits 0, a mistake is one line and exit 2.
  */
+import { CRASH_POINT_NAMES, CrashPlanError, formatCrashPlan, parseCrashPlan } from '@vendor-review/instrument';
 import { commaList, parseCli, runCli, UsageError, wholeNumber } from '@vendor-review/worker-io';
 import { VENDOR_SLUGS } from '@vendor-review/world';
 import { runtimeInfos } from '../runtimes.ts';
@@ -25,6 +26,19 @@ const USAGE = `usage: pnpm lab <command> [options]   (pnpm lab <command> --help 
   runs                                     the runs of this lab
 RUNTIME: ${LAB_RUNTIMES.join(', ')}
 State lives in .lab/ at the repo root (LAB_DIR to put it elsewhere).`;
+
+/** `--crash` as the instrument reads it: a plan naming an unknown point is one line and exit 2. */
+function parseCrash(text: string | undefined): string | null {
+  if (text === undefined) return null;
+  try {
+    const plan = parseCrashPlan(text);
+    if (plan.length === 0) throw new UsageError('--crash needs a crash point');
+    return formatCrashPlan(plan);
+  } catch (err) {
+    if (err instanceof CrashPlanError) throw new UsageError(`--crash: ${err.message}`, { seeHelp: false });
+    throw err;
+  }
+}
 
 const COMMANDS: Record<string, { usage: string; run: (argv: string[]) => Promise<number> }> = {
   up: {
@@ -70,18 +84,20 @@ const COMMANDS: Record<string, { usage: string; run: (argv: string[]) => Promise
     },
   },
   worker: {
-    usage: `usage: pnpm lab worker ${ONE_OF} [--variant naive|hardened] [--durability sync|async|exit]
+    usage: `usage: pnpm lab worker ${ONE_OF} [--variant naive|hardened] [--durability sync|async|exit] [--crash POINT]
   a worker in this terminal. It takes this lab's runs of that runtime that need an owner (not finished,
   not run by a live worker), only those of the variant / durability given if any, each in a worker
   process of its own started as pnpm compare starts one, which prints every step as it starts and
   finishes and every call it makes; the world's bill for each model call is printed beside them.
   Crash it: kill -9 the pid of a [worker …] line from another terminal, or Ctrl-C here (the lab sends
-  SIGKILL to its worker processes, as a lost machine would). Then start it again: it resumes.`,
+  SIGKILL to its worker processes, as a lost machine would). Then start it again: it resumes.
+  --crash       let the worker die by itself at a crash point instead, as pnpm compare's worker A does:
+                ${CRASH_POINT_NAMES.join(', ')}; point@n for the n-th time, point:stop to freeze it`,
     async run(argv) {
       const { values, positionals } = parseCli(
         {
           usage: COMMANDS.worker!.usage,
-          options: { variant: { type: 'string' }, durability: { type: 'string' } },
+          options: { variant: { type: 'string' }, durability: { type: 'string' }, crash: { type: 'string' } },
           allowPositionals: true,
         },
         argv,
@@ -89,12 +105,13 @@ const COMMANDS: Record<string, { usage: string; run: (argv: string[]) => Promise
       const runtime = onePositional(positionals, 'runtime', labRuntime);
       const variant = parseVariant(values.variant);
       const durability = parseDurability(values.durability);
+      const crash = parseCrash(values.crash);
       const [info] = await runtimeInfos([runtime]);
       checkFilter(info!, variant, durability);
       const dir = labDir();
       const state = requireUp(dir);
       const { runLabWorker } = await import('./worker.ts');
-      return runLabWorker(dir, state, { runtime, variant, durability });
+      return runLabWorker(dir, state, { runtime, variant, durability, crash });
     },
   },
   start: {

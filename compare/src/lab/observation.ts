@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { CrashLine, CrashPointName, RunView } from '@vendor-review/pipeline';
+import type { RunView } from '@vendor-review/pipeline';
+import type { CrashLine, CrashPointName } from '@vendor-review/instrument';
 import type { RuntimeAdapter } from '@vendor-review/conformance';
 import { runCell, scenarioFor, type CellObservation, type CellStatus, type Scenario } from '@vendor-review/conformance';
 import { worldClient } from '@vendor-review/world';

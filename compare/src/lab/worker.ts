@@ -35,6 +35,11 @@ export interface LabWorkerOptions {
   runtime: LabRuntime;
   variant: Variant | null;
   durability: Durability | null;
+  /**
+   * A crash plan for the worker processes it starts (`pnpm lab worker … --crash after-model`): the
+   * instrument kills the process at that point, as a crash cell's worker A dies; null for none.
+   */
+  crash: string | null;
 }
 
 interface Child {
@@ -153,7 +158,7 @@ export async function runLabWorker(dir: string, state: LabState, o: LabWorkerOpt
     // A process per run whatever the module's worker model: the lab gives every run a queue of its
     // own (no RuntimeEnv.sharedQueue), so a queue runtime's worker serves this run alone, and the
     // process a reader kills is one run's. `workerExitsWhenDone` says whether it leaves by itself.
-    const spec = adapter.workerSpec(run.handle, { name: workerName, crashPlan: null });
+    const spec = adapter.workerSpec(run.handle, { name: workerName, crashPlan: o.crash });
     // Lines are read only after this function has returned: by then the pid is known and `child` exists.
     let prefix = '';
     const worker = new WorkerProcess(

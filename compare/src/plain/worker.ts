@@ -1,58 +1,8 @@
 /**
- * The plain runtime's worker: `node worker.ts --run <runId>`. It runs the job from its request
- * with the plain runner, in one process, keeping nothing durable on the way; asked for approval,
- * it waits for a decision in the job table. Environment: DATABASE_URL, WORLD_URL, CRASH_PLAN,
- * WORKER_NAME.
+ * The plain runtime's worker: `node worker.ts --run <runId>` (plain-worker.ts). Environment:
+ * DATABASE_URL, WORLD_URL, WORKER_NAME.
  */
-import { createHttpPorts, parseCli, runCli, UsageError } from '@vendor-review/worker-io';
-import { CrashPlanError, crashpoint, parseCrashPlan, runPlain, type Decision } from '@vendor-review/pipeline';
-import pg from 'pg';
-import { finishJob, loadJob, setJobStatus, takeJob } from './jobs.ts';
+import { runCli } from '@vendor-review/worker-io';
+import { plainWorker } from './plain-worker.ts';
 
-const USAGE = `usage: plain worker --run <runId>
-  runs one plain job from its request to the end (DATABASE_URL, WORLD_URL, CRASH_PLAN, WORKER_NAME)`;
-
-runCli('plain worker', async () => {
-  const args = parseCli({ usage: USAGE, options: { run: { type: 'string' } } });
-  if (!args.values.run) throw new UsageError('--run <runId> is required');
-  const databaseUrl = process.env.DATABASE_URL;
-  if (!databaseUrl) throw new UsageError('DATABASE_URL is not set');
-  try {
-    parseCrashPlan(process.env.CRASH_PLAN);
-  } catch (err) {
-    if (err instanceof CrashPlanError) throw new UsageError(err.message, { seeHelp: false });
-    throw err;
-  }
-  const worker = process.env.WORKER_NAME ?? 'A';
-  const runId = args.values.run;
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  try {
-    const job = await loadJob(pool, runId);
-    if (!job) throw new UsageError(`no plain job ${runId}`);
-    process.stdout.write('LOADED\n'); // connected: the harness's profile reads its start's cost here
-    if (job.status === 'completed' || job.status === 'failed') return 0;
-    await takeJob(pool, runId, worker);
-    const approve = async (): Promise<Decision> => {
-      await setJobStatus(pool, runId, 'awaiting-approval');
-      await crashpoint('awaiting-approval');
-      for (;;) {
-        const decision = (await loadJob(pool, runId))?.approval;
-        if (decision) {
-          await setJobStatus(pool, runId, 'running');
-          return decision;
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
-    const { state, failed } = await runPlain(job.request, createHttpPorts(), {
-      runId,
-      worker,
-      keys: job.variant === 'hardened',
-      approve,
-    });
-    await finishJob(pool, runId, state, failed);
-    return 0;
-  } finally {
-    await pool.end();
-  }
-});
+runCli('plain worker', () => plainWorker());

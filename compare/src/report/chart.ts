@@ -1,4 +1,4 @@
-import { CRASH_POINT_NAMES } from '@vendor-review/pipeline/pure';
+import { CRASH_POINT_NAMES } from '@vendor-review/instrument/points';
 import { money, rowLabel } from '../table.ts';
 import type { ResultRow } from './results.ts';
 import { colourOf, esc, num, type RuntimeLook } from './svg.ts';

@@ -1,4 +1,4 @@
-import { CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/pipeline';
+import { CRASH_POINT_NAMES, type CrashPointName } from '@vendor-review/instrument';
 import { CRASH_POINTS, VARYING_REPEATS } from '@vendor-review/conformance';
 import type { CellObservation } from '@vendor-review/conformance';
 import {

@@ -1,4 +1,5 @@
-import { CRASH_POINT_NAMES, DURABILITIES, VARIANTS } from '@vendor-review/pipeline';
+import { DURABILITIES, VARIANTS } from '@vendor-review/pipeline';
+import { CRASH_POINT_NAMES } from '@vendor-review/instrument';
 import { type HazardId, type HazardSection } from '@vendor-review/conformance';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';

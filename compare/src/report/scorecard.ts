@@ -1,4 +1,5 @@
-import { CRASH_POINT_NAMES, type Variant } from '@vendor-review/pipeline';
+import { type Variant } from '@vendor-review/pipeline';
+import { CRASH_POINT_NAMES } from '@vendor-review/instrument';
 import {
   DEFAULT_HAZARDS,
   HAZARD_IDS,

@@ -9,7 +9,7 @@ import { DBOS } from '@dbos-inc/dbos-sdk';
 import { newRunId, type ReviewRequestInput, type Variant } from '@vendor-review/pipeline';
 import { timedRun, type RuntimeBench, type PerStepConfig } from '@vendor-review/conformance';
 import pg from 'pg';
-import { appNameFor } from '../../src/identity.ts';
+import { appNameFor } from '../identity.ts';
 import { setupDatabase } from '../../src/store.ts';
 import { APPROVAL_TOPIC, approvalKey, makeVendorReview, type WorkflowDeps } from '../../src/workflow.ts';
 

@@ -7,7 +7,6 @@
  * retry interval, killed at a step and under load. No bare or replayed configurations yet, no
  * throughput sweep.
  */
-import '../../src/node20.ts';
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import * as restate from '@restatedev/restate-sdk';
@@ -21,6 +20,7 @@ import {
 import { newRunId, type ReviewRequestInput, type ReviewState, type Variant } from '@vendor-review/pipeline';
 import pg from 'pg';
 import { attachReview, registerDeployment, sendApproval, submitReview } from '../../src/client.ts';
+import { supplyPromiseWithResolvers } from '../../src/node20.ts';
 import { setupDatabase } from '../../src/store.ts';
 import { reviewWorkflow, serviceNameFor } from '../../src/workflow.ts';
 import { RestateJournal } from '../journal.ts';
@@ -32,6 +32,7 @@ export const bench: RuntimeBench = {
   unit: 'commit',
 
   async inProcess(env) {
+    supplyPromiseWithResolvers();
     const server = connectionTo(env.servers, RESTATE_SERVER);
     await setupDatabase(env.databaseUrl);
     const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 4 });

@@ -1,12 +1,6 @@
 import { sleep } from '@vendor-review/worker-io';
-import {
-  type Decision,
-  type RunView,
-  isTerminal,
-  type ReviewRequestInput,
-  parseCrashLine,
-  STOP_GRACE_MS,
-} from '@vendor-review/pipeline';
+import { type Decision, type RunView, isTerminal, type ReviewRequestInput } from '@vendor-review/pipeline';
+import { parseCrashLine, STOP_GRACE_MS } from '@vendor-review/instrument';
 import { type RunHandle, type RuntimeAdapter } from './adapter.ts';
 import { WorkerProcess, type WorkerLife } from '@vendor-review/testbed';
 import { worldClient, type LedgerEntry } from '@vendor-review/world';

@@ -7,7 +7,7 @@ import { WorkerProcess } from '@vendor-review/testbed';
 import { graceAfterTerm } from './cell.ts';
 import { leftBy } from './crash-check.ts';
 
-const CRASHPOINTS = fileURLToPath(new URL('../../pipeline/src/crash-hook.ts', import.meta.url));
+const INSTRUMENT = fileURLToPath(new URL('../../instrument/src/index.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'grace-'));
 // ES modules (top-level await) for tsx.
 writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
@@ -18,9 +18,10 @@ function worker(name: string, onTerm: string): WorkerProcess {
   writeFileSync(
     entry,
     [
-      `import { crashpoint } from ${JSON.stringify(CRASHPOINTS)};`,
+      `import { installCrashPoints, stepBegins } from ${JSON.stringify(INSTRUMENT)};`,
+      'installCrashPoints();',
       onTerm,
-      "await crashpoint('boundary');",
+      "await stepBegins('EXTRACT');",
       'setInterval(() => {}, 1000);', // the step in flight, forever
     ].join('\n'),
   );

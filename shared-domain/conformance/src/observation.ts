@@ -1,4 +1,5 @@
-import type { CrashLine, Decision, Durability, ReviewState } from '@vendor-review/pipeline';
+import type { Decision, Durability, ReviewState } from '@vendor-review/pipeline';
+import type { CrashLine } from '@vendor-review/instrument';
 import type { DurableRecord, RuntimeIds } from './adapter.ts';
 import type { WorkerLife } from '@vendor-review/testbed';
 import type { LedgerEntry } from '@vendor-review/world';

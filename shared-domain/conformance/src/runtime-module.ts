@@ -1,4 +1,5 @@
-import type { ReviewRequestInput, CrashPointName, Ports, Variant } from '@vendor-review/pipeline';
+import type { ReviewRequestInput, Ports, Variant } from '@vendor-review/pipeline';
+import type { CrashPointName } from '@vendor-review/instrument';
 import type { RunConfig, RuntimeAdapter, RuntimeInfo, WorkerSpec } from './adapter.ts';
 import type { OutboxRow } from '@vendor-review/worker-io';
 import type { WorkerProcess } from '@vendor-review/testbed';

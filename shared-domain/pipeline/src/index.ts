@@ -6,7 +6,6 @@ export * from './request.ts';
 export * from './state.ts';
 export * from './digest.ts';
 export * from './state-migrations.ts';
-export * from './crash-hook.ts';
 export * from './run.ts';
 export * from './granularity.ts';
 export * from './stages.ts';

@@ -43,13 +43,8 @@ export interface ModelRequest {
   maxTokens?: number;
 }
 
-export interface CallHooks {
-  /** Called when the request leaves this process (not when the call starts: a client may load first). */
-  onDispatch?: () => void;
-}
-
 export interface Model {
-  complete(req: ModelRequest, meta: CallMeta, hooks?: CallHooks): Promise<ModelReply>;
+  complete(req: ModelRequest, meta: CallMeta): Promise<ModelReply>;
 }
 
 export interface TrackerNote {

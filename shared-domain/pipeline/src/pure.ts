@@ -4,7 +4,6 @@
  */
 export * from './state.ts';
 export * from './steps/names.ts';
-export { CRASH_POINT_NAMES, MATRIX_CRASH_POINTS, type CrashPointName } from './crash-hook.ts';
 export type { Variant } from './run.ts';
 export * from './granularity.ts';
 export * from './retry-rule.ts';

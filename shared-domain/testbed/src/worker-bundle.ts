@@ -113,14 +113,21 @@ export function describeBuilt(what: string, b: Built): string {
   return `${what} ${b.cached ? 'from cache' : `built in ${(b.ms / 1000).toFixed(1)} s`}`;
 }
 
+/** The folder of the package.json nearest above `file`. */
+function packageOf(file: string): string {
+  let dir = path.dirname(file);
+  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+
 /** Builds under way in this process, by output file: two runtimes that share a worker build it once. */
 const building = new Map<string, Promise<Built>>();
 
 export async function workerBundle(entry: string, external: string[] = []): Promise<Built> {
-  const packageRoot = path.resolve(path.dirname(entry), '..');
-  const dir = path.join(packageRoot, '.cache');
+  const dir = path.join(path.resolve(path.dirname(entry), '..'), '.cache');
   const name = path.basename(entry, '.ts');
-  const key = sourcesHash([path.dirname(entry), SHARED_DOMAIN], external.join(','));
+  // The whole package the entry is in: a harness entry bundles its application beside it (../src).
+  const key = sourcesHash([packageOf(entry), SHARED_DOMAIN], external.join(','));
   const out = path.join(dir, `${name}-bundle-${key}.cjs`);
   if (existsSync(out)) return { path: out, ms: 0, cached: true };
   const pending = building.get(out) ?? buildWorker(entry, dir, name, out, external);

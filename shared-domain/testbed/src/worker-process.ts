@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseCrashLine, type CrashLine } from '@vendor-review/pipeline';
+import { parseCrashLine, type CrashLine } from '@vendor-review/instrument';
 import { stopOnInterrupt } from '@vendor-review/worker-io';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CallHooks, CallMeta, Ports, StepContext } from '@vendor-review/pipeline';
+import type { CallMeta, Ports, StepContext } from '@vendor-review/pipeline';
 import { stepTrace, traceSteps, traceWanted } from './step-trace.ts';
 
 const meta: CallMeta = { runId: 'rev-1', step: 'EXTRACT', attempt: 1, worker: 'A' };
@@ -15,13 +15,10 @@ function recorder() {
   return { lines, trace: stepTrace((runId, text) => lines.push(`${runId}: ${text}`)) };
 }
 
-/** A model that, like the real client, says when its request leaves, then answers. */
-const ports = (dispatched: string[]): Ports => ({
+const ports = (): Ports => ({
   web: { get: async (url) => ({ url, status: 200, title: 't', text: 'x' }) },
   model: {
-    complete: async (_req, _meta, hooks?: CallHooks) => {
-      hooks?.onDispatch?.();
-      dispatched.push('dispatched');
+    complete: async () => {
       return { text: '{}', model: 'sim-4o-mini', usage: { promptTokens: 812, completionTokens: 95 } };
     },
   },
@@ -53,13 +50,10 @@ describe('the step trace a watched worker prints', () => {
     expect(lines[3]).toMatch(/^rev-1: EXTRACT soc2 failed after \d+\.\d\d s: TypeError: bad answer$/);
   });
 
-  it('prints a model call when it leaves and when it is answered, with its tokens, keeping the caller’s hook', async () => {
+  it('prints a model call when it leaves and when it is answered, with its tokens', async () => {
     const { lines, trace } = recorder();
-    const dispatched: string[] = [];
-    let callerHook = 0;
-    const traced = trace.ports(ports(dispatched));
-    await traced.model.complete({ system: 's', user: 'u' }, meta, { onDispatch: () => callerHook++ });
-    expect(callerHook).toBe(1);
+    const traced = trace.ports(ports());
+    await traced.model.complete({ system: 's', user: 'u' }, meta);
     expect(lines).toEqual([
       'rev-1:   EXTRACT model call sent, waiting for the answer…',
       expect.stringMatching(
@@ -81,7 +75,7 @@ describe('the step trace a watched worker prints', () => {
       trace,
     );
     expect(steps.question('approve')).toBe('approve?');
-    await expect(steps.extract({ current: { requirementId: 'soc2' } }, ports([]), ctx)).resolves.toBe('soc2@2');
+    await expect(steps.extract({ current: { requirementId: 'soc2' } }, ports(), ctx)).resolves.toBe('soc2@2');
     expect(lines[0]).toBe('rev-1: EXTRACT soc2 started (attempt 2)');
     expect(lines).toHaveLength(2);
   });

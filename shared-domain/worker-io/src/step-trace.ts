@@ -69,19 +69,12 @@ export function stepTrace(write: TraceWrite): StepTrace {
           ),
       },
       model: {
-        complete: (req, meta, hooks) => {
+        complete: (req, meta) => {
           const started = Date.now();
+          write(meta.runId, `  ${meta.step} model call sent, waiting for the answer…`);
           return call(
             meta.runId,
-            () =>
-              p.model.complete(req, meta, {
-                ...hooks,
-                // When the request leaves (not when the client starts loading): from here the provider bills it.
-                onDispatch: () => {
-                  write(meta.runId, `  ${meta.step} model call sent, waiting for the answer…`);
-                  hooks?.onDispatch?.();
-                },
-              }),
+            () => p.model.complete(req, meta),
             (r) =>
               `${meta.step} model call answered in ${secs(started)}: ${r.usage.promptTokens} prompt + ${r.usage.completionTokens} completion tokens (${r.model})`,
             `${meta.step} model call`,

@@ -49,11 +49,9 @@ import {
 } from './definitions.ts';
 
 /**
- * The v2 change: VERIFY (pure, fast) runs as a local activity instead of a scheduled one.
- * 'v1' is the code the recorded histories came from; 'patched' is today's code; 'unpatched' is
- * the same change shipped without patched(), kept only to show that replay catches it.
+ * The v2 change: VERIFY (pure, fast) runs as a local activity instead of a scheduled one, behind
+ * patched(), so a history v1 wrote (VERIFY a scheduled activity) replays through the old branch.
  */
-export type VerifyChange = 'v1' | 'patched' | 'unpatched';
 export const VERIFY_LOCAL_PATCH = 'verify-as-local-activity';
 
 /** What the workflow knows about the step that failed for good; goes into the dead letter. */
@@ -75,7 +73,7 @@ export class StepFailed extends Error {
 }
 
 /** `granularity` defaults to fine: the v1 code and its histories have no other. */
-export function makeVendorReview(change: VerifyChange, granularity: Granularity = 'fine') {
+export function makeVendorReview(granularity: Granularity = 'fine') {
   return async function vendorReview(input: VendorReviewInput): Promise<ReviewState> {
     const { workflowId, runId: runtimeRunId } = workflowInfo();
     const { variant } = input;
@@ -172,7 +170,7 @@ export function makeVendorReview(change: VerifyChange, granularity: Granularity 
           pages.forEach(merge);
 
           merge(await step('model', 'EXTRACT', `EXTRACT:${req}`, (a) => a.extract(args('extract'))));
-          merge(await runVerify(change, variant, state, req, { heartbeatMs, passing }));
+          merge(await runVerify(variant, state, req, { heartbeatMs, passing }));
           merge(
             await step('effect', 'SAVE_PROGRESS', `SAVE_PROGRESS:${req}`, (a) => a.saveProgress(args('saveProgress'))),
           );
@@ -239,13 +237,12 @@ export function makeVendorReview(change: VerifyChange, granularity: Granularity 
 }
 
 async function runVerify(
-  change: VerifyChange,
   variant: VendorReviewInput['variant'],
   state: ReviewState,
   req: string,
   o: { heartbeatMs: number | undefined; passing: ArgPassing },
 ): Promise<StateUpdate> {
-  const useLocal = change === 'unpatched' || (change === 'patched' && patched(VERIFY_LOCAL_PATCH));
+  const useLocal = patched(VERIFY_LOCAL_PATCH);
   const args = { state: stepInput('verify', state, o.passing), variant };
   try {
     if (useLocal) return await proxyLocalActivities<Activities>(localVerifyOptions(variant)).verify(args);

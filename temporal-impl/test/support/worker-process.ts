@@ -1,5 +1,5 @@
 import { WorkerProcess } from '@vendor-review/testbed';
-import { WORKER_ENTRY } from '../../src/index.ts';
+import { HARNESS_WORKER_ENTRY } from '../../harness/paths.ts';
 
 export interface WorkerEnv {
   address: string;
@@ -12,12 +12,13 @@ export interface WorkerEnv {
 }
 
 /**
- * A real Temporal worker process (`node --import tsx src/worker.ts`) through the one worker-process
- * module the harness uses, with exactly this environment.
+ * A real Temporal worker process (the harness's entry, src's worker with the crash points laid
+ * over it: `node --import tsx harness/worker.ts`) through the one worker-process module the
+ * harness uses, with exactly this environment.
  */
 export function startWorkerProcess(name: string, o: WorkerEnv): WorkerProcess {
   return new WorkerProcess(name, {
-    entry: WORKER_ENTRY,
+    entry: HARNESS_WORKER_ENTRY,
     env: {
       TEMPORAL_ADDRESS: o.address,
       TEMPORAL_NAMESPACE: o.namespace ?? 'default',

@@ -1,4 +1,4 @@
-import type { CrashPointName } from '@vendor-review/pipeline';
+import type { CrashPointName } from '@vendor-review/instrument';
 
 /** What each crash point is (where the worker dies) and what a crash there teaches. */
 export const CRASH_POINTS: Record<CrashPointName, { where: string; lesson: string }> = {

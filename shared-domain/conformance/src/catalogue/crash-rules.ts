@@ -1,4 +1,5 @@
-import type { CrashPointName, Durability, OperationKind, StopMode, Variant } from '@vendor-review/pipeline';
+import type { Durability, OperationKind, Variant } from '@vendor-review/pipeline';
+import type { CrashPointName, StopMode } from '@vendor-review/instrument';
 import { expectedVerdict, type HazardDeviation, type HazardId } from './hazards.ts';
 
 /**
@@ -110,7 +111,7 @@ export interface CrashDeviation {
   variant?: Variant;
   /** The crash points it applies to; all when omitted. */
   points?: readonly CrashPointName[];
-  /** How the worker was made to leave (crash-hook.ts StopMode); both when omitted. */
+  /** How the worker was made to leave (the instrument's StopMode); both when omitted. */
   stop?: StopMode;
   /** Only the `term` cells whose step outlasts the grace (true), or only the others (false); both when omitted. */
   stepOutlastsGrace?: boolean;

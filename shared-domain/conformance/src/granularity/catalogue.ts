@@ -1,10 +1,5 @@
-import {
-  type CrashPointName,
-  GRANULARITIES,
-  granularityOf,
-  type Granularity,
-  type Variant,
-} from '@vendor-review/pipeline';
+import { GRANULARITIES, granularityOf, type Granularity, type Variant } from '@vendor-review/pipeline';
+import { type CrashPointName } from '@vendor-review/instrument';
 import { type RunConfig, type RuntimeInfo } from '../adapter.ts';
 import type { Scenario } from '../scenarios.ts';
 

@@ -1,5 +1,6 @@
 import { sleep } from '@vendor-review/worker-io';
-import { STOP_GRACE_MS, newRunId, isTerminal } from '@vendor-review/pipeline';
+import { newRunId, isTerminal } from '@vendor-review/pipeline';
+import { STOP_GRACE_MS } from '@vendor-review/instrument';
 import { type RunHandle } from '../adapter.ts';
 import { worldClient, type LedgerEntry, vendorRequest } from '@vendor-review/world';
 import { executed } from '../evidence.ts';

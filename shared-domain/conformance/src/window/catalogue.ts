@@ -1,10 +1,5 @@
-import {
-  DEFAULT_GRANULARITY,
-  granularityOf,
-  type CrashPointName,
-  type Durability,
-  type Variant,
-} from '@vendor-review/pipeline';
+import { DEFAULT_GRANULARITY, granularityOf, type Durability, type Variant } from '@vendor-review/pipeline';
+import { type CrashPointName } from '@vendor-review/instrument';
 import type { RuntimeInfo } from '../adapter.ts';
 import { scenarioId, type Scenario } from '../scenarios.ts';
 

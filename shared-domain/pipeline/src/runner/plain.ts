@@ -23,6 +23,8 @@ export interface PlainRunOptions {
   worker?: string;
   /** Send idempotency keys derived from run + step (+ requirement), as the hardened variants do. Default: none, like the naive ones. */
   keys?: boolean;
+  /** Awaited as every step begins, before it runs (a tracer, an instrument). */
+  beforeStep?: (step: StepName) => Promise<void>;
   /** Called after every step with the state it produced (for progress output). */
   onStep?: (step: StepName, state: ReviewState) => void;
   /** Asks for the human decision once the draft exists. Default: approve at once. */
@@ -67,6 +69,7 @@ export async function runPlain(
     ...keyParts: string[]
   ) => {
     stepName = name;
+    await opts.beforeStep?.(name);
     apply(name, await fn(state, ports, ctx(name, ...keyParts)));
   };
 
@@ -80,9 +83,10 @@ export async function runPlain(
       stepName = 'FETCH';
       const candidates = state.current!.candidates;
       const updates = await Promise.all(
-        candidates.map((url, index) =>
-          fetchPage(state, ports, ctx('FETCH', requirementId, url), { url, index, of: candidates.length }),
-        ),
+        candidates.map(async (url, index) => {
+          await opts.beforeStep?.('FETCH');
+          return fetchPage(state, ports, ctx('FETCH', requirementId, url), { url, index, of: candidates.length });
+        }),
       );
       for (const u of updates) apply('FETCH', u);
       await step('EXTRACT', extract, requirementId);

@@ -1,4 +1,3 @@
-import { crashpoint } from '../crash-hook.ts';
 import { PermanentError } from '../errors.ts';
 import type { Mail, Ports, Receipt } from '../ports.ts';
 import type { ReviewState, StateUpdate } from '../state.ts';
@@ -19,12 +18,9 @@ export function composeDelivery(state: ReviewState): Mail {
   };
 }
 
-/** The side effect alone: send the mail with ctx.idempotencyKey. Crash points: before-deliver, after-deliver. Used directly by an outbox drainer. */
+/** The side effect alone: send the mail with ctx.idempotencyKey. Used directly by an outbox drainer. */
 export async function sendDelivery(mail: Mail, ports: Ports, ctx: StepContext): Promise<Receipt> {
-  await crashpoint('before-deliver');
-  const receipt = await ports.mailer.send(mail, callMeta(ctx));
-  await crashpoint('after-deliver', { detail: `message=${receipt.id}` });
-  return receipt;
+  return ports.mailer.send(mail, callMeta(ctx));
 }
 
 /** DELIVER: compose and send in one step (the naive way); delivery receipt. */

@@ -1,4 +1,3 @@
-import { crashpoint } from '../crash-hook.ts';
 import type { Ports } from '../ports.ts';
 import type { ReviewState, StateUpdate } from '../state.ts';
 import { callMeta, type StepContext } from './context.ts';
@@ -10,10 +9,7 @@ export interface FetchTarget {
   of: number;
 }
 
-/** Long enough for sibling fetches (fast loopback GETs) to finish and be recorded durably by the runtime. */
-export const PARALLEL_FETCH_SETTLE_MS = 400;
-
-/** FETCH: GET one candidate page (unless this run already has it); fetched[url]. Crash points: after-fetch, parallel-fetch (in the last sibling, after letting the others settle). */
+/** FETCH: GET one candidate page (unless this run already has it); fetched[url]. */
 export async function fetchPage(
   state: ReviewState,
   ports: Ports,
@@ -23,12 +19,5 @@ export async function fetchPage(
   // A page read for an earlier requirement is not read again: within a run, a second GET of the
   // same page in the world's ledger then always means repeated work, never routine.
   const page = state.fetched[target.url] ?? (await ports.web.get(target.url, callMeta(ctx)));
-  await crashpoint('after-fetch', { detail: `url=${target.url}` });
-  if (target.of >= 2 && target.index === target.of - 1) {
-    await crashpoint('parallel-fetch', {
-      settleMs: PARALLEL_FETCH_SETTLE_MS,
-      detail: `sibling=${target.index + 1}/${target.of}`,
-    });
-  }
   return { fetched: { [target.url]: { url: target.url, title: page.title, text: page.text } } };
 }

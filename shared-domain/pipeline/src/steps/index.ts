@@ -18,5 +18,3 @@ export { parseFindings } from './model-json.ts';
 export { quoteIsOnPage, judge } from './verify.ts';
 export { progressNoteText } from './save-progress.ts';
 export { orderedVerdicts, verdictTable } from './draft.ts';
-export { PARALLEL_FETCH_SETTLE_MS } from './fetch-page.ts';
-export { MID_MODEL_SETTLE_MS } from './extract.ts';

@@ -1,4 +1,3 @@
-import { crashpoint } from '../crash-hook.ts';
 import { PermanentError } from '../errors.ts';
 import type { Ports } from '../ports.ts';
 import type { ReviewState, StateUpdate } from '../state.ts';
@@ -17,14 +16,13 @@ export function progressNoteText(state: ReviewState, requirementId: string): str
   return `${state.request.vendor.name} / ${requirementId}: ${v.status} (confidence ${v.confidence.toFixed(2)}); sources: ${sources}`;
 }
 
-/** SAVE_PROGRESS: tracker note with ctx.idempotencyKey; progressNotes[req] = note id; pending minus req; current = null. Crash point: after-progress. */
+/** SAVE_PROGRESS: tracker note with ctx.idempotencyKey; progressNotes[req] = note id; pending minus req; current = null. */
 export async function saveProgress(state: ReviewState, ports: Ports, ctx: StepContext): Promise<StateUpdate> {
   const { requirement } = currentRequirement(state, 'SAVE_PROGRESS');
   const receipt = await ports.tracker.note(
     { runId: state.runId, requirementId: requirement.id, text: progressNoteText(state, requirement.id) },
     callMeta(ctx),
   );
-  await crashpoint('after-progress', { detail: `requirement=${requirement.id}` });
   return {
     progressNotes: { [requirement.id]: receipt.id },
     pending: state.pending.filter((id) => id !== requirement.id),

@@ -3,7 +3,6 @@ import type OpenAI from 'openai';
 import {
   PermanentError,
   TransientError,
-  type CallHooks,
   type CallMeta,
   type Model,
   type ModelReply,
@@ -66,11 +65,8 @@ function classify(err: unknown, { APIConnectionError, APIError, APIUserAbortErro
 /** The model port on the official client, so any OpenAI-compatible provider works by configuration alone. */
 export function openAiModel(opts: Required<ModelOptions>): Model {
   let client: Promise<OpenAI> | undefined;
-  const connect = async (onDispatch?: () => void) =>
+  const connect = async () =>
     new (await loadSdk()).default({
-      ...(onDispatch
-        ? { fetch: (url: string | URL | Request, init?: RequestInit) => (onDispatch(), fetch(url, init)) }
-        : {}),
       baseURL: opts.baseURL,
       apiKey: opts.apiKey,
       timeout: opts.timeoutMs,
@@ -80,9 +76,8 @@ export function openAiModel(opts: Required<ModelOptions>): Model {
       maxRetries: 0,
     });
   return {
-    async complete(req: ModelRequest, meta: CallMeta, hooks?: CallHooks): Promise<ModelReply> {
-      // A call that wants to know when its request left gets a client of its own to tell it.
-      const api = await (hooks?.onDispatch ? connect(hooks.onDispatch) : (client ??= connect()));
+    async complete(req: ModelRequest, meta: CallMeta): Promise<ModelReply> {
+      const api = await (client ??= connect());
       let completion: OpenAI.Chat.Completions.ChatCompletion;
       try {
         completion = await api.chat.completions.create(

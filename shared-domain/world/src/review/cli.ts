@@ -1,9 +1,9 @@
 /**
  * `pnpm review --vendor <slug>` or `pnpm review --request <file.json>` [--keys]: one review with
  * the plain runner. Uses the world at WORLD_URL, or starts one in this process.
- * Exit codes: 0 delivered, 1 the run failed (dead letter), 2 the input was wrong (usage, request, CRASH_PLAN).
+ * Exit codes: 0 delivered, 1 the run failed (dead letter), 2 the input was wrong (usage, request).
  */
-import { CrashPlanError, parseCrashPlan, InvalidRequestError, parseReviewRequest } from '@vendor-review/pipeline';
+import { InvalidRequestError, parseReviewRequest } from '@vendor-review/pipeline';
 import { readRequestFile, RequestFileError } from './request-file.ts';
 import { parseCli, runCli, UsageError } from '@vendor-review/worker-io';
 import { rebaseOnWorld, vendorRequest } from '../requests.ts';
@@ -13,11 +13,11 @@ const USAGE = `usage: pnpm review --vendor <${VENDOR_SLUGS.join('|')}> | --reque
   --vendor SLUG      review one of the simulated world's vendors
   --request FILE     review the request in a JSON file (see shared-domain/world/fixtures/)
   --keys             send idempotency keys, as the hardened variants do
-Uses the world at WORLD_URL, or starts one in this process. CRASH_PLAN arms crash points.`;
+Uses the world at WORLD_URL, or starts one in this process.`;
 
 /** A mistake in what the user handed us (not in the flags): one line, exit 2, no hint. */
 function badInput(err: unknown): never {
-  if (err instanceof InvalidRequestError || err instanceof RequestFileError || err instanceof CrashPlanError)
+  if (err instanceof InvalidRequestError || err instanceof RequestFileError)
     throw new UsageError(err.message, { seeHelp: false });
   throw err;
 }
@@ -35,7 +35,6 @@ runCli('review', async () => {
   // Everything the user typed is checked before any server starts, so a bad input costs nothing.
   let raw: unknown;
   try {
-    parseCrashPlan(process.env.CRASH_PLAN);
     raw = args.vendor ? vendorRequest(args.vendor, 'http://127.0.0.1:4100') : readRequestFile(args.request!);
     parseReviewRequest(raw);
   } catch (err) {

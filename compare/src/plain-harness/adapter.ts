@@ -8,8 +8,9 @@ import {
   type RuntimeInfo,
 } from '@vendor-review/conformance';
 import pg from 'pg';
-import { insertJob, loadJob, recordDecision, setupPlainJobs } from './jobs.ts';
+import { insertJob, loadJob, recordDecision, setupPlainJobs } from '../plain/jobs.ts';
 
+/** The worker with crash points laid over it (worker.ts beside this file), as every cell starts it. */
 export const PLAIN_WORKER_ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
 
 /**

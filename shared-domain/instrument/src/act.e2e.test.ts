@@ -1,17 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  CRASH_POINT_NAMES,
-  CrashPlanError,
-  crashpoint,
-  isArmed,
-  parseCrashLine,
-  parseCrashPlan,
-  setCrashPlan,
-} from './crash-hook.ts';
+import { armCrashPlan, isArmed, reach } from './act.ts';
+import { CrashPlanError, parseCrashLine, parseCrashPlan } from './plan.ts';
+import { CRASH_POINT_NAMES } from './points.ts';
 
 describe('crash plans', () => {
-  afterEach(() => setCrashPlan([]));
+  afterEach(() => armCrashPlan([]));
 
   it('parses names with optional occurrences, and nothing as no plan', () => {
     expect(parseCrashPlan(undefined)).toEqual([]);
@@ -51,12 +45,12 @@ describe('crash plans', () => {
   });
 
   it('arms only the named points, and an unarmed point returns without harm', async () => {
-    setCrashPlan('after-deliver@2');
+    armCrashPlan('after-deliver@2');
     expect(isArmed('after-deliver')).toBe(true);
     expect(isArmed('boundary')).toBe(false);
-    await expect(crashpoint('boundary')).resolves.toBeUndefined();
+    await expect(reach('boundary')).resolves.toBeUndefined();
     // First occurrence of an @2 plan: not yet.
-    await expect(crashpoint('after-deliver')).resolves.toBeUndefined();
+    await expect(reach('after-deliver')).resolves.toBeUndefined();
   });
 
   it('reads back the line a crash point writes, and nothing else', () => {
@@ -77,9 +71,13 @@ describe('crash plans', () => {
     expect(parseCrashLine('[worker A] CRASHPOINT boundary@1 pid=1 at=2 action=kill')).toBeNull();
   });
 
-  /** A child process running `lines` (crashpoint imported) under the crash plan `plan`. */
+  /** A child process running `lines` (reach imported) under the crash plan `plan`. */
   function underPlan(plan: string, lines: string[]) {
-    const script = ["import { crashpoint } from './src/crash-hook.ts';", ...lines].join('\n');
+    const script = [
+      "import { installCrashPoints, reach } from './src/index.ts';",
+      'installCrashPoints();',
+      ...lines,
+    ].join('\n');
     return spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       cwd: new URL('..', import.meta.url),
       env: { ...process.env, CRASH_PLAN: plan },
@@ -88,7 +86,7 @@ describe('crash plans', () => {
   }
 
   it('a process freezes itself at a stop point and carries on after SIGCONT', async () => {
-    const child = underPlan('boundary:stop', ["await crashpoint('boundary');", "process.stdout.write('went on\\n');"]);
+    const child = underPlan('boundary:stop', ["await reach('boundary');", "process.stdout.write('went on\\n');"]);
     let stderr = '';
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -113,7 +111,7 @@ describe('crash plans', () => {
 
   it('a delayed kill lets the step go on, then dies, and says how late it really was', async () => {
     const child = underPlan('after-model+30', [
-      "await crashpoint('after-model');",
+      "await reach('after-model');",
       "process.stdout.write('step returned\\n');",
       'await new Promise((r) => setTimeout(r, 60_000));',
       "process.stdout.write('outlived its kill\\n');",
@@ -134,7 +132,7 @@ describe('crash plans', () => {
   async function atTermPoint(onTerm: string): Promise<{ code: number | null; signal: string | null; out: string }> {
     const child = underPlan('boundary:term', [
       onTerm,
-      "await crashpoint('boundary');",
+      "await reach('boundary');",
       "process.stdout.write('step went on\\n');",
       'await new Promise((r) => setTimeout(r, 200));',
       "process.stdout.write('step done\\n');",

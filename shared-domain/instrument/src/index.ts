@@ -1,0 +1,7 @@
+export * from './points.ts';
+export * from './plan.ts';
+export { armCrashPlan, isArmed, reach } from './act.ts';
+export { watchCall, type CallWatch } from './calls.ts';
+export { installHttpWatch } from './http.ts';
+export { stepBegins, commitWritten, runWaits, waitArmed, watchForWait } from './sites.ts';
+export { installCrashPoints, CRASH_PLAN_ENV } from './install.ts';
