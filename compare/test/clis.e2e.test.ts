@@ -73,6 +73,13 @@ describe.concurrent('every command line', () => {
     expect(r.stderr).toMatch(/unknown crash point "after-modle" in the crash plan; known points: boundary, /);
   });
 
+  it('pnpm lab worker --crash with an unknown point: one line and exit 2, before anything starts', async () => {
+    const r = await run(root('compare/src/lab/cli.ts'), ['worker', 'langgraph', '--crash', 'after-modle']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/--crash: unknown crash point "after-modle"/);
+  });
+
   it.each([
     [['--clean'], {}, /--clean needs DATABASE_URL/],
     [['--model-upstream', 'http://127.0.0.1:1/v1'], {}, /--model-upstream needs OPENAI_MODEL/],

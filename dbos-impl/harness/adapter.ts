@@ -20,7 +20,7 @@ import {
 import pg from 'pg';
 import { appNameFor, executorIdFor, hardenedVersionFor } from './identity.ts';
 import { WORKER_ENTRY } from './paths.ts';
-import { insertRun, keepDecision, loadRun } from '../src/store.ts';
+import { DBOS_RUNS } from '../src/store.ts';
 import { APPROVAL_TOPIC, approvalKey, STATUS_EVENT, type PhaseEvent } from '../src/workflow.ts';
 import { dbosDrills } from './drills.ts';
 import { claimOf, toDurableRecord } from './durable-record.ts';
@@ -61,7 +61,7 @@ export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeA
     const wf = await client.getWorkflow(h.runId);
     if (!wf) {
       // Registered, and no worker has started its workflow yet.
-      if (await loadRun(pool, h.runId)) return { status: 'pending', state: null };
+      if (await DBOS_RUNS.load(pool, h.runId)) return { status: 'pending', state: null };
       return { status: 'not-found', state: null, reason: `no DBOS run ${h.runId}` };
     }
     const status = statusOf(wf.status, await phaseOf(h.runId));
@@ -84,7 +84,7 @@ export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeA
       parseReviewRequest(request); // a malformed request never becomes a run
       const granularity = granularityOf(config);
       const runId = opts?.runId ?? newRunId(runIdPrefix('db', { variant: config.variant, granularity }));
-      await insertRun(pool, { runId, variant: config.variant, granularity, request });
+      await DBOS_RUNS.insert(pool, { runId, variant: config.variant, granularity, request });
       return { runId, config, durability: null, runtimeIds: { workflowId: runId }, link: null };
     },
 
@@ -111,7 +111,7 @@ export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeA
     // is kept first, and the worker that starts the workflow sends it on. Kept before looking, so
     // either this send or the worker's sees it. The key makes both the same message.
     async approve(h: RunHandle, d: Decision): Promise<void> {
-      await keepDecision(pool, h.runId, d);
+      await DBOS_RUNS.keepDecision(pool, h.runId, d);
       if (await client.getWorkflow(h.runId)) await client.send(h.runId, d, APPROVAL_TOPIC, approvalKey(h.runId));
     },
 

@@ -1,4 +1,4 @@
-import type { RuntimeInfo } from '@vendor-review/conformance';
+import { runConfigurations, type RuntimeInfo } from '@vendor-review/conformance';
 
 /**
  * Measured in test/production.e2e.test.ts and test/recovery.e2e.test.ts: every DBOS workflow row
@@ -37,15 +37,7 @@ export const DBOS_INFO: RuntimeInfo = {
   label: 'DB',
   title: 'DBOS',
   colour: '#059669',
-  configurations: [
-    { variant: 'naive', durability: null },
-    { variant: 'hardened', durability: null },
-    // The same pipeline with fewer boundaries (domain granularity.ts); the crash catalogue keeps to `fine`.
-    { variant: 'naive', durability: null, granularity: 'per-requirement' },
-    { variant: 'naive', durability: null, granularity: 'coarse' },
-    { variant: 'hardened', durability: null, granularity: 'per-requirement' },
-    { variant: 'hardened', durability: null, granularity: 'coarse' },
-  ],
+  configurations: runConfigurations(),
   crashDeviations: [
     {
       points: ['mid-commit'],

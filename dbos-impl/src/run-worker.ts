@@ -8,18 +8,17 @@
  */
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import {
-  createHttpPorts,
   parseCli,
   survivesConnectionLoss,
   StepGate,
   UsageError,
-  stepTrace,
-  traceWanted,
+  workerPorts,
+  leaveAfterStepsInFlight,
 } from '@vendor-review/worker-io';
 import pg from 'pg';
 import { APP_NAME } from './identity.ts';
 import { versionCheckLine, VERSION_CHECK_EXIT } from './version-check.ts';
-import { keptDecision, loadRun } from './store.ts';
+import { DBOS_RUNS } from './store.ts';
 import { APPROVAL_TOPIC, approvalKey, makeVendorReview, type StepWrapper, type WorkflowDeps } from './workflow.ts';
 
 export const WORKER_USAGE = `usage: dbos worker --run <runId>
@@ -48,16 +47,13 @@ export async function runWorker(options: WorkerOptions = {}): Promise<number> {
   const pool = survivesConnectionLoss(new pg.Pool({ connectionString: databaseUrl, max: 3 }));
   pool.on('error', () => {});
   try {
-    const run = await loadRun(pool, runId);
+    const run = await DBOS_RUNS.load(pool, runId);
     if (!run) throw new UsageError(`no DBOS run ${runId}`);
     const hardened = run.variant === 'hardened';
     const gate = hardened ? new StepGate() : null;
-    // The lab tags each line with the worker, its pid and the run, as the other runtimes' workers do.
-    const trace = traceWanted(process.env)
-      ? stepTrace((id, text) => process.stdout.write(`[worker ${worker} pid ${process.pid}] run ${id}: ${text}\n`))
-      : null;
+    const { ports, trace } = workerPorts(worker);
     const deps: WorkflowDeps = {
-      ports: trace ? trace.ports(createHttpPorts()) : createHttpPorts(),
+      ports,
       worker,
       pool: hardened ? pool : null,
       gate,
@@ -69,14 +65,7 @@ export async function runWorker(options: WorkerOptions = {}): Promise<number> {
       makeVendorReview(() => deps),
       { name: 'vendorReview' },
     );
-    // Naive leaves on SIGTERM as Node does (at once); hardened finishes its steps in flight first.
-    if (gate)
-      process.once('SIGTERM', () => {
-        void gate.close().then(() => {
-          process.stderr.write('SIGTERM: the steps in flight are journaled; leaving the run to my successor\n');
-          process.exit(0);
-        });
-      });
+    leaveAfterStepsInFlight(gate);
     const applicationVersion = process.env.DBOS_APP_VERSION || undefined;
     DBOS.setConfig({
       name: process.env.DBOS_APP_NAME || APP_NAME,
@@ -108,7 +97,7 @@ export async function runWorker(options: WorkerOptions = {}): Promise<number> {
           request: run.request,
         });
     // A decision that came before the workflow existed (adapter.approve kept it): send it on now.
-    const early = await keptDecision(pool, runId);
+    const early = await DBOS_RUNS.keptDecision(pool, runId);
     if (early) await DBOS.send(runId, early, APPROVAL_TOPIC, approvalKey(runId));
     await handle.getResult().catch(() => undefined); // an ERROR workflow is the run's outcome, not the worker's
     await DBOS.shutdown();

@@ -1,9 +1,9 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import type { Decision, Granularity, ReviewRequestInput, Variant } from '@vendor-review/pipeline';
 import {
   createOutbox,
   createStepErrors,
   outboxTableSql,
+  registeredRuns,
   runMigrations,
   stepErrorsTableSql,
 } from '@vendor-review/worker-io';
@@ -31,6 +31,7 @@ const MIGRATIONS = [
      CHECK (granularity IN ('coarse', 'per-requirement', 'fine'));`,
 ];
 
+export const DBOS_RUNS = registeredRuns('dbos_runs');
 export const DBOS_OUTBOX = createOutbox('dbos_outbox');
 export const DBOS_STEP_ERRORS = createStepErrors('dbos_step_errors');
 
@@ -58,38 +59,4 @@ async function onStderr<T>(fn: () => Promise<T>): Promise<T> {
   } finally {
     process.stdout.write = write;
   }
-}
-
-export interface RegisteredRun {
-  runId: string;
-  variant: Variant;
-  granularity: Granularity;
-  request: ReviewRequestInput;
-}
-
-export async function insertRun(db: pg.Pool, run: RegisteredRun): Promise<void> {
-  await db.query(`INSERT INTO dbos_runs (run_id, variant, granularity, request) VALUES ($1, $2, $3, $4)`, [
-    run.runId,
-    run.variant,
-    run.granularity,
-    JSON.stringify(run.request),
-  ]);
-}
-
-/** The first decision wins, as in every runtime. */
-export async function keepDecision(db: pg.Pool, runId: string, d: Decision): Promise<void> {
-  await db.query(`UPDATE dbos_runs SET approval = coalesce(approval, $2) WHERE run_id = $1`, [
-    runId,
-    JSON.stringify(d),
-  ]);
-}
-
-export async function keptDecision(db: pg.Pool, runId: string): Promise<Decision | null> {
-  return (await db.query(`SELECT approval FROM dbos_runs WHERE run_id = $1`, [runId])).rows[0]?.approval ?? null;
-}
-
-export async function loadRun(db: pg.Pool, runId: string): Promise<RegisteredRun | null> {
-  const r = (await db.query(`SELECT run_id, variant, granularity, request FROM dbos_runs WHERE run_id = $1`, [runId]))
-    .rows[0];
-  return r ? { runId: r.run_id, variant: r.variant, granularity: r.granularity, request: r.request } : null;
 }

@@ -1,4 +1,4 @@
-import { BEFORE_THE_GATE, type RuntimeInfo } from '@vendor-review/conformance';
+import { BEFORE_THE_GATE, runConfigurations, type RuntimeInfo } from '@vendor-review/conformance';
 
 const NAIVE_DIES_OF_SIGTERM =
   'A naive worker dies of SIGTERM wherever it is, and the deploy sends it once the world has answered the worker’s model call. Repeated-paid-calls: the worker was still in its call, which its successor pays again. Duplicated-effects: by the time the signal came it had gone on and sent an effect it had not recorded, which its successor sends again without a key (measured on a loaded machine). The row’s runs say how often each came.';
@@ -12,17 +12,8 @@ export const LANGGRAPH: RuntimeInfo = {
   label: 'LG',
   title: 'LangGraph',
   colour: '#2563eb',
-  configurations: [
-    { variant: 'naive', durability: 'async' },
-    { variant: 'naive', durability: 'sync' },
-    { variant: 'naive', durability: 'exit' },
-    { variant: 'hardened', durability: null },
-    // The same pipeline with fewer boundaries (domain granularity.ts); the crash catalogue keeps to `fine`.
-    { variant: 'naive', durability: 'sync', granularity: 'per-requirement' },
-    { variant: 'naive', durability: 'sync', granularity: 'coarse' },
-    { variant: 'hardened', durability: null, granularity: 'per-requirement' },
-    { variant: 'hardened', durability: null, granularity: 'coarse' },
-  ],
+  // The coarser granularities' naive runs in `sync`: every boundary is paid on the way.
+  configurations: runConfigurations({ naive: ['async', 'sync', 'exit'], coarser: 'sync' }),
   hazardDeviations: [
     {
       hazard: 'partition',

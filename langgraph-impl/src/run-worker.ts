@@ -1,5 +1,5 @@
 import type { Callbacks } from '@langchain/core/callbacks/manager';
-import { createHttpPorts, parseCli, UsageError, stepTrace, traceSteps, traceWanted } from '@vendor-review/worker-io';
+import { parseCli, UsageError, traceSteps, workerLine, workerPorts } from '@vendor-review/worker-io';
 import { DrainedError, WorkerDrain } from './drain.ts';
 import { CheckpointUnreadableError, NothingToResumeError, RunNotFoundError } from './errors.ts';
 import { executeRun } from './execute-run.ts';
@@ -73,10 +73,8 @@ export function parseWorkerArgs(argv: string[] = process.argv.slice(2), env: Nod
  */
 export async function runWorker(extensions: WorkerExtensions = {}, argv?: string[]): Promise<number> {
   const { args, runIds, databaseUrl, worker, leaseTtlMs, approvalPollMs } = parseWorkerArgs(argv);
-  const log = (line: string) => process.stdout.write(`[worker ${worker} pid ${process.pid}] ${line}\n`);
-  // For a person watching (pnpm lab worker): every step and every call, the last line says where it died.
-  const trace = traceWanted(process.env) ? stepTrace((runId, text) => log(`run ${runId}: ${text}`)) : null;
-  const ports = trace ? trace.ports(createHttpPorts()) : createHttpPorts();
+  const log = (line: string) => workerLine(worker, line);
+  const { ports, trace } = workerPorts(worker);
   const steps = trace ? traceSteps(DOMAIN_STEPS, trace) : undefined;
   const pool = createPool(databaseUrl);
   const stop = new AbortController();

@@ -18,7 +18,7 @@ import type {
 } from '@vendor-review/conformance';
 import pg from 'pg';
 import { RestateHttpError, reviewOutput, sendApproval, type RestateUrls } from '../src/client.ts';
-import { insertRun, keepDecision, loadRun } from '../src/store.ts';
+import { RESTATE_RUNS } from '../src/store.ts';
 import { serviceNameFor, type Phase } from '../src/workflow.ts';
 import { restateDrills } from './drills.ts';
 import { toDurableRecord } from './durable-record.ts';
@@ -78,7 +78,7 @@ export async function createRestateAdapter(o: RestateAdapterOptions): Promise<Ru
     const inv = await journal.invocation(h.service, h.runId);
     if (!inv) {
       // Registered, and no endpoint has submitted its workflow yet.
-      if (await loadRun(pool, h.runId)) return { status: 'pending', state: null };
+      if (await RESTATE_RUNS.load(pool, h.runId)) return { status: 'pending', state: null };
       return { status: 'not-found', state: null, reason: `no Restate run ${h.runId}` };
     }
     const status = statusOf(inv, parsed<Phase>(inv.phase ?? undefined));
@@ -106,7 +106,7 @@ export async function createRestateAdapter(o: RestateAdapterOptions): Promise<Ru
       parseReviewRequest(request); // a malformed request never becomes a run
       const granularity = granularityOf(config);
       const runId = opts?.runId ?? newRunId(runIdPrefix('rs', { variant: config.variant, granularity }));
-      await insertRun(pool, { runId, variant: config.variant, granularity, request });
+      await RESTATE_RUNS.insert(pool, { runId, variant: config.variant, granularity, request });
       const service = serviceNameFor(runId);
       return {
         runId,
@@ -149,7 +149,7 @@ export async function createRestateAdapter(o: RestateAdapterOptions): Promise<Ru
     // first, and the worker that registers the service sends it on. Kept before sending, so either
     // this send or the worker's gets through; the key makes both the same invocation.
     async approve(h: RestateHandle, d: Decision): Promise<void> {
-      await keepDecision(pool, h.runId, d);
+      await RESTATE_RUNS.keepDecision(pool, h.runId, d);
       await sendApproval(urls, h.service, h.runId, d).catch((err: unknown) => {
         if (!(err instanceof RestateHttpError && err.status === 404)) throw err;
       });

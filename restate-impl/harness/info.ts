@@ -1,4 +1,4 @@
-import type { RuntimeInfo } from '@vendor-review/conformance';
+import { runConfigurations, type RuntimeInfo } from '@vendor-review/conformance';
 
 /** Measured in test/production.e2e.test.ts: the retry rows of the naive workflow. */
 const NAIVE_RESTATE_RETRIES =
@@ -35,15 +35,7 @@ export const RESTATE_INFO: RuntimeInfo = {
   label: 'RS',
   title: 'Restate',
   colour: '#dc2626',
-  configurations: [
-    { variant: 'naive', durability: null },
-    { variant: 'hardened', durability: null },
-    // The same pipeline with fewer boundaries (domain granularity.ts); the crash catalogue keeps to `fine`.
-    { variant: 'naive', durability: null, granularity: 'per-requirement' },
-    { variant: 'naive', durability: null, granularity: 'coarse' },
-    { variant: 'hardened', durability: null, granularity: 'per-requirement' },
-    { variant: 'hardened', durability: null, granularity: 'coarse' },
-  ],
+  configurations: runConfigurations(),
   crashDeviations: [
     {
       points: ['mid-commit'],

@@ -13,15 +13,14 @@ import { rmSync } from 'node:fs';
 import http2 from 'node:http2';
 import * as restate from '@restatedev/restate-sdk';
 import {
-  createHttpPorts,
   isConnectionLoss,
   parseCli,
   sleep,
   StepGate,
-  stepTrace,
   survivesConnectionLoss,
-  traceWanted,
   UsageError,
+  workerPorts,
+  leaveAfterStepsInFlight,
 } from '@vendor-review/worker-io';
 import pg from 'pg';
 import {
@@ -35,7 +34,7 @@ import {
 } from './client.ts';
 import { deploymentCheckLine, DEPLOYMENT_CHECK_EXIT } from './deployment-check.ts';
 import { supplyPromiseWithResolvers } from './node20.ts';
-import { keptDecision, loadRun } from './store.ts';
+import { RESTATE_RUNS } from './store.ts';
 import { reviewWorkflow, serviceNameFor } from './workflow.ts';
 
 export const ENDPOINT_USAGE = `usage: restate worker --run <runId>
@@ -138,18 +137,16 @@ export async function serveReviewEndpoint(
   const pool = survivesConnectionLoss(new pg.Pool({ connectionString: config.databaseUrl, max: 3 }));
   pool.on('error', () => {});
   try {
-    const run = await loadRun(pool, runId);
+    const run = await RESTATE_RUNS.load(pool, runId);
     if (!run) throw new UsageError(`no Restate run ${runId}`);
     const hardened = run.variant === 'hardened';
     const gate = hardened ? new StepGate() : null;
-    const trace = traceWanted(process.env)
-      ? stepTrace((id, text) => process.stdout.write(`[worker ${worker} pid ${process.pid}] run ${id}: ${text}\n`))
-      : null;
+    const { ports, trace } = workerPorts(worker);
     const service = serviceNameFor(runId);
     const workflow = reviewWorkflow(
       service,
       {
-        ports: trace ? trace.ports(createHttpPorts()) : createHttpPorts(),
+        ports,
         worker,
         pool: hardened ? pool : null,
         gate,
@@ -160,14 +157,7 @@ export async function serveReviewEndpoint(
     const endpoint = http2.createServer(restate.createEndpointHandler({ ...options, services: [workflow] }));
     rmSync(socket, { force: true }); // a killed predecessor's socket file: nobody answers there
     await new Promise<void>((resolve, reject) => endpoint.once('error', reject).listen(socket, resolve));
-    // Naive leaves on SIGTERM as Node does (at once); hardened lets its steps in flight be recorded first.
-    if (gate)
-      process.once('SIGTERM', () => {
-        void gate.close().then(() => {
-          process.stderr.write('SIGTERM: the steps in flight are journaled; leaving the run to my successor\n');
-          process.exit(0);
-        });
-      });
+    leaveAfterStepsInFlight(gate);
     process.stdout.write(`READY service=${service} socket=${socket}\n`);
     const deployment = await registered(() => untilAnswered(() => registerDeployment(urls, deploymentUrl)));
     const input = { runId, variant: run.variant, granularity: run.granularity, request: run.request };
@@ -181,7 +171,7 @@ export async function serveReviewEndpoint(
       return DEPLOYMENT_CHECK_EXIT;
     }
     // A decision that came before the service was registered (adapter.approve kept it): send it on now.
-    const early = await keptDecision(pool, runId);
+    const early = await RESTATE_RUNS.keptDecision(pool, runId);
     if (early) await untilAnswered(() => sendApproval(urls, service, runId, early));
     // A workflow that failed is the run's outcome, not the worker's.
     await untilAnswered(() => attachReview(urls, service, runId)).catch((err: unknown) => {

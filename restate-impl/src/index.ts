@@ -15,4 +15,4 @@ export {
   type ReviewEndpointOptions,
 } from './endpoint.ts';
 export * from './client.ts';
-export { insertRun, loadRun, setupDatabase, RESTATE_OUTBOX, RESTATE_STEP_ERRORS, type RegisteredRun } from './store.ts';
+export { setupDatabase, RESTATE_RUNS, RESTATE_OUTBOX, RESTATE_STEP_ERRORS } from './store.ts';

@@ -1,8 +1,8 @@
-import type { Decision, Granularity, ReviewRequestInput, Variant } from '@vendor-review/pipeline';
 import {
   createOutbox,
   createStepErrors,
   outboxTableSql,
+  registeredRuns,
   runMigrations,
   stepErrorsTableSql,
 } from '@vendor-review/worker-io';
@@ -28,6 +28,7 @@ const MIGRATIONS = [
   `ALTER TABLE restate_runs ADD COLUMN approval JSONB;`,
 ];
 
+export const RESTATE_RUNS = registeredRuns('restate_runs');
 export const RESTATE_OUTBOX = createOutbox('restate_outbox');
 export const RESTATE_STEP_ERRORS = createStepErrors('restate_step_errors');
 
@@ -38,39 +39,4 @@ export async function setupDatabase(databaseUrl: string): Promise<void> {
   } finally {
     await pool.end();
   }
-}
-
-export interface RegisteredRun {
-  runId: string;
-  variant: Variant;
-  granularity: Granularity;
-  request: ReviewRequestInput;
-}
-
-export async function insertRun(db: pg.Pool, run: RegisteredRun): Promise<void> {
-  await db.query(`INSERT INTO restate_runs (run_id, variant, granularity, request) VALUES ($1, $2, $3, $4)`, [
-    run.runId,
-    run.variant,
-    run.granularity,
-    JSON.stringify(run.request),
-  ]);
-}
-
-export async function loadRun(db: pg.Pool, runId: string): Promise<RegisteredRun | null> {
-  const r = (
-    await db.query(`SELECT run_id, variant, granularity, request FROM restate_runs WHERE run_id = $1`, [runId])
-  ).rows[0];
-  return r ? { runId: r.run_id, variant: r.variant, granularity: r.granularity, request: r.request } : null;
-}
-
-/** The first decision wins, as in every runtime. */
-export async function keepDecision(db: pg.Pool, runId: string, d: Decision): Promise<void> {
-  await db.query(`UPDATE restate_runs SET approval = coalesce(approval, $2) WHERE run_id = $1`, [
-    runId,
-    JSON.stringify(d),
-  ]);
-}
-
-export async function keptDecision(db: pg.Pool, runId: string): Promise<Decision | null> {
-  return (await db.query(`SELECT approval FROM restate_runs WHERE run_id = $1`, [runId])).rows[0]?.approval ?? null;
 }

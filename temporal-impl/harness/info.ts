@@ -1,4 +1,4 @@
-import type { RuntimeInfo } from '@vendor-review/conformance';
+import { runConfigurations, type RuntimeInfo } from '@vendor-review/conformance';
 
 const NAIVE_TEMPORAL_RETRIES =
   'Temporal’s default retry policy retries every failure, forever, with a growing backoff: without a policy of your own there is no cap and no dead letter.';
@@ -30,15 +30,7 @@ export const TEMPORAL: RuntimeInfo = {
   label: 'TM',
   title: 'Temporal',
   colour: '#7c3aed',
-  configurations: [
-    { variant: 'naive', durability: null },
-    { variant: 'hardened', durability: null },
-    // The same pipeline with fewer boundaries (domain granularity.ts); the crash catalogue keeps to `fine`.
-    { variant: 'naive', durability: null, granularity: 'per-requirement' },
-    { variant: 'naive', durability: null, granularity: 'coarse' },
-    { variant: 'hardened', durability: null, granularity: 'per-requirement' },
-    { variant: 'hardened', durability: null, granularity: 'coarse' },
-  ],
+  configurations: runConfigurations(),
   crashDeviations: [
     {
       points: ['mid-commit'],

@@ -5,7 +5,7 @@
  */
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { loadClientConnectConfig } from '@temporalio/envconfig';
-import { createHttpPorts, parseCli, UsageError, stepTrace, traceWanted } from '@vendor-review/worker-io';
+import { parseCli, UsageError, workerPorts } from '@vendor-review/worker-io';
 import { createActivities } from './activities.ts';
 import { WORKFLOWS_PATH } from './paths.ts';
 import { startOutboxDrainer } from './outbox-drainer.ts';
@@ -79,11 +79,7 @@ export async function runWorker(extensions: WorkerExtensions = {}): Promise<numb
     await setupDatabase(env.DATABASE_URL).catch((err) =>
       fail(`cannot prepare the outbox tables at DATABASE_URL: ${err.message}`),
     );
-  // For a person watching (pnpm lab worker): every activity and every call, the last line says where it died.
-  const trace = traceWanted(env)
-    ? stepTrace((runId, text) => process.stdout.write(`[worker ${name} pid ${process.pid}] run ${runId}: ${text}\n`))
-    : null;
-  const ports = trace ? trace.ports(createHttpPorts({ worldUrl })) : createHttpPorts({ worldUrl });
+  const { ports, trace } = workerPorts(name, { worldUrl }, env);
 
   const connection = await NativeConnection.connect(connectionOptions).catch((err) =>
     fail(

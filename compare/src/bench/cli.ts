@@ -4,7 +4,7 @@
  * recovery time against the timeouts that buy it, all in this one invocation on this machine.
  * Prints tables and progress; writes bench.json, bench.md and bench.html.
  *
- *   pnpm bench [--quick | --full | --smoke] [--section list] [--runtime list] [--harness] [--json] [--report-dir DIR]
+ *   pnpm bench [--quick | --full | --smoke] [--section list] [--runtime list] [--harness] [--instrument] [--json] [--report-dir DIR]
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +27,8 @@ const USAGE = `usage: pnpm bench [--quick | --full | --smoke] [options]
   --section list     only these: ${SECTIONS.join(',')}
   --runtime list     ${BENCH_RUNTIMES.join(',')} (default: all; the plain runner is always the floor)
   --harness          add the harness section (the default pnpm compare, timed) to --quick
+  --instrument       lay the crash points' call sites over this process (armed at a point no run reaches), so
+                     every call of the in-process reviews passes through them: what the instrument costs per step
   --json             print only the JSON report on stdout (progress on stderr)
   --report-dir DIR   where bench.json, bench.md and bench.html go (default: ./report)
   --window FILE      a results.json of pnpm compare --suite window: its time to durable goes beside the cost per
@@ -38,6 +40,7 @@ const Options = z
     full: z.boolean().default(false),
     smoke: z.boolean().default(false),
     harness: z.boolean().default(false),
+    instrument: z.boolean().default(false),
     json: z.boolean().default(false),
     'report-dir': z.string().min(1, '--report-dir needs a folder').default('report'),
   })
@@ -53,6 +56,7 @@ async function main(): Promise<number> {
       full: { type: 'boolean' },
       smoke: { type: 'boolean' },
       harness: { type: 'boolean' },
+      instrument: { type: 'boolean' },
       section: { type: 'string' },
       runtime: { type: 'string' },
       json: { type: 'boolean' },
@@ -82,11 +86,16 @@ async function main(): Promise<number> {
   const window = windowFigures(windowFile);
   if (values.window && typeof window === 'string') throw new UsageError(`--window: ${window}`);
 
+  if (o.instrument) {
+    const { armCrashPlan, installHttpWatch } = await import('@vendor-review/instrument');
+    armCrashPlan(`after-deliver@${Number.MAX_SAFE_INTEGER}`);
+    installHttpWatch();
+  }
   const started = Date.now();
   const log = (line: string) =>
     process.stderr.write(`bench +${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s  ${line}\n`);
   const { runBench } = await import('./run.ts');
-  const { report, failures } = await runBench({ plan, runtimes, log, startedAt: started });
+  const { report, failures } = await runBench({ plan, runtimes, log, startedAt: started, instrumented: o.instrument });
   report.window = typeof window === 'string' ? null : window;
   const { benchDocument } = await import('./document.ts');
   const { toHtml } = await import('../report/render-html.ts');

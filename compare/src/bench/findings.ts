@@ -12,7 +12,7 @@ export function provenanceLine(r: BenchReport): string {
   const m = r.meta.machine;
   const v = r.meta.versions;
   return (
-    `Measured ${r.meta.startedAt.slice(0, 16).replace('T', ' ')} UTC by \`pnpm bench${r.meta.preset === 'quick' ? '' : ` --${r.meta.preset}`}\` ` +
+    `Measured ${r.meta.startedAt.slice(0, 16).replace('T', ' ')} UTC by \`pnpm bench${r.meta.preset === 'quick' ? '' : ` --${r.meta.preset}`}${r.meta.instrumented ? ' --instrument' : ''}\` ` +
     `on ${m.cpus} × ${literal(m.cpuModel)}, ${m.memoryGiB} GiB (${literal(m.platform)}), shared: load average ${m.loadAverage.start} at the start, ${m.loadAverage.end ?? '—'} at the end; ` +
     `${Object.entries(flatVersions(v))
       .map(([k, x]) => literal(`${k} ${x ?? '?'}`))

@@ -20,6 +20,8 @@ export interface BenchReport {
     finishedAt: string;
     wallTimeMs: number;
     preset: Preset;
+    /** The instrument's call sites were laid over the bench's process (--instrument). */
+    instrumented: boolean;
     sections: SectionName[];
     /** Wall time of each section. */
     sectionMs: Partial<Record<SectionName | 'infrastructure' | 'units', number>>;

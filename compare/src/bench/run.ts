@@ -41,6 +41,7 @@ export async function runBench(o: {
   runtimes: string[];
   log: (line: string) => void;
   startedAt: number;
+  instrumented: boolean;
 }): Promise<{ report: BenchReport; failures: string[] }> {
   const { plan, log } = o;
   const wants = (s: SectionName) => plan.sections.includes(s);
@@ -127,6 +128,7 @@ export async function runBench(o: {
       finishedAt: new Date(finished).toISOString(),
       wallTimeMs: finished - o.startedAt,
       preset: plan.preset,
+      instrumented: o.instrumented,
       sections: plan.sections,
       sectionMs,
       machine: m,

@@ -1,4 +1,4 @@
-import { BEFORE_THE_GATE, type RuntimeInfo } from '@vendor-review/conformance';
+import { BEFORE_THE_GATE, runConfigurations, type RuntimeInfo } from '@vendor-review/conformance';
 
 /**
  * LangGraph's Functional API as the harness sees it: the review as an entrypoint whose steps are
@@ -13,12 +13,7 @@ export const LANGGRAPH_FUNCTIONAL: RuntimeInfo = {
   label: 'LF',
   title: 'LangGraph Functional API',
   colour: '#d97706',
-  configurations: [
-    { variant: 'naive', durability: 'async' },
-    { variant: 'naive', durability: 'sync' },
-    { variant: 'naive', durability: 'exit' },
-    { variant: 'hardened', durability: null },
-  ],
+  configurations: runConfigurations({ naive: ['async', 'sync', 'exit'], coarser: false }),
   // No granularity suite: the entrypoint's boundaries are its tasks, one per step.
   suites: ['crash', 'production', 'window'],
   hazardDeviations: [

@@ -1,16 +1,13 @@
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import {
   AddressInUseError,
   InfraError,
-  killWithParent,
   listensOn,
   mentionsAddressInUse,
-  onProcessEnd,
   reasonOf,
+  startServerProcess,
   type InfraLog,
 } from '@vendor-review/testbed';
-import { settlesWithin, sleep } from '@vendor-review/worker-io';
+import { sleep } from '@vendor-review/worker-io';
 import { healthy, partitionsRunning, serverVersion } from './probe.ts';
 
 /** The three TCP ports one server listens on; a restart binds the same ones, since clients and the node's own metadata know them. */
@@ -138,16 +135,13 @@ export async function startRestateProcess(o: RestateProcessOptions): Promise<Res
     args.push('--use-random-ports', 'true');
   }
 
-  const child = spawn(o.binary, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   const bound: Partial<RestatePorts> = {};
   let ready = false;
   const heldBack: string[] = [];
-  // The first lines (what it is, its config) and the last ones (why it stopped), for a failure's message.
-  const first: string[] = [];
-  const last: string[] = [];
-  let dropped = 0;
+  // It writes INFO to stdout and WARN/ERROR (and anything printed before its logging starts) to
+  // stderr. The first lines (what it is, its config) and the last ones (why it stopped) are kept
+  // in words, for a failure's message.
   const onLine = (line: string) => {
-    if (!line.trim()) return;
     const l = parsed(line);
     const name = l?.span?.server_name;
     const port = l?.span?.['server.port'];
@@ -155,54 +149,29 @@ export async function startRestateProcess(o: RestateProcessOptions): Promise<Res
       bound[LISTENERS[name as keyof typeof LISTENERS]] = port;
     }
     const words = inWords(line, l);
-    if (first.length < 3) first.push(words);
-    else if (last.push(words) > 8) {
-      last.shift();
-      dropped++;
-    }
-    if (l?.level !== 'WARN' && l?.level !== 'ERROR') return;
+    if (l?.level !== 'WARN' && l?.level !== 'ERROR') return words;
     // The readiness probe's own failed scans, until every partition runs.
-    if (!ready && l.target === 'restate_admin::query_utils') return;
+    if (!ready && l.target === 'restate_admin::query_utils') return words;
     // An invocation's retries ("Invocation error, retrying in 1s": its endpoint is down) belong to
     // the run, which the runtime observes itself; in a crash scenario they would flood this log.
-    if (l.fields?.['restate.invocation.id'] !== undefined) return;
+    if (l.fields?.['restate.invocation.id'] !== undefined) return words;
     const said = `restate: server ${words.slice(0, 400)}`;
     // Until it is ready they are held back: a failed start says them in its error (once, not once
     // per try of a port race), a start that succeeds passes them on then.
     if (ready) o.log(said);
     else heldBack.push(said);
+    return words;
   };
-  // It writes INFO to stdout and WARN/ERROR (and anything printed before its logging starts) to stderr.
-  createInterface({ input: child.stdout }).on('line', onLine);
-  createInterface({ input: child.stderr }).on('line', onLine);
-  const output = () => [...first, ...(dropped ? [`… ${dropped} lines …`] : []), ...last];
-
-  let spawnError: Error | undefined;
-  const exited = new Promise<void>((resolve) => {
-    child.once('error', (err) => {
-      spawnError = err;
-      resolve();
-    });
-    child.once('exit', () => resolve());
-  });
-  const isGone = () => spawnError !== undefined || child.exitCode !== null || child.signalCode !== null;
-  if (child.pid !== undefined) {
-    const unwatch = killWithParent({
-      pid: child.pid,
-      signal: 'KILL',
-      ...(o.removeDirWithParent ? { removeDir: o.removeDirWithParent } : {}),
-    });
-    child.once('exit', unwatch);
-  }
-  const forget = onProcessEnd(() => {
-    if (!isGone()) child.kill('SIGKILL');
+  const server = startServerProcess(o.binary, args, {
+    env,
+    onLine,
+    keep: { first: 3, last: 8 },
+    ...(o.removeDirWithParent ? { removeDirWithParent: o.removeDirWithParent } : {}),
   });
 
   const fail = async (what: string): Promise<never> => {
-    if (!isGone()) child.kill('SIGKILL');
-    await exited;
-    forget();
-    const text = output().join(' | ');
+    await server.kill();
+    const text = server.output().join(' | ');
     const said = `restate: server \`${o.binary} ${args.join(' ')}\` ${what}${text ? ` (its log: ${text})` : ''}`;
     // A port of a restart (pinned) was taken by another process while the server was down.
     const held = portInUse(text);
@@ -216,48 +185,38 @@ export async function startRestateProcess(o: RestateProcessOptions): Promise<Res
     ports: RestatePorts,
     urls: { ingressUrl: string; adminUrl: string },
     version: string | null,
-  ): RestateProcess => {
-    const terminate = async (signal: 'SIGTERM' | 'SIGKILL') => {
-      if (!isGone()) child.kill(signal);
-      // It drains in about 0.1 s; its own shutdown-timeout (1 min) is longer than a harness waits.
-      if (signal === 'SIGTERM' && !(await settlesWithin(exited, 10_000))) child.kill('SIGKILL');
-      await exited;
-      forget();
-    };
-    return {
-      ports,
-      ...urls,
-      pid: child.pid!,
-      version,
-      stop: () => terminate('SIGTERM'),
-      kill: () => terminate('SIGKILL'),
-      killNow: () => {
-        if (!isGone()) child.kill('SIGKILL');
-      },
-    };
-  };
+  ): RestateProcess => ({
+    ports,
+    ...urls,
+    pid: server.pid!,
+    version,
+    stop: () => server.stop(),
+    kill: () => server.kill(),
+    killNow: () => server.killNow(),
+  });
 
   const timeoutMs = o.readyTimeoutMs ?? 30_000;
   const deadline = Date.now() + timeoutMs;
   let waitingFor = 'its ports in its log';
   for (;;) {
-    if (isGone()) {
+    if (server.isGone()) {
+      const spawnError = server.spawnError();
       await fail(
         spawnError
           ? `could not be spawned: ${reasonOf(spawnError)}`
-          : `exited with ${child.exitCode ?? child.signalCode} before it was ready`,
+          : `exited with ${server.exitCode() ?? server.signalCode()} before it was ready`,
       );
     }
     if (bound.ingress !== undefined && bound.admin !== undefined && bound.fabric !== undefined) {
       const urls = { ingressUrl: `http://127.0.0.1:${bound.ingress}`, adminUrl: `http://127.0.0.1:${bound.admin}` };
       // A port that answers is ours only if our process listens there: on a pinned port, another
       // server that took it while ours was down would otherwise pass for ours.
-      const ours = (p: number) => child.pid === undefined || listensOn(child.pid, p) !== false;
+      const ours = (p: number) => server.pid === undefined || listensOn(server.pid, p) !== false;
       const unhealthy = await healthy(urls, 1_000);
       waitingFor = unhealthy?.reason ?? 'every partition to run';
       if (!unhealthy && ours(bound.ingress) && ours(bound.admin)) {
         const partitions = await partitionsRunning(urls.adminUrl, 2_000);
-        if (partitions === null && !isGone()) {
+        if (partitions === null && !server.isGone()) {
           ready = true;
           for (const said of heldBack.splice(0)) o.log(said);
           const ports = bound as RestatePorts;

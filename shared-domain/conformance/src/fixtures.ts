@@ -1,5 +1,6 @@
 import { initialState, type ReviewState } from '@vendor-review/pipeline';
 import { BEFORE_THE_GATE } from './catalogue/crash-rules.ts';
+import { runConfigurations } from './configurations.ts';
 import { type DurableMark, type DurableRecord, type RuntimeInfo } from './adapter.ts';
 import { workerLife, type WorkerLife } from '@vendor-review/testbed';
 import type { LedgerEntry } from '@vendor-review/world';
@@ -23,16 +24,7 @@ export const FAKE_RUNTIMES: Record<FakeRuntime, RuntimeInfo> = {
     label: 'CP',
     title: 'Checkpointer',
     colour: '#2563eb',
-    configurations: [
-      { variant: 'naive', durability: 'async' },
-      { variant: 'naive', durability: 'sync' },
-      { variant: 'naive', durability: 'exit' },
-      { variant: 'hardened', durability: null },
-      { variant: 'naive', durability: 'sync', granularity: 'per-requirement' },
-      { variant: 'naive', durability: 'sync', granularity: 'coarse' },
-      { variant: 'hardened', durability: null, granularity: 'per-requirement' },
-      { variant: 'hardened', durability: null, granularity: 'coarse' },
-    ],
+    configurations: runConfigurations({ naive: ['async', 'sync', 'exit'], coarser: 'sync' }),
     // Where a durability setting keeps too little for the rule (a test may build rows that depend on them).
     crashDeviations: [
       {
@@ -80,14 +72,7 @@ export const FAKE_RUNTIMES: Record<FakeRuntime, RuntimeInfo> = {
         why: 'Whether the note’s step reports before the outage is a race.',
       },
     ],
-    configurations: [
-      { variant: 'naive', durability: null },
-      { variant: 'hardened', durability: null },
-      { variant: 'naive', durability: null, granularity: 'per-requirement' },
-      { variant: 'naive', durability: null, granularity: 'coarse' },
-      { variant: 'hardened', durability: null, granularity: 'per-requirement' },
-      { variant: 'hardened', durability: null, granularity: 'coarse' },
-    ],
+    configurations: runConfigurations(),
   },
 };
 

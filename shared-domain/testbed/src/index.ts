@@ -26,6 +26,7 @@ export {
 export { InfraError, reasonOf } from './infra-error.ts';
 export { stderrLog, type InfraLog } from './infra-log.ts';
 export { isProcessAlive, killWithParent, onProcessEnd } from './process-cleanup.ts';
+export { startServerProcess, type ServerProcess, type ServerProcessOptions } from './server-process.ts';
 export {
   AddressInUseError,
   listensOn,

@@ -13,6 +13,7 @@ export {
   type ModelOptions,
 } from './adapters/index.ts';
 export { runMigrations, type MigrationPlan, type MigrationResult } from './migrations.ts';
+export { registeredRuns, type RegisteredRun, type RegisteredRuns } from './registered-runs.ts';
 export { createStepErrors, retryOwnErrors, stepErrorsTableSql, type StepErrors } from './step-errors.ts';
 export { freePort, settlesWithin, sleep, tcpConnect } from './net-probe.ts';
 export { inTransaction, withConnection } from './transaction.ts';
@@ -44,5 +45,6 @@ export {
   type RunCliOptions,
 } from './cli.ts';
 export { StepGate } from './step-gate.ts';
+export { leaveAfterStepsInFlight, workerLine, workerPorts } from './worker-frame.ts';
 export { ensureWritableDirectory, makeDirectory, writeFileAtomic } from './files.ts';
 export { stepTrace, traceSteps, traceWanted, TRACE_ENV, type StepTrace, type TraceWrite } from './step-trace.ts';

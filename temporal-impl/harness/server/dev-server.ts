@@ -1,18 +1,16 @@
-import { spawn } from 'node:child_process';
 import {
   InfraError,
   reasonOf,
   stderrLog,
   type InfraLog,
   AddressInUseError,
-  killWithParent,
   listensOn,
   mentionsAddressInUse,
-  onProcessEnd,
   startOnFreePort,
+  startServerProcess,
   startOnSamePort,
 } from '@vendor-review/testbed';
-import { freePort, settlesWithin, sleep, tcpConnect } from '@vendor-review/worker-io';
+import { freePort, sleep, tcpConnect } from '@vendor-review/worker-io';
 import { cliEnv, resolveTemporalCli, temporalCliVersion } from './cli.ts';
 import { restartable, type SamePlace, type TemporalRestartOptions } from './restart.ts';
 import {
@@ -325,49 +323,14 @@ async function startDevServer(
 
   // Only for the log line; settled here so a failing start never leaves it rejected and unobserved.
   const versionPromise = temporalCliVersion(cli).catch(() => 'unknown version');
-  const child = spawn(cli, args, { stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv() });
-  // The first lines (a Go panic names its reason there) and the last ones, for the error.
-  const first: string[] = [];
-  const last: string[] = [];
-  let dropped = 0;
-  const keep = (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n')) {
-      const l = line.trim();
-      if (!l) continue;
-      if (first.length < 4) first.push(l);
-      else if (last.push(l) > 8) {
-        last.shift();
-        dropped++;
-      }
-    }
-  };
-  const output = () => [...first, ...(dropped ? [`… ${dropped} lines …`] : []), ...last];
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  let spawnError: Error | undefined;
-  const exited = new Promise<void>((resolve) => {
-    child.once('error', (err) => {
-      spawnError = err;
-      resolve();
-    });
-    child.once('exit', () => resolve());
-  });
-  const isGone = () => spawnError !== undefined || child.exitCode !== null || child.signalCode !== null;
-  if (child.pid !== undefined) {
-    const unwatch = killWithParent({ pid: child.pid, signal: 'KILL' });
-    child.once('exit', unwatch);
-  }
-  const forget = onProcessEnd(() => {
-    if (!isGone()) child.kill('SIGKILL');
-  });
+  const server = startServerProcess(cli, args, { env: cliEnv() });
 
   const fail = async (what: string): Promise<never> => {
-    if (!isGone()) child.kill('SIGKILL');
-    await exited;
-    forget();
-    const said = `temporal: dev server \`${cli} ${args.join(' ')}\` ${what}${first.length ? ` (${output().join(' | ')})` : ''}`;
+    await server.kill();
+    const output = server.output();
+    const said = `temporal: dev server \`${cli} ${args.join(' ')}\` ${what}${output.length ? ` (${output.join(' | ')})` : ''}`;
     // Another process took one of its ports (ours, or one the CLI picked itself) before it bound it.
-    if (mentionsAddressInUse(output().join(' '))) throw new AddressInUseError(portInUse(output()) ?? port, said);
+    if (mentionsAddressInUse(output.join(' '))) throw new AddressInUseError(portInUse(output) ?? port, said);
     throw new InfraError(`${said}: fix the CLI or set TEMPORAL_ADDRESS to a running server`);
   };
 
@@ -378,18 +341,19 @@ async function startDevServer(
       () => true,
       () => false,
     )) &&
-    (child.pid === undefined || listensOn(child.pid, p) !== false);
+    (server.pid === undefined || listensOn(server.pid, p) !== false);
   const deadline = Date.now() + (opts.readyTimeoutMs ?? 30_000);
   // Asked only once the port accepts: a gRPC channel that failed to connect backs off for seconds.
   let probe: TemporalProbe | undefined;
   let serverVersion: string | null = null;
   try {
     for (;;) {
-      if (isGone()) {
+      if (server.isGone()) {
+        const spawnError = server.spawnError();
         await fail(
           spawnError
             ? `could not be spawned: ${reasonOf(spawnError)}`
-            : `exited with ${child.exitCode ?? child.signalCode} before it was ready`,
+            : `exited with ${server.exitCode() ?? server.signalCode()} before it was ready`,
         );
       }
       const listening = await accepts(port);
@@ -405,7 +369,7 @@ async function startDevServer(
           ));
       // A UI asked for is part of being ready: it listens a moment after the frontend does.
       const uiListening = uiPort === undefined || (ready && (await accepts(uiPort)));
-      if (ready && uiListening && !isGone()) break;
+      if (ready && uiListening && !server.isGone()) break;
       if (Date.now() > deadline)
         await fail(
           ready
@@ -422,17 +386,9 @@ async function startDevServer(
   const version = await versionPromise;
   log(
     `temporal: dev server (CLI ${version}) from ${cli} on ${address}, namespace ${namespace}, ` +
-      `${opts.dbFilename ? `state in ${opts.dbFilename}` : 'state in memory'}${uiUrl ? `, UI ${uiUrl}` : ''}, pid ${child.pid}`,
+      `${opts.dbFilename ? `state in ${opts.dbFilename}` : 'state in memory'}${uiUrl ? `, UI ${uiUrl}` : ''}, pid ${server.pid}`,
   );
 
-  const terminate = async (signal: 'SIGTERM' | 'SIGKILL') => {
-    if (!isGone()) child.kill(signal);
-    if (signal === 'SIGTERM' && !(await settlesWithin(exited, 10_000))) {
-      child.kill('SIGKILL');
-    }
-    await exited;
-    forget();
-  };
   return {
     address,
     namespace,
@@ -444,8 +400,8 @@ async function startDevServer(
     source: `dev server from ${cli}`,
     tls: false,
     apiKey: false,
-    ...(child.pid !== undefined ? { pid: child.pid } : {}),
-    stop: () => terminate('SIGTERM'),
-    kill: () => terminate('SIGKILL'),
+    ...(server.pid !== undefined ? { pid: server.pid } : {}),
+    stop: () => server.stop(),
+    kill: () => server.kill(),
   };
 }

@@ -1,6 +1,15 @@
 import type { CrashPointName } from '@vendor-review/instrument';
 
-/** What each crash point is (where the worker dies) and what a crash there teaches. */
+/**
+ * What each crash point is (where the worker dies) and what a crash there teaches. Where the
+ * instrument finds each one in a worker is its own (shared-domain/instrument/src/points.ts):
+ * after, before or during an outbound call, a step beginning at the runtime's hook, the commit,
+ * the wait. Occurrences (`name@n`) count those sites in one process, which moved two counts when
+ * the points left the steps: `after-model@n` and `mid-model@n` count every model call (DRAFT's
+ * comes after every EXTRACT's, so n up to the number of requirements means what it did), and
+ * `after-fetch@n` counts the page GETs really sent (a page the run already holds is not fetched
+ * again, where the step used to pass the point anyway).
+ */
 export const CRASH_POINTS: Record<CrashPointName, { where: string; lesson: string }> = {
   boundary: {
     where: 'after FETCH is durable, before EXTRACT starts',
@@ -28,7 +37,7 @@ export const CRASH_POINTS: Record<CrashPointName, { where: string; lesson: strin
     lesson: 'The customer receives the mail twice unless a key or an outbox makes the second send a no-op.',
   },
   'parallel-fetch': {
-    where: 'two of three parallel page fetches finished, the third has not',
+    where: 'the last of a fan-out of page fetches has its page, and its siblings have finished',
     lesson:
       'Finished siblings are kept (LangGraph pending writes, Temporal completed activities); only the unfinished fetch runs again.',
   },
