@@ -56,8 +56,8 @@ class Foreground {
   readonly exited: Promise<number | null>;
   private waiters: (() => void)[] = [];
 
-  constructor(runtime: string) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', CLI, 'worker', runtime], { cwd: ROOT, env });
+  constructor(runtime: string, ...options: string[]) {
+    this.child = spawn(process.execPath, ['--import', 'tsx', CLI, 'worker', runtime, ...options], { cwd: ROOT, env });
     const take = (c: Buffer) => {
       this.output += c.toString();
       for (const w of this.waiters) w();
@@ -302,6 +302,23 @@ describe('pnpm lab', () => {
       ['B', null],
     ]);
     await checkShowText(runId, shown, /LangGraph checkpoints in PostgreSQL[\s\S]*writer A[\s\S]*writer B/);
+  }, 300_000);
+
+  it('--crash: the worker dies by itself at the named point, laid over it from outside', async () => {
+    const started = await lab('start', 'langgraph', '--request', path.join(dir, 'request.json'));
+    expect(started.code, started.stderr).toBe(0);
+    const runId = runIdOf(started);
+    const a = new Foreground('langgraph', '--crash', 'after-progress');
+    expect(await a.exited, a.output).toBe(1);
+    const announced = /CRASHPOINT after-progress@1 pid=(\d+) /.exec(a.output);
+    expect(announced, a.output).not.toBeNull();
+    expect(a.output).toMatch(new RegExp(`worker A \\(pid ${announced![1]}\\) was killed by SIGKILL`));
+    const ledger = await worldClient(state().worldUrl).ledger({ runId });
+    const mine = ledger.filter((e) => e.runId === runId);
+    // It died right after the tracker took the first note: one note, and no model call after it.
+    expect(mine.filter((e) => e.kind === 'tracker').map((e) => e.outcome)).toEqual(['ok']);
+    const note = mine.find((e) => e.kind === 'tracker')!;
+    expect(mine.filter((e) => e.seq > note.seq)).toEqual([]);
   }, 300_000);
 
   it('Temporal: Ctrl-C the worker mid model call, start it again, approve, and show what repeated', async () => {
