@@ -12,7 +12,7 @@ import {
 } from '@vendor-review/conformance';
 import { runCellOn, type Infra } from './infra.ts';
 import type { Progress } from './progress.ts';
-import { ms, pointLabel, repeatedText } from './report/granularity-table.ts';
+import { ms, pointLabel, repeatedText } from './report/granularity-rows.ts';
 import { seconds } from './table.ts';
 
 /**

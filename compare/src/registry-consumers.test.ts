@@ -127,7 +127,7 @@ describe('chaos takes its runtimes from the registry', () => {
   });
 
   it('the table names a row by the title its module gave', async () => {
-    const { poolLabel } = await import('./chaos/document.ts');
+    const { poolLabel } = await import('./chaos/drawings.ts');
     expect(poolLabel({ runtime: 'quill', title: 'Quill Queues', variant: 'naive' })).toBe('Quill Queues naive');
   });
 });

@@ -2,7 +2,7 @@ import { code, literal, type Column, type ReportDocument, type Row, type Section
 import { CHAOS_CSS } from '../report/style.ts';
 import { money, seconds, TABLE_WIDTH } from '../table.ts';
 import { clean } from './checker.ts';
-import { failureKind, timeline, violationCard } from './drawings.ts';
+import { failureKind, poolLabel, timeline, violationCard } from './drawings.ts';
 import type { ChaosResult } from './schema.ts';
 
 /**
@@ -53,11 +53,6 @@ const TERMS_LEGEND =
 
 const JUDGED =
   "Judged after the campaign quiesced, from the receivers' stores (mails, notes), the world's ledger, the durable records (checkpoints with writer and fencing token, event histories with worker identities) and the outbox rows; never from what a worker printed. Dead-lettered: ended failed (naive: on the error). Duplicate effects: mails or notes the receivers stored beyond one. Late writes: checkpoints, task closes or completions accepted from a writer that had lost the run. Extra model spend: model calls beyond the uncrashed run's. p50/p95: start to completion of the completed runs, the time their approval was waited for left out.";
-
-/** "LangGraph hardened": the title the runtime's module gave the row (its name in a file older than that). */
-export function poolLabel(row: { runtime: string; title?: string | undefined; variant: string }): string {
-  return `${row.title ?? row.runtime} ${row.variant}`;
-}
 
 /** The faults a pool met, in the order the legend names them. */
 function faultCounts(f: ChaosResult['rows'][number]['faults']): number[] {

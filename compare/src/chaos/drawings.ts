@@ -1,7 +1,11 @@
 import { esc, num } from '../report/svg.ts';
 import { seconds } from '../table.ts';
 import type { ChaosResult, ViolationRecord } from './schema.ts';
-import { poolLabel } from './document.ts';
+
+/** "LangGraph hardened": the title the runtime's module gave the row (its name in a file older than that). */
+export function poolLabel(row: { runtime: string; title?: string | undefined; variant: string }): string {
+  return `${row.title ?? row.runtime} ${row.variant}`;
+}
 
 /**
  * What chaos.html draws that has no text form: the campaign in time (every run a bar in its

@@ -1,5 +1,12 @@
-import { granularityPoints, type GranularityPoint, type GranularityRow } from './granularity-rows.ts';
-import { bytes, ms, pointLabel, repeatedText } from './granularity-table.ts';
+import {
+  bytes,
+  granularityPoints,
+  ms,
+  pointLabel,
+  repeatedText,
+  type GranularityPoint,
+  type GranularityRow,
+} from './granularity-rows.ts';
 import { colourOf, esc, num, type RuntimeLook } from './svg.ts';
 
 /**

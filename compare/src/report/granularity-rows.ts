@@ -108,3 +108,26 @@ export function granularityPoints(rows: GranularityRow[]): GranularityPoint[] {
   }
   return points;
 }
+
+export function bytes(n: number | null): string {
+  if (n === null) return '—';
+  return n < 1000 ? `${n} B` : n < 1_000_000 ? `${(n / 1000).toFixed(1)} kB` : `${(n / 1_000_000).toFixed(2)} MB`;
+}
+
+export function ms(n: number | null): string {
+  return n === null ? '—' : `${Math.round(n)} ms`;
+}
+
+/** "model+3 web+4 tracker+3", "nothing", or why the crash row has no figures. */
+export function repeatedText(r: Pick<GranularityRow, 'status' | 'repeatedByKind'> | null): string {
+  if (!r) return '—';
+  if (r.status !== 'completed') return r.status;
+  const kinds = Object.entries(r.repeatedByKind).filter(([, n]) => n > 0);
+  // The paid calls first: they are what the chart plots.
+  kinds.sort(([a], [b]) => (a === 'model' ? -1 : b === 'model' ? 1 : 0));
+  return kinds.length ? kinds.map(([k, n]) => `${k}+${n}`).join(' ') : 'nothing';
+}
+
+export function pointLabel(p: Pick<GranularityPoint, 'runtimeLabel' | 'granularity'>): string {
+  return `${p.runtimeLabel} ${p.granularity}`;
+}

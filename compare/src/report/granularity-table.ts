@@ -3,7 +3,15 @@ import { GRANULARITY_CRASH_POINTS } from '@vendor-review/conformance';
 import { money, seconds, TABLE_WIDTH } from '../table.ts';
 import type { Column, Medium, Row, Section } from './document.ts';
 import { renderGranularityChart } from './granularity-chart.ts';
-import { granularityPoints, type GranularityPoint, type GranularityRow } from './granularity-rows.ts';
+import {
+  bytes,
+  granularityPoints,
+  ms,
+  pointLabel,
+  repeatedText,
+  type GranularityPoint,
+  type GranularityRow,
+} from './granularity-rows.ts';
 import { sectionHtml } from './render-html.ts';
 import { sectionText } from './render-text.ts';
 import type { RuntimeLook } from './svg.ts';
@@ -19,29 +27,6 @@ export const GRANULARITY_LESSON =
   'A boundary is a trade: what ran since the last one runs again after a crash, and every boundary is a write ' +
   'paid on every run. An early crash costs about the same at any node size; a late one repeats whatever the ' +
   'last boundary did not keep.';
-
-export function bytes(n: number | null): string {
-  if (n === null) return '—';
-  return n < 1000 ? `${n} B` : n < 1_000_000 ? `${(n / 1000).toFixed(1)} kB` : `${(n / 1_000_000).toFixed(2)} MB`;
-}
-
-export function ms(n: number | null): string {
-  return n === null ? '—' : `${Math.round(n)} ms`;
-}
-
-/** "model+3 web+4 tracker+3", "nothing", or why the crash row has no figures. */
-export function repeatedText(r: Pick<GranularityRow, 'status' | 'repeatedByKind'> | null): string {
-  if (!r) return '—';
-  if (r.status !== 'completed') return r.status;
-  const kinds = Object.entries(r.repeatedByKind).filter(([, n]) => n > 0);
-  // The paid calls first: they are what the chart plots.
-  kinds.sort(([a], [b]) => (a === 'model' ? -1 : b === 'model' ? 1 : 0));
-  return kinds.length ? kinds.map(([k, n]) => `${k}+${n}`).join(' ') : 'nothing';
-}
-
-export function pointLabel(p: Pick<GranularityPoint, 'runtimeLabel' | 'granularity'>): string {
-  return `${p.runtimeLabel} ${p.granularity}`;
-}
 
 const TEXT: readonly Medium[] = ['text'];
 const PAGE: readonly Medium[] = ['markdown', 'html'];
