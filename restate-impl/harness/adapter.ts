@@ -8,19 +8,13 @@ import {
   type ReviewState,
   type RunView,
 } from '@vendor-review/pipeline';
-import type {
-  DurableRecord,
-  InFlightTask,
-  RunConfig,
-  RunHandle,
-  RuntimeAdapter,
-  WorkerSpec,
-} from '@vendor-review/conformance';
+import type { DurableRecord, InFlightTask, RunConfig, RuntimeAdapter, WorkerSpec } from '@vendor-review/conformance';
 import pg from 'pg';
 import { RestateHttpError, reviewOutput, sendApproval, type RestateUrls } from '../src/client.ts';
 import { RESTATE_RUNS } from '../src/store.ts';
 import { serviceNameFor, type Phase } from '../src/workflow.ts';
 import { restateDrills } from './drills.ts';
+import type { RestateHandle } from './handle.ts';
 import { toDurableRecord } from './durable-record.ts';
 import { RESTATE_INFO } from './info.ts';
 import { RestateJournal, type InvocationRow } from './journal.ts';
@@ -39,12 +33,6 @@ export interface RestateAdapterOptions {
   workerEntry?: string;
   /** The service's retry policy's first wait (the bench's knob); unset, the server's default. */
   retryInitialIntervalMs?: number;
-}
-
-/** A run, with the workflow service it runs as and the address its deployment is registered at. */
-export interface RestateHandle extends RunHandle {
-  service: string;
-  deploymentUrl: string;
 }
 
 /** A state value as the server keeps it (JSON text), or null. */

@@ -10,7 +10,7 @@ import type {
 import type pg from 'pg';
 import { RestateHttpError, type RestateUrls } from '../src/client.ts';
 import { DEPLOYMENT_CHECK } from '../src/deployment-check.ts';
-import type { RestateHandle } from './adapter.ts';
+import type { RestateHandle } from './handle.ts';
 import type { RestateJournal } from './journal.ts';
 import { RESTATE_SERVER } from './server/spec.ts';
 

@@ -12,7 +12,8 @@ import {
   type RuntimeAdapter,
   type RuntimeDrills,
 } from '@vendor-review/conformance';
-import { startTemporal, type TemporalHandle } from './server/dev-server.ts';
+import { startTemporal } from './server/dev-server.ts';
+import type { TemporalHandle } from './server/handle.ts';
 import type { TemporalServer } from './server/spec.ts';
 import pg from 'pg';
 import { cachedWorkflowBundle } from '../src/bundle.ts';

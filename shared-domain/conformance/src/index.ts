@@ -83,7 +83,6 @@ export { startServers, startServer, connectionsOf, type Servers, type ServerOpti
 export { runtimeUnderTest, restartInfra, type RuntimeUnderTest, type UnderTestOptions } from './under-test.ts';
 export * from './adapter.ts';
 export { runConfigurations } from './configurations.ts';
-export * from './drills.ts';
 export * from './catalogue/crash-points.ts';
 export * from './catalogue/crash-rules.ts';
 export * from './catalogue/hazards.ts';

@@ -4,14 +4,8 @@
  * of the Temporal config file) or starts a dev server from the CLI; `TEMPORAL_SERVER` is what the
  * runtime module declares.
  */
-export {
-  startTemporal,
-  WAYS_TO_A_CLI,
-  type SdkDevServer,
-  type StartTemporalOptions,
-  type TemporalHandle,
-} from './dev-server.ts';
-export type { TemporalRestartOptions } from './restart.ts';
+export { startTemporal, WAYS_TO_A_CLI, type SdkDevServer, type StartTemporalOptions } from './dev-server.ts';
+export type { TemporalHandle, TemporalRestartOptions } from './handle.ts';
 export { resolveTemporalCli } from './cli.ts';
 export {
   isTemporalConfigVariable,

@@ -1,11 +1,4 @@
-import type { TemporalHandle } from './dev-server.ts';
-
-export interface TemporalRestartOptions {
-  /** How the running server ends: `kill` (SIGKILL, a crash; the default) or `stop` (SIGTERM, graceful). */
-  how?: 'kill' | 'stop';
-  /** Runs while no server listens (e.g. let a frozen worker go on, so its next call meets the outage). */
-  whileDown?: () => Promise<void> | void;
-}
+import type { TemporalHandle, TemporalRestartOptions } from './handle.ts';
 
 /** Where the replacement must listen so clients and workers find it again. */
 export interface SamePlace {

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import type { ServerSpec } from '@vendor-review/conformance';
 import { isTemporalConfigVariable, NO_PROFILE_FILE, type TemporalConnectionOptions } from './config.ts';
-import { startTemporal, type TemporalHandle } from './dev-server.ts';
+import { startTemporal } from './dev-server.ts';
+import type { TemporalHandle } from './handle.ts';
 
 /** How the Temporal runtime and its workers reach the server: plain data, kept by the lab between commands. */
 export interface TemporalServer {

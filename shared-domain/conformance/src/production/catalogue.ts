@@ -1,7 +1,7 @@
 import { type Variant } from '@vendor-review/pipeline';
 import { HAZARD_IDS, HAZARDS, expectedVerdict, type HazardId } from '../catalogue/hazards.ts';
 import { type RuntimeInfo } from '../adapter.ts';
-import { DrillUnavailableError } from '../drills.ts';
+import { DrillUnavailableError } from '../adapter.ts';
 import { hazardHarm } from '../evidence.ts';
 import { inLanes } from '../lanes.ts';
 import { worldClient } from '@vendor-review/world';

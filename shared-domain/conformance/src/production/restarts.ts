@@ -1,5 +1,5 @@
 import { newRunId, isTerminal } from '@vendor-review/pipeline';
-import { type InfraServer, STORE_SERVER } from '../drills.ts';
+import { type InfraServer, STORE_SERVER } from '../adapter.ts';
 import { type DurableRecord } from '../adapter.ts';
 import { oneRequirement } from '../request.ts';
 import type { WorkerProcess } from '@vendor-review/testbed';

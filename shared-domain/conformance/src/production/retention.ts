@@ -1,5 +1,5 @@
 import { newRunId, isTerminal } from '@vendor-review/pipeline';
-import { type Footprint } from '../drills.ts';
+import { type Footprint } from '../adapter.ts';
 import { type RunHandle } from '../adapter.ts';
 import { oneRequirement } from '../request.ts';
 import { WorkerProcess } from '@vendor-review/testbed';

@@ -1,6 +1,6 @@
 import { sleep } from '@vendor-review/worker-io';
 import { isTerminal } from '@vendor-review/pipeline';
-import { type WorkerEnding } from '../drills.ts';
+import { type WorkerEnding } from '../adapter.ts';
 import { type RunHandle, type RuntimeAdapter, type WorkerSpec } from '../adapter.ts';
 import { WorkerProcess, type WorkerLife } from '@vendor-review/testbed';
 import { followRun, type FollowOptions, type Followed } from '../follow.ts';
