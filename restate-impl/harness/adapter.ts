@@ -12,7 +12,8 @@ import type { DurableRecord, InFlightTask, RunConfig, RuntimeAdapter, WorkerSpec
 import pg from 'pg';
 import { RestateHttpError, reviewOutput, sendApproval, type RestateUrls } from '../src/client.ts';
 import { RESTATE_RUNS } from '../src/store.ts';
-import { serviceNameFor, type Phase } from '../src/workflow.ts';
+import type { Phase } from '../src/workflow.ts';
+import { serviceNameFor } from './service-name.ts';
 import { restateDrills } from './drills.ts';
 import type { RestateHandle } from './handle.ts';
 import { toDurableRecord } from './durable-record.ts';

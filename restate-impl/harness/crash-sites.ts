@@ -7,7 +7,8 @@
 import type * as restate from '@restatedev/restate-sdk';
 import { stepBegins, watchForWait } from '@vendor-review/instrument';
 import type { RestateUrls } from '../src/client.ts';
-import { serviceNameFor, type Phase } from '../src/workflow.ts';
+import type { Phase } from '../src/workflow.ts';
+import { serviceNameFor } from './service-name.ts';
 import { RestateJournal } from './journal.ts';
 
 /** The domain's step of a `ctx.run` label: `EXTRACT:pricing` is EXTRACT, `REQUIREMENT#2` REQUIREMENT. */

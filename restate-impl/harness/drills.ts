@@ -9,7 +9,7 @@ import type {
 } from '@vendor-review/conformance';
 import type pg from 'pg';
 import { RestateHttpError, type RestateUrls } from '../src/client.ts';
-import { DEPLOYMENT_CHECK } from '../src/deployment-check.ts';
+import { DEPLOYMENT_CHECK } from './deployment-check.ts';
 import type { RestateHandle } from './handle.ts';
 import type { RestateJournal } from './journal.ts';
 import { RESTATE_SERVER } from './server/spec.ts';

@@ -23,7 +23,7 @@ const PINNED_SILENT =
   'Restate pins an invocation to the deployment it started on and replays it only there: with last release’s endpoint gone, the server retries last release’s address (backing off) and never gives the run to today’s endpoint, which registered its own deployment and waits beside it, saying nothing; no call is made, no error is raised, until an endpoint of the pinned deployment comes.';
 
 const DEPLOYMENT_CHECK_REFUSES =
-  'The server cannot move an invocation to new code (it replays only on the deployment it started on), so the hardened endpoint checks the run’s pinned deployment against its own and refuses clearly (exit 6, src/deployment-check.ts), leaving the run to an endpoint of its deployment: Restate’s way across a deploy is to keep the previous deployment’s endpoints until their invocations drain.';
+  'The server cannot move an invocation to new code (it replays only on the deployment it started on), so the hardened cell checks the run’s pinned deployment against the one it registered, as a team’s deploy check would, and refuses clearly (exit 6, harness/deployment-check.ts), leaving the run to an endpoint of its deployment: Restate’s way across a deploy is to keep the previous deployment’s endpoints until their invocations drain.';
 
 /** Measured in test/production.e2e.test.ts (deploy-unknown-format). */
 const FOREIGN_APPROVAL_WAITS =

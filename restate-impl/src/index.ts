@@ -1,7 +1,7 @@
 /** The application: the workflow, the endpoint that serves it, what a client says to the server, and the store beside it. */
 export {
   reviewWorkflow,
-  serviceNameFor,
+  REVIEW_SERVICE,
   PHASE_KEY,
   APPROVAL_PROMISE,
   type Phase,
@@ -10,9 +10,9 @@ export {
 export {
   readEndpointConfig,
   serveReviewEndpoint,
-  ENDPOINT_USAGE,
   type EndpointConfig,
-  type ReviewEndpointOptions,
+  type ReviewEndpoint,
+  type ServeOptions,
 } from './endpoint.ts';
 export * from './client.ts';
 export { setupDatabase, RESTATE_RUNS, RESTATE_OUTBOX, RESTATE_STEP_ERRORS } from './store.ts';

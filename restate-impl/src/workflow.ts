@@ -8,7 +8,7 @@
  * their results).
  *
  * - naive: as Restate's docs write it: `ctx.run` with Restate's default retries, no keys, the mail
- *   sent from its step, the approval an awakeable resolved through the server.
+ *   sent from its step, the approval a durable promise resolved by the `approve` handler.
  * - hardened: idempotency keys from the invocation's workflow and the step; the retry rule (domain
  *   retry-rule.ts) counting only the step's own errors, durably (restate_step_errors), with a
  *   dead letter at the cap; the mail through the shared outbox; a SIGTERM lets the steps in flight
@@ -69,21 +69,15 @@ export const PHASE_KEY = 'phase';
 export const APPROVAL_PROMISE = 'approval';
 export type Phase = 'running' | 'awaiting-approval' | 'completed' | 'failed';
 
-/**
- * One workflow service per run (what a task queue per run is to Temporal): the server pushes a
- * service's invocations to the deployment registered for it, so a run's service reaches only
- * that run's endpoints.
- */
-export function serviceNameFor(runId: string): string {
-  return `VendorReview_${runId.replace(/[^A-Za-z0-9_]/g, '_')}`;
-}
+/** The service's name: one `review` workflow, every run an invocation of it keyed by the run's id. */
+export const REVIEW_SERVICE = 'review';
 
-/** What a workflow's endpoint gives it: the world, its name, and (hardened) the database of the outbox and counts. */
+/** What a workflow's endpoint gives it: the world, its name, and the database of hardened's outbox and counts. */
 export interface WorkflowDeps {
   ports: Ports;
   worker: string;
   pool: pg.Pool | null;
-  /** Hardened: what lets a worker asked to stop finish its steps in flight first. */
+  /** What lets an endpoint asked to stop finish hardened runs' steps in flight first. */
   gate: StepGate | null;
   /** `pnpm lab worker`: a line as each step starts and ends (TRACE_STEPS). */
   trace?: StepTrace | null;
@@ -96,13 +90,16 @@ function gaveUp(step: string, attempts: number, cause: string, input: unknown): 
   });
 }
 
-/** The server's settings a team tunes per service; unset, the server's own defaults. */
+/** The service's name and the server's settings a team tunes per service; unset, `review` and the server's defaults. */
 export interface WorkflowOptions {
+  /** Another name for the service (one deployment of it beside others on the same server). */
+  name?: string;
   /** How long the server waits before it pushes an invocation again after its endpoint was lost. */
   retryInitialIntervalMs?: number;
 }
 
-export function reviewWorkflow(name: string, deps: WorkflowDeps, options: WorkflowOptions = {}) {
+export function reviewWorkflow(deps: WorkflowDeps, options: WorkflowOptions = {}) {
+  const name = options.name ?? REVIEW_SERVICE;
   return restate.workflow({
     name,
     ...(options.retryInitialIntervalMs === undefined
@@ -111,8 +108,9 @@ export function reviewWorkflow(name: string, deps: WorkflowDeps, options: Workfl
     handlers: {
       run: async (ctx: restate.WorkflowContext, input: ReviewInput): Promise<ReviewState> => {
         const { runId, variant } = input;
-        const { ports, worker, pool, gate, trace } = deps;
+        const { ports, worker, pool, trace } = deps;
         const hardened = variant === 'hardened';
+        const gate = hardened ? deps.gate : null;
         if (hardened && !pool) throw new restate.TerminalError('the hardened variant needs DATABASE_URL');
         const workflowId = `${name}/${ctx.key}`;
         let state = initialState(runId, input.request as ReviewState['request']);

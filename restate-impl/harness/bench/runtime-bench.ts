@@ -22,8 +22,9 @@ import pg from 'pg';
 import { attachReview, registerDeployment, sendApproval, submitReview } from '../../src/client.ts';
 import { supplyPromiseWithResolvers } from '../../src/node20.ts';
 import { setupDatabase } from '../../src/store.ts';
-import { reviewWorkflow, serviceNameFor } from '../../src/workflow.ts';
+import { reviewWorkflow } from '../../src/workflow.ts';
 import { RestateJournal } from '../journal.ts';
+import { serviceNameFor } from '../service-name.ts';
 import { RESTATE_SERVER } from '../server/spec.ts';
 
 const OURS = ['restate_outbox', 'restate_step_errors'] as const;
@@ -40,7 +41,7 @@ export const bench: RuntimeBench = {
     const journal = new RestateJournal(server.adminUrl);
     // One service for every run of the bench: the endpoint in this process serves it.
     const service = serviceNameFor(`bench_${process.pid}`);
-    const workflow = reviewWorkflow(service, { ports: env.ports, worker: 'bench', pool, gate: null });
+    const workflow = reviewWorkflow({ ports: env.ports, worker: 'bench', pool, gate: null }, { name: service });
     const started = performance.now();
     // The SDK logs each invocation on stdout, which the bench keeps for its own output (--json).
     const logger: restate.LoggerTransport = (params, message, ...more) => {

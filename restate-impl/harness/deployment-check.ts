@@ -1,8 +1,8 @@
 /**
- * What a hardened endpoint says when the run it was started for is pinned to another deployment
- * (last release's code, at last release's address): Restate replays an invocation only on the
- * deployment it started on, so this endpoint will never be given the run. It leaves it to an
- * endpoint of that deployment, and exits with this code.
+ * What a hardened cell's endpoint says when its run is pinned to another deployment (last
+ * release's code, at last release's address), as a team's deploy check would: Restate replays an
+ * invocation only on the deployment it started on, so this endpoint will never be given the run.
+ * It leaves it to an endpoint of that deployment, and exits with this code.
  */
 export const DEPLOYMENT_CHECK_EXIT = 6;
 
