@@ -13,7 +13,7 @@ import type pg from 'pg';
 import { releaseVersion, WORKFLOW_RELEASE } from '../src/identity.ts';
 import { hardenedVersionFor } from './identity.ts';
 import { APPROVAL_TOPIC } from '../src/workflow.ts';
-import { VERSION_CHECK } from '../src/version-check.ts';
+import { VERSION_CHECK } from './version-check.ts';
 
 /** DBOS's tables that hold a workflow, keyed by its id, and ours keyed by the run (the same id). */
 const FOOTPRINT = `

@@ -1,6 +1,6 @@
 /**
- * The worker the harness runs: src/'s worker (run-worker.ts) with the crash points laid over it
- * from outside. The instrument is installed first (it reads CRASH_PLAN; the calls to the world are
+ * The worker the harness runs for a cell: src/launch.ts driven for one run (worker-run.ts), with
+ * the crash points laid over it from outside. The instrument is installed first (it reads CRASH_PLAN; the calls to the world are
  * watched at the HTTP client); src/ does nothing on import, so none of it has run before.
  *
  * - A step beginning (`first-step`, `boundary`): DBOS has no hook before a step's code (no
@@ -13,8 +13,8 @@
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { installCrashPoints, stepBegins, watchForWait } from '@vendor-review/instrument';
 import { runCli } from '@vendor-review/worker-io';
-import { runWorker } from '../src/run-worker.ts';
 import { STATUS_EVENT, type PhaseEvent, type StepWrapper } from '../src/workflow.ts';
+import { runOneRun } from './worker-run.ts';
 
 installCrashPoints();
 
@@ -36,4 +36,4 @@ async function waitingRuns(): Promise<string[]> {
 }
 
 watchForWait(waitingRuns);
-runCli('dbos worker', () => runWorker({ wrapStep: beginsFirst }));
+runCli('dbos worker', () => runOneRun({ wrapStep: beginsFirst }));

@@ -68,6 +68,8 @@ export type Boundary = StepName | 'REVIEW' | 'REQUIREMENT' | 'SEND';
  */
 export type StepWrapper = <R>(step: Boundary, body: () => Promise<R>) => Promise<R>;
 
+/** The name DBOS records the workflow under, and a client enqueues it by. */
+export const WORKFLOW_NAME = 'vendorReview';
 /** The event the harness polls for the run's phase, and the topic the approval is sent on. */
 export const STATUS_EVENT = 'status';
 export const APPROVAL_TOPIC = 'approval';

@@ -12,7 +12,7 @@ import { worldClient, type LedgerEntry } from '@vendor-review/world';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executorIdFor, hardenedVersionFor } from '../harness/identity.ts';
-import { VERSION_CHECK, VERSION_CHECK_EXIT } from '../src/version-check.ts';
+import { VERSION_CHECK, VERSION_CHECK_EXIT } from '../harness/version-check.ts';
 import { runtime } from '../harness/module.ts';
 
 let db: RuntimeUnderTest;

@@ -11,7 +11,7 @@ import { timedRun, type RuntimeBench, type PerStepConfig } from '@vendor-review/
 import pg from 'pg';
 import { appNameFor } from '../identity.ts';
 import { setupDatabase } from '../../src/store.ts';
-import { APPROVAL_TOPIC, approvalKey, makeVendorReview, type WorkflowDeps } from '../../src/workflow.ts';
+import { APPROVAL_TOPIC, approvalKey, makeVendorReview, WORKFLOW_NAME, type WorkflowDeps } from '../../src/workflow.ts';
 
 const TABLES = [
   ['dbos.workflow_status', 'workflow_uuid'],
@@ -32,7 +32,7 @@ export const bench: RuntimeBench = {
     // One DBOS per process: registered before launch, under an application of the bench's own.
     const review = DBOS.registerWorkflow(
       makeVendorReview(() => deps),
-      { name: 'vendorReview' },
+      { name: WORKFLOW_NAME },
     );
     const started = performance.now();
     DBOS.setConfig({
