@@ -5,8 +5,7 @@
  * pass on a decision that came before it existed, and leave once it has ended.
  */
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import { parseCli, survivesConnectionLoss, UsageError } from '@vendor-review/worker-io';
-import pg from 'pg';
+import { parseCli, UsageError, workerPool } from '@vendor-review/worker-io';
 import { launchReviewWorker, readLaunchConfig, type LaunchOptions } from '../src/launch.ts';
 import { DBOS_RUNS } from '../src/store.ts';
 import { APPROVAL_TOPIC, approvalKey } from '../src/workflow.ts';
@@ -23,8 +22,7 @@ export async function runOneRun(options: Pick<LaunchOptions, 'wrapStep'> = {}): 
   const runId = args.values.run;
   if (!runId) throw new UsageError('--run <runId> is required');
   const config = readLaunchConfig();
-  const pool = survivesConnectionLoss(new pg.Pool({ connectionString: config.databaseUrl, max: 1 }));
-  pool.on('error', () => {});
+  const pool = workerPool(config.databaseUrl, 1);
   try {
     const run = await DBOS_RUNS.load(pool, runId);
     if (!run) throw new UsageError(`no DBOS run ${runId}`);

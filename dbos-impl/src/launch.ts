@@ -6,14 +6,7 @@
  * the worker launches, as DBOS requires.
  */
 import { DBOS } from '@dbos-inc/dbos-sdk';
-import {
-  leaveAfterStepsInFlight,
-  StepGate,
-  survivesConnectionLoss,
-  UsageError,
-  workerPorts,
-} from '@vendor-review/worker-io';
-import pg from 'pg';
+import { stepGate, UsageError, workerPool, workerPorts } from '@vendor-review/worker-io';
 import { APP_NAME } from './identity.ts';
 import { makeVendorReview, WORKFLOW_NAME, type StepWrapper, type WorkflowDeps } from './workflow.ts';
 
@@ -61,10 +54,9 @@ export function readLaunchConfig(env: NodeJS.ProcessEnv = process.env): LaunchCo
 
 export async function launchReviewWorker(config: LaunchConfig, options: LaunchOptions = {}): Promise<LaunchedWorker> {
   // The outbox holds a transaction across the mail's send: a server restart then must fail the
-  // query, not crash the worker with an unhandled 'error' on the client.
-  const pool = survivesConnectionLoss(new pg.Pool({ connectionString: config.databaseUrl, max: 3 }));
-  pool.on('error', () => {});
-  const gate = new StepGate();
+  // query, not crash the worker.
+  const pool = workerPool(config.databaseUrl, 3);
+  const gate = stepGate(options.drainOnSigterm ?? false);
   const { ports, trace } = workerPorts(config.worker);
   const deps: WorkflowDeps = { ports, worker: config.worker, pool, gate, trace, wrapStep: options.wrapStep ?? null };
   // Registered before launch, as DBOS requires: recovery looks the workflow up by this name.
@@ -72,7 +64,6 @@ export async function launchReviewWorker(config: LaunchConfig, options: LaunchOp
     makeVendorReview(() => deps),
     { name: WORKFLOW_NAME },
   );
-  leaveAfterStepsInFlight(options.drainOnSigterm ? gate : null);
   DBOS.setConfig({
     name: config.appName,
     systemDatabaseUrl: config.databaseUrl,

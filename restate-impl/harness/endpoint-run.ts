@@ -3,8 +3,7 @@
  * it what a deploy script and a client do for one run: register the cell's deployment, submit the
  * run if nobody has, and leave once it has ended. Each cell deploys the service under a name of its own (service-name.ts).
  */
-import { isConnectionLoss, parseCli, sleep, survivesConnectionLoss, UsageError } from '@vendor-review/worker-io';
-import pg from 'pg';
+import { isConnectionLoss, parseCli, sleep, UsageError, workerPool } from '@vendor-review/worker-io';
 import {
   attachReview,
   pinnedDeployment,
@@ -84,8 +83,7 @@ async function registered<T>(register: () => Promise<T>): Promise<T> {
 export async function serveRun(config: EndpointRunConfig, sdk: ServeOptions['sdk'] = {}): Promise<number> {
   const { runId, urls, deploymentUrl } = config;
   const endpointConfig = readEndpointConfig();
-  const pool = survivesConnectionLoss(new pg.Pool({ connectionString: endpointConfig.databaseUrl, max: 1 }));
-  pool.on('error', () => {});
+  const pool = workerPool(endpointConfig.databaseUrl, 1);
   try {
     const run = await RESTATE_RUNS.load(pool, runId);
     if (!run) throw new UsageError(`no Restate run ${runId}`);

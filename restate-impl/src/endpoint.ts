@@ -12,14 +12,7 @@
 import { rmSync } from 'node:fs';
 import http2 from 'node:http2';
 import * as restate from '@restatedev/restate-sdk';
-import {
-  leaveAfterStepsInFlight,
-  StepGate,
-  survivesConnectionLoss,
-  UsageError,
-  workerPorts,
-} from '@vendor-review/worker-io';
-import pg from 'pg';
+import { stepGate, UsageError, workerPool, workerPorts } from '@vendor-review/worker-io';
 import { supplyPromiseWithResolvers } from './node20.ts';
 import { reviewWorkflow } from './workflow.ts';
 
@@ -82,9 +75,8 @@ export function readEndpointConfig(env: NodeJS.ProcessEnv = process.env): Endpoi
 /** Listens and serves the workflow until closed. */
 export async function serveReviewEndpoint(config: EndpointConfig, options: ServeOptions = {}): Promise<ReviewEndpoint> {
   supplyPromiseWithResolvers();
-  const pool = survivesConnectionLoss(new pg.Pool({ connectionString: config.databaseUrl, max: 3 }));
-  pool.on('error', () => {});
-  const gate = new StepGate();
+  const pool = workerPool(config.databaseUrl, 3);
+  const gate = stepGate(options.drainOnSigterm ?? false);
   const { ports, trace } = workerPorts(config.worker);
   const workflow = reviewWorkflow(
     { ports, worker: config.worker, pool, gate, trace },
@@ -98,7 +90,6 @@ export async function serveReviewEndpoint(config: EndpointConfig, options: Serve
     if ('socket' in listen) server.listen(listen.socket, resolve);
     else server.listen(listen.port, resolve);
   });
-  leaveAfterStepsInFlight(options.drainOnSigterm ? gate : null);
   const where = 'socket' in listen ? `socket=${listen.socket}` : `port=${listen.port}`;
   process.stdout.write(`READY service=${workflow.name} ${where}\n`);
   return {

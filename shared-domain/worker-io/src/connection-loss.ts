@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { sleep } from './net-probe.ts';
 
 /**
@@ -47,5 +47,15 @@ export async function waitForDatabase(pool: Pick<pg.Pool, 'query'>, deadline: nu
  */
 export function survivesConnectionLoss<P extends pg.Pool>(pool: P): P {
   pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
+}
+
+/**
+ * A worker's pool: a server that drops an idle client or restarts fails the next query instead of
+ * crashing the process, and the worker's own retries (or its successor) take it from there.
+ */
+export function workerPool(connectionString: string, max: number): pg.Pool {
+  const pool = survivesConnectionLoss(new pg.Pool({ connectionString, max }));
+  pool.on('error', () => {});
   return pool;
 }

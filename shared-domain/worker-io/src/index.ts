@@ -18,7 +18,7 @@ export { createStepErrors, retryOwnErrors, stepErrorsTableSql, type StepErrors }
 export { freePort, settlesWithin, sleep, tcpConnect } from './net-probe.ts';
 export { inTransaction, withConnection } from './transaction.ts';
 export { installedVersions } from './package-versions.ts';
-export { isConnectionLoss, survivesConnectionLoss, waitForDatabase } from './connection-loss.ts';
+export { isConnectionLoss, survivesConnectionLoss, waitForDatabase, workerPool } from './connection-loss.ts';
 export {
   createOutbox,
   outboxTableSql,
@@ -45,6 +45,6 @@ export {
   type RunCliOptions,
 } from './cli.ts';
 export { StepGate } from './step-gate.ts';
-export { leaveAfterStepsInFlight, workerLine, workerPorts } from './worker-frame.ts';
+export { leaveAfterStepsInFlight, stepGate, workerLine, workerPorts } from './worker-frame.ts';
 export { ensureWritableDirectory, makeDirectory, writeFileAtomic } from './files.ts';
 export { stepTrace, traceSteps, traceWanted, TRACE_ENV, type StepTrace, type TraceWrite } from './step-trace.ts';

@@ -1,6 +1,6 @@
 import type { Ports } from '@vendor-review/pipeline';
 import { createHttpPorts, type HttpPortsOptions } from './adapters/index.ts';
-import type { StepGate } from './step-gate.ts';
+import { StepGate } from './step-gate.ts';
 import { stepTrace, traceWanted, type StepTrace } from './step-trace.ts';
 
 /**
@@ -38,4 +38,14 @@ export function leaveAfterStepsInFlight(gate: StepGate | null): void {
       process.exit(0);
     });
   });
+}
+
+/**
+ * The gate a worker's hardened steps pass through; when it drains, a SIGTERM lets the steps in
+ * flight finish first (leaveAfterStepsInFlight), and otherwise the process dies of the signal.
+ */
+export function stepGate(drainOnSigterm: boolean): StepGate {
+  const gate = new StepGate();
+  leaveAfterStepsInFlight(drainOnSigterm ? gate : null);
+  return gate;
 }
