@@ -20,7 +20,7 @@ import { cachedWorkflowBundle } from '../src/bundle.ts';
 import { fetchHistoryJson } from './history.ts';
 import { workflowIdFor } from '../src/identity.ts';
 import { DEAD_LETTER_TABLE, OUTBOX_TABLE } from '../src/postgres-store.ts';
-import { approveSignal } from '../src/workflows/definitions.ts';
+import { approveSignal } from '../src/definitions.ts';
 
 const VERSIONS = {
   v1: fileURLToPath(new URL('./versions/v1.ts', import.meta.url)),

@@ -33,11 +33,11 @@ import {
   stepKindOf,
   type Variant,
 } from '@vendor-review/pipeline';
-import { stageStepContext, stepContext } from './activities/context.ts';
-import { failStep } from './activities/own-errors.ts';
-import { withHeartbeats } from './activities/heartbeat.ts';
+import { stageStepContext, stepContext } from './step-context.ts';
+import { failStep } from './own-errors.ts';
+import { withHeartbeats } from './heartbeat.ts';
 import type { DeadLetterEntry, Store } from './postgres-store.ts';
-import type { ApprovalDecision } from './workflows/definitions.ts';
+import type { ApprovalDecision } from './definitions.ts';
 
 export interface StepArgs {
   state: ReviewState;

@@ -15,8 +15,8 @@ import {
   type Variant,
 } from '@vendor-review/pipeline';
 import { workflowIdFor } from './identity.ts';
-import { WORKFLOW_TASK_TIMEOUT } from './workflows/activity-options.ts';
-import { approveSignal, reviewQuery, STATUS_MEMO_KEY, type RunTimeouts } from './workflows/definitions.ts';
+import { WORKFLOW_TASK_TIMEOUT } from './activity-options.ts';
+import { approveSignal, reviewQuery, STATUS_MEMO_KEY, type RunTimeouts } from './definitions.ts';
 import type { vendorReview } from './workflows.ts';
 
 /** The harness's view of a run, with Temporal's own ids next to the business run id. */

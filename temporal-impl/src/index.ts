@@ -16,7 +16,7 @@ export {
 } from './postgres-store.ts';
 export { startRun, approveRun, getRun, runStatus, waitForRun, RunNotFoundError, type RunDetails } from './client.ts';
 export { workflowIdFor, runIdFromWorkflowId } from './identity.ts';
-export { HEARTBEAT_TIMEOUT, WORKFLOW_TASK_TIMEOUT } from './workflows/activity-options.ts';
-export { type ApprovalDecision, type VendorReviewInput } from './workflows/definitions.ts';
+export { HEARTBEAT_TIMEOUT, WORKFLOW_TASK_TIMEOUT } from './activity-options.ts';
+export { type ApprovalDecision, type VendorReviewInput } from './definitions.ts';
 export { STICKY_SCHEDULE_TO_START_TIMEOUT, MAX_HEARTBEAT_THROTTLE } from './worker-options.ts';
-export { HEARTBEAT_EVERY_MS } from './activities/heartbeat.ts';
+export { HEARTBEAT_EVERY_MS } from './heartbeat.ts';

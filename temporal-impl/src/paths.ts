@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 /** The worker process's entry (`node --import tsx <WORKER_ENTRY>`, or bundled); see worker.ts for its env. */
 export const WORKER_ENTRY: string = fileURLToPath(new URL('./worker.ts', import.meta.url));
 
-/** The workflows' entry, which the SDK bundles (bundle.ts, or a worker started without a bundle). */
+/** The workflow (workflows.ts), the entry the SDK bundles (bundle.ts, or a worker started without a bundle). */
 export const WORKFLOWS_PATH: string = fileURLToPath(new URL('./workflows.ts', import.meta.url));
 
 /**

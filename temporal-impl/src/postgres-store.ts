@@ -79,7 +79,7 @@ DROP TABLE ${OUTBOX_TABLE}_v1;
 
 /**
  * Migration 3: the step's own errors, keyed by workflow run and activity id (the hardened retry
- * rule's count, activities/own-errors.ts): the server's attempt number counts lost workers too.
+ * rule's count, own-errors.ts): the server's attempt number counts lost workers too.
  */
 const STEP_ERRORS_V3 = stepErrorsTableSql(STEP_ERRORS_TABLE);
 

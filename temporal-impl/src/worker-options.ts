@@ -1,5 +1,5 @@
 /**
- * Worker-side timing, next to the activity timeouts in workflows/activity-options.ts.
+ * Worker-side timing, next to the activity timeouts in activity-options.ts.
  *
  * STICKY_SCHEDULE_TO_START_TIMEOUT: a worker keeps the workflows it ran cached and asks the server
  * to send their next workflow task to its own "sticky" queue. When that worker is dead, the task

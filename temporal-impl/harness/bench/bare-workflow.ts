@@ -7,7 +7,7 @@
  * bench states Temporal's overheads in. Used by `pnpm bench` only; runs in the workflow sandbox.
  */
 import { condition, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
-import { approveSignal } from '../../src/workflows/definitions.ts';
+import { approveSignal } from '../../src/definitions.ts';
 import type { BareActivities } from './bare-activities.ts';
 
 const TIMEOUTS = { startToCloseTimeout: '10s', heartbeatTimeout: '2s' } as const;

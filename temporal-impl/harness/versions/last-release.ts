@@ -1,6 +1,6 @@
 /**
  * The workflow as release v1 shipped it, frozen here so that the drills and the fixtures keep
- * running last release's code whatever today's (src/workflows/review.ts) becomes: fine granularity
+ * running last release's code whatever today's (src/workflows.ts) becomes: fine granularity
  * only, VERIFY a scheduled activity. With `verify: 'local'` it is the v2 change applied without
  * patched(), never shipped: replaying a v1 history through it must fail. It shares today's
  * sandbox-safe parts (the signal and the query, the activity options, what an activity is handed,
@@ -27,8 +27,8 @@ import {
   type StateUpdate,
 } from '@vendor-review/pipeline/pure';
 import type { Activities } from '../../src/activities.ts';
-import { activityOptions, localVerifyOptions, type StepKind } from '../../src/workflows/activity-options.ts';
-import { stepInput, type ArgPassing, type StateStep } from '../../src/workflows/step-input.ts';
+import { activityOptions, localVerifyOptions, type StepKind } from '../../src/activity-options.ts';
+import { stepInput, type ArgPassing, type StateStep } from '../../src/step-input.ts';
 import {
   approveSignal,
   reviewQuery,
@@ -36,8 +36,8 @@ import {
   type ApprovalDecision,
   type VendorReviewInput,
   type WorkflowStatus,
-} from '../../src/workflows/definitions.ts';
-import { attemptsOf, describeFailure, StepFailed, summarize } from '../../src/workflows/review.ts';
+} from '../../src/definitions.ts';
+import { attemptsOf, describeFailure, StepFailed, summarize } from '../../src/dead-letter.ts';
 
 /** Where VERIFY runs: v1's scheduled activity, or the v2 change's local one. */
 export type VerifyAs = 'activity' | 'local';

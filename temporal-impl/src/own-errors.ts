@@ -8,8 +8,8 @@ import {
   type Variant,
 } from '@vendor-review/pipeline';
 import { isConnectionLoss } from '@vendor-review/worker-io';
-import type { Store } from '../postgres-store.ts';
-import { toActivityFailure } from './failures.ts';
+import type { Store } from './postgres-store.ts';
+import { toActivityFailure } from './activity-failure.ts';
 
 /**
  * A step's error, counted as the step's own before it leaves the activity (hardened). The count is

@@ -24,7 +24,7 @@ export type StateStep =
   | 'applyApproval'
   | 'deliver'
   | 'enqueueDelivery'
-  // The stages of the coarser granularities (review.ts): several steps in one activity.
+  // The stages of the coarser granularities (workflows.ts): several steps in one activity.
   | 'review'
   | 'researchRequirement'
   | 'send';

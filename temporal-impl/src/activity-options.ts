@@ -39,7 +39,7 @@ const NON_RETRYABLE = ['PermanentError', 'InvalidRequestError', 'UnsupportedStat
  * The hardened policy, derived from the one rule. The departure, and why: the server's attempt
  * number counts a heartbeat or start-to-close timeout (a worker killed, frozen or cut off) like
  * an error of the step's own, so the cap is NOT the server's. The server retries without limit,
- * and the activity counts the step's own errors in PostgreSQL (activities/own-errors.ts) and
+ * and the activity counts the step's own errors in PostgreSQL (own-errors.ts) and
  * fails non-retryable when they reach the rule's cap: a lost machine spends no attempt. The
  * server's backoff still grows with its own attempt number, so a pause after a lost worker is
  * spaced like one after an error (never shorter than the rule's).
@@ -94,7 +94,7 @@ export function activityOptions(
  * VERIFY as a local activity (workflow v2): it is pure and fast, so it needs no task queue round
  * trip. Its retries are the hardened policy's, without a cap too: a local activity's attempt
  * number lives in the worker that runs the workflow task and starts again in the one that replays
- * it, so the activity counts its own errors in PostgreSQL like any other (activities/own-errors.ts).
+ * it, so the activity counts its own errors in PostgreSQL like any other (own-errors.ts).
  */
 export function localVerifyOptions(variant: Variant) {
   return {

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { PermanentError, retryRuleFor, TransientError } from '@vendor-review/pipeline';
 import { describe, expect, it } from 'vitest';
-import type { Store } from '../postgres-store.ts';
+import type { Store } from './postgres-store.ts';
 import { failStep } from './own-errors.ts';
 
 const model = retryRuleFor('model');

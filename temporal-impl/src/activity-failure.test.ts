@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { PermanentError, retryRuleFor, TransientError } from '@vendor-review/pipeline';
 import { describe, expect, it } from 'vitest';
-import { toActivityFailure } from './failures.ts';
+import { toActivityFailure } from './activity-failure.ts';
 
 const page = retryRuleFor('page');
 
