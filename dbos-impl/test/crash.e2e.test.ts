@@ -3,28 +3,11 @@
  * processes killed with SIGKILL, a replacement process under the same executor id and
  * application version, real PostgreSQL and the real world. Then what DBOS's journal says.
  */
-import {
-  crashCatalogue,
-  crashSpec,
-  runThroughAdapter,
-  runtimeUnderTest,
-  type RuntimeUnderTest,
-} from '@vendor-review/conformance';
+import { crashSpecOf } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
-import { DBOS_INFO } from '../harness/index.ts';
 import { runtime } from '../harness/module.ts';
 
-let db: RuntimeUnderTest;
-
-const spec = crashSpec({
-  name: 'DBOS',
-  scenarios: crashCatalogue([DBOS_INFO]),
-  run: async (scenarios) => {
-    db = await runtimeUnderTest(runtime, { name: 'crash' });
-    return runThroughAdapter(() => db.env())(scenarios);
-  },
-  teardown: () => db?.stop(),
-});
+const spec = crashSpecOf(runtime);
 
 describe("what DBOS's step journal kept at the kill", () => {
   it.each(['naive', 'hardened'])(

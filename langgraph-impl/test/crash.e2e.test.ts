@@ -4,33 +4,14 @@
  * real PostgreSQL and the real world; then each variant asked to stop (SIGTERM and a grace period) at
  * every point. Then what only LangGraph has: what each durability mode keeps.
  */
-import {
-  crashCatalogue,
-  crashSpec,
-  executed,
-  runThroughAdapter,
-  runtimeUnderTest,
-  type RuntimeUnderTest,
-} from '@vendor-review/conformance';
+import { crashSpecOf, executed, type DurableMark } from '@vendor-review/conformance';
 import type { CrashPointName } from '@vendor-review/instrument';
-import type { DurableMark } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
-import { LANGGRAPH } from '../harness/index.ts';
 import { runtime } from '../harness/module.ts';
 
-let lg: RuntimeUnderTest;
-
-const spec = crashSpec({
-  name: 'LangGraph',
-  // Kills in every configuration; SIGTERM with a grace period (and a step longer than the grace) in
-  // each variant's baseline configuration only, to keep CI short.
-  scenarios: crashCatalogue([LANGGRAPH], { stops: ['kill', 'term'] }),
-  run: async (scenarios) => {
-    lg = await runtimeUnderTest(runtime, { name: 'crash' });
-    return runThroughAdapter(() => lg.env())(scenarios);
-  },
-  teardown: () => lg?.stop(),
-});
+// Kills in every configuration; SIGTERM with a grace period (and a step longer than the grace) in
+// each variant's baseline configuration only, to keep CI short.
+const spec = crashSpecOf(runtime, { stops: ['kill', 'term'] });
 
 const checkpoints = (marks: DurableMark[] | undefined) => (marks ?? []).filter((m) => m.kind === 'checkpoint');
 const keptAtCrash = (id: string) => checkpoints(spec.get(id).durableAtCrash?.marks);

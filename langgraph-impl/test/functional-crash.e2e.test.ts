@@ -4,40 +4,22 @@
  * SIGKILL, a replacement process, real PostgreSQL and the real world. Then what the checkpoint
  * tables show of the entrypoint's re-execution model.
  */
-import {
-  computeEvidence,
-  crashCatalogue,
-  crashSpec,
-  runThroughAdapter,
-  type CellObservation,
-  BEFORE_THE_GATE,
-  runtimeUnderTest,
-  type RuntimeUnderTest,
-} from '@vendor-review/conformance';
+import { BEFORE_THE_GATE, computeEvidence, crashSpecOf, type CellObservation } from '@vendor-review/conformance';
 import { MATRIX_CRASH_POINTS, type CrashPointName } from '@vendor-review/instrument';
 import { describe, expect, it } from 'vitest';
-import { LANGGRAPH_FUNCTIONAL } from '../harness/index.ts';
 import { ENTRYPOINT_NAME } from '../src/functional/review.ts';
 import { runtime } from '../harness/functional/module.ts';
 
-let lf: RuntimeUnderTest;
 /** Every run of every cell (a cell whose outcome varies runs three times; spec.get keeps one). */
 let observed: CellObservation[] = [];
 
 const only = process.env.LF_CELLS; // a comma-separated filter on scenario ids, for a quick look by hand
-const spec = crashSpec({
-  name: 'LangGraph Functional API',
-  // Kills in every configuration; SIGTERM with a grace period (and a step longer than the grace) in
-  // each variant's baseline configuration, as the StateGraph's suite does.
-  scenarios: crashCatalogue([LANGGRAPH_FUNCTIONAL], { stops: ['kill', 'term'] }).filter(
-    (s) => !only || s.crashPoint === null || only.split(',').some((f) => s.id.includes(f)),
-  ),
-  run: async (scenarios) => {
-    lf = await runtimeUnderTest(runtime, { name: 'crash' });
-    observed = await runThroughAdapter(() => lf.env())(scenarios);
-    return observed;
-  },
-  teardown: () => lf?.stop(),
+// Kills in every configuration; SIGTERM with a grace period (and a step longer than the grace) in
+// each variant's baseline configuration, as the StateGraph's suite does.
+const spec = crashSpecOf(runtime, {
+  stops: ['kill', 'term'],
+  filter: (s) => !only || s.crashPoint === null || only.split(',').some((f) => s.id.includes(f)),
+  onObserved: (all) => (observed = all),
 });
 
 /** One line per crashed cell, for MEASUREMENTS.md: what was durable, what ran again (from the ledger). */

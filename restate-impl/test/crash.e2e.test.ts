@@ -3,28 +3,11 @@
  * processes killed with SIGKILL, a replacement endpoint behind the same deployment address, the
  * real Restate server, PostgreSQL and the world. Then what the server's journal says.
  */
-import {
-  crashCatalogue,
-  crashSpec,
-  runThroughAdapter,
-  runtimeUnderTest,
-  type RuntimeUnderTest,
-} from '@vendor-review/conformance';
+import { crashSpecOf } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
-import { RESTATE_INFO } from '../harness/index.ts';
 import { runtime } from '../harness/module.ts';
 
-let rs: RuntimeUnderTest;
-
-const spec = crashSpec({
-  name: 'Restate',
-  scenarios: crashCatalogue([RESTATE_INFO]),
-  run: async (scenarios) => {
-    rs = await runtimeUnderTest(runtime, { name: 'crash' });
-    return runThroughAdapter(() => rs.env())(scenarios);
-  },
-  teardown: () => rs?.stop(),
-});
+const spec = crashSpecOf(runtime);
 
 describe("what Restate's journal kept at the kill", () => {
   it.each(['naive', 'hardened'])(

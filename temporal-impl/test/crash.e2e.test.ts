@@ -3,29 +3,13 @@
  * processes killed with SIGKILL (or asked to stop: SIGTERM and a grace period), a replacement
  * process, a real dev server, real PostgreSQL and the real world. Then what only Temporal shows: which worker completed each parallel sibling.
  */
-import {
-  crashCatalogue,
-  crashSpec,
-  runThroughAdapter,
-  runtimeUnderTest,
-  type RuntimeUnderTest,
-} from '@vendor-review/conformance';
+import { crashSpecOf } from '@vendor-review/conformance';
 import { describe, expect, it } from 'vitest';
-import { runtime, TEMPORAL } from '../harness/index.ts';
+import { runtime } from '../harness/index.ts';
 
-let tm: RuntimeUnderTest;
-
-const spec = crashSpec({
-  name: 'Temporal',
-  // Kills in every configuration; SIGTERM with a grace period (and a step longer than the grace) in
-  // each variant's baseline configuration only, to keep CI short.
-  scenarios: crashCatalogue([TEMPORAL], { stops: ['kill', 'term'] }),
-  run: async (scenarios) => {
-    tm = await runtimeUnderTest(runtime, { name: 'crash' });
-    return runThroughAdapter(() => tm.env())(scenarios);
-  },
-  teardown: () => tm?.stop(),
-});
+// Kills in every configuration; SIGTERM with a grace period (and a step longer than the grace) in
+// each variant's baseline configuration only, to keep CI short.
+const spec = crashSpecOf(runtime, { stops: ['kill', 'term'] });
 
 describe('what the history says about the parallel siblings', () => {
   it.each(['naive', 'hardened'])("%s: the finished FETCH siblings stay A's; only the cut-off one is B's", (variant) => {

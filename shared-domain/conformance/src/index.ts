@@ -38,6 +38,7 @@ export {
 } from './evidence.ts';
 export { checkCrashCell, extraByKind, type CrashVerdict } from './crash-check.ts';
 export { crashSpec, runThroughAdapter, type CrashSpecOptions, type CrashSpecCells } from './crash-spec.ts';
+export { crashSpecOf, productionSpecOf } from './module-specs.ts';
 export * from './production/index.ts';
 export * from './granularity/index.ts';
 export * from './window/index.ts';

@@ -5,7 +5,8 @@ import { worldClient } from '@vendor-review/world';
 import { followRun } from '../follow.ts';
 import { reviewAgainstWorld } from './review-check.ts';
 import { clip, endingOf, POLICIES, stopAll, supervise } from './supervisor.ts';
-import { HazardSkipped, type HazardOutcome, type HazardRunner } from './types.ts';
+import { withRecord } from './outcome.ts';
+import { HazardSkipped, type HazardRunner } from './types.ts';
 
 /**
  * Where last release's worker dies: once the run is durably waiting for its approval. Every
@@ -115,11 +116,9 @@ export const deployHazard: HazardRunner = async (env, scenario) => {
     refused: refusal !== null,
     callsAfter,
   });
-  const outcome: HazardOutcome = {
+  const outcome = await withRecord(adapter, handle, {
     verdict,
-    runId: handle.runId,
     ledger,
-    durable: await adapter.durableRecord(handle).catch(() => null),
     figures: {
       'killed at': `${CRASH} (${lastRelease ? lastRelease.previous : 'today’s code'})`,
       'the record': left,
@@ -129,6 +128,6 @@ export const deployHazard: HazardRunner = async (env, scenario) => {
       'calls to the world after the resume': callsAfter,
       'seconds from resume to the end': Math.round((run.end.at - resumed) / 100) / 10,
     },
-  };
+  });
   return outcome;
 };

@@ -1,12 +1,13 @@
 import { sleep } from '@vendor-review/worker-io';
 import { newRunId, retryRuleFor, stepKindOf } from '@vendor-review/pipeline';
+import { withRecord } from './outcome.ts';
 import type { WorkerProcess } from '@vendor-review/testbed';
 import { worldClient } from '@vendor-review/world';
 import { oneRequirement } from '../request.ts';
 import { ownErrorsOfStep } from './own-errors.ts';
 import { POLICIES, stopAll, supervise } from './supervisor.ts';
 import { howItDied } from './last-words.ts';
-import type { HazardOutcome, HazardRunner } from './types.ts';
+import type { HazardRunner } from './types.ts';
 
 /**
  * A step failing transiently while the machines under it die: the model call of EXTRACT answers
@@ -107,11 +108,9 @@ export const lostWorkersHazard: HazardRunner = async (env, scenario) => {
             ? 'failed-at-once'
             : 'worker-died';
   if (verdict === 'looks-stuck') await adapter.abandon?.(handle, 'retrying without end').catch(() => undefined);
-  const outcome: HazardOutcome = {
+  const outcome = await withRecord(adapter, handle, {
     verdict,
-    runId: handle.runId,
     ledger,
-    durable: await adapter.durableRecord(handle).catch(() => null),
     figures: {
       'own errors (ledger)': step.count,
       cap,
@@ -123,6 +122,6 @@ export const lostWorkersHazard: HazardRunner = async (env, scenario) => {
       'seconds to the end': Math.round((sup.end.at - started) / 100) / 10,
       ...(verdict === 'worker-died' && sup.workers.at(-1) ? { 'the last worker': howItDied(sup.workers.at(-1)!) } : {}),
     },
-  };
+  });
   return outcome;
 };

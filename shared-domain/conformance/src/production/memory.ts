@@ -5,7 +5,8 @@ import { worldClient } from '@vendor-review/world';
 import { executed } from '../evidence.ts';
 import { followRun } from '../follow.ts';
 import { clip, endingOf, POLICIES, stopAll, supervise } from './supervisor.ts';
-import { HazardSkipped, type HazardOutcome, type HazardRunner } from './types.ts';
+import { withRecord } from './outcome.ts';
+import { HazardSkipped, type HazardRunner } from './types.ts';
 
 /**
  * Memory is not storage. A run whose state lives in memory only (the runtime's drill sets that up:
@@ -72,11 +73,9 @@ export const memoryHazard: HazardRunner = async (env, scenario) => {
         : refusal
           ? 'lost-and-said-so'
           : 'lost-silently';
-    const outcome: HazardOutcome = {
+    const outcome = await withRecord(adapter, handle, {
       verdict,
-      runId: handle.runId,
       ledger,
-      durable: await adapter.durableRecord(handle).catch(() => null),
       figures: {
         'the run lived in': drill.holder,
         killed,
@@ -86,7 +85,7 @@ export const memoryHazard: HazardRunner = async (env, scenario) => {
         ...(refusal ? { where: refusal.where, 'in its words': clip(refusal.error) } : {}),
         'seconds to the answer': Math.round((run.end.at - lostAt) / 100) / 10,
       },
-    };
+    });
     return outcome;
   } finally {
     await volatile.close();

@@ -4,7 +4,8 @@ import { worldClient, type FaultRuleInput, type LedgerEntry } from '@vendor-revi
 import { followRun } from '../follow.ts';
 import { oneRequirement } from '../request.ts';
 import { howItDied } from './last-words.ts';
-import type { HazardOutcome, HazardRunner } from './types.ts';
+import { withRecord } from './outcome.ts';
+import type { HazardRunner } from './types.ts';
 
 /**
  * A run meets a fault the world injects for it alone, with one worker; the ledger says how often
@@ -97,11 +98,9 @@ export const retryHazard: HazardRunner = async (env, scenario) => {
           : view?.status === 'failed'
             ? 'failed-at-once'
             : 'worker-died';
-  const outcome: HazardOutcome = {
+  const outcome = await withRecord(adapter, handle, {
     verdict,
-    runId: handle.runId,
     ledger,
-    durable: await adapter.durableRecord(handle).catch(() => null),
     figures: {
       attempts: n,
       [verdict === 'looks-stuck' || verdict === 'retried-permanent' ? 'seconds watched' : 'seconds to the end']:
@@ -112,6 +111,6 @@ export const retryHazard: HazardRunner = async (env, scenario) => {
       ...(view?.status === 'failed' && !failure ? { error: brief(view.reason ?? 'unknown') } : {}),
       ...(verdict === 'worker-died' ? { 'the worker': howItDied(worker) } : {}),
     },
-  };
+  });
   return outcome;
 };
