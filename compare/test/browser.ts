@@ -160,3 +160,84 @@ export async function renderDrawings(htmlPath: string): Promise<RenderedDrawings
 export function overlap(a: Box, b: Box): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
+
+/** One label of the scorecard as laid out: its text's extent, line by line, and the cell it sits in. */
+export interface LaidOutLabel {
+  line: string;
+  column: string;
+  word: string;
+  /** The box around all of the text. */
+  label: Box;
+  /** One box per line the text was broken into. */
+  lines: Box[];
+  /** The text's computed font size, in px. */
+  fontSize: number;
+  cell: Box;
+}
+
+/**
+ * The scorecard's labels at each viewport width: where the text of every cell (the verdict word,
+ * not the link box around it, which always fills its cell) and of every column heading was drawn,
+ * beside its cell's box. A heading's `line` is empty.
+ */
+export async function layOutScorecard(htmlPath: string, widths: number[]): Promise<Map<number, LaidOutLabel[]>> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+  try {
+    const out = new Map<number, LaidOutLabel[]>();
+    for (const width of widths) {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load' });
+      out.set(
+        width,
+        await page.$$eval('table.scorecard tr :is(th, td):not(.line)', (cells) => {
+          const columns = [...document.querySelectorAll('table.scorecard tr:first-child th')].map(
+            (th) => th.textContent ?? '',
+          );
+          const b = (r: DOMRect) => ({ x: r.x, y: r.y, width: r.width, height: r.height });
+          return cells.map((cell) => {
+            const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+            const lines: DOMRect[] = [];
+            let fontSize = Infinity;
+            for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+              fontSize = Math.min(fontSize, parseFloat(getComputedStyle(n.parentElement!).fontSize));
+              const range = document.createRange();
+              range.selectNodeContents(n);
+              lines.push(...[...range.getClientRects()].filter((r) => r.width > 0));
+            }
+            const left = Math.min(...lines.map((r) => r.left));
+            const top = Math.min(...lines.map((r) => r.top));
+            return {
+              line: cell.closest('tr')?.getAttribute('data-line') ?? '',
+              column: columns[(cell as HTMLTableCellElement).cellIndex] ?? '',
+              word: cell.textContent ?? '',
+              label: {
+                x: left,
+                y: top,
+                width: Math.max(...lines.map((r) => r.right)) - left,
+                height: Math.max(...lines.map((r) => r.bottom)) - top,
+              },
+              lines: lines.map(b),
+              fontSize,
+              cell: b(cell.getBoundingClientRect()),
+            };
+          });
+        }),
+      );
+      await page.close();
+    }
+    return out;
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Whether box `inner` lies within box `outer` (half a pixel of rounding allowed). */
+export function inside(inner: Box, outer: Box): boolean {
+  const e = 0.5;
+  return (
+    inner.x >= outer.x - e &&
+    inner.y >= outer.y - e &&
+    inner.x + inner.width <= outer.x + outer.width + e &&
+    inner.y + inner.height <= outer.y + outer.height + e
+  );
+}

@@ -43,6 +43,47 @@ export function pathsIn(text: string): string[] {
   ];
 }
 
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to hyphens. */
+export function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The anchors of a Markdown text's headings (a repeated heading gets `-1`, `-2`… as on GitHub). */
+function anchorsIn(text: string): Set<string> {
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  for (const m of text.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
+    const base = anchorOf(m[1]!);
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    out.add(n ? `${base}-${n}` : base);
+  }
+  return out;
+}
+
+/** The relative link targets of a Markdown text (`[text](../docs/lab.md#a)`), as written: neither a URL nor mail. */
+export function relativeLinksIn(text: string): string[] {
+  const targets = [...text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]!);
+  return [...new Set(targets.filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t)))];
+}
+
+/** The links of one document that lead nowhere: a file or folder that is not there, or a heading that is not. */
+function brokenLinks(file: string): string[] {
+  const here = path.join(ROOT, file);
+  const text = readFileSync(here, 'utf8');
+  return relativeLinksIn(text).filter((link) => {
+    const [target, anchor] = link.split('#') as [string, string | undefined];
+    const resolved = target ? path.resolve(path.dirname(here), decodeURIComponent(target)) : here;
+    if (!existsSync(resolved)) return true;
+    if (anchor === undefined || !resolved.endsWith('.md')) return false;
+    return !anchorsIn(readFileSync(resolved, 'utf8')).has(anchor);
+  });
+}
+
 describe('the paths the Markdown files name', () => {
   it('finds paths in code spans and links, not in prose or commands', () => {
     expect(pathsIn('see `compare/src/runtimes.ts`, [bench](compare/src/bench/README.md) and `pnpm compare`')).toEqual([
@@ -51,7 +92,21 @@ describe('the paths the Markdown files name', () => {
     ]);
   });
 
+  it('finds relative links and their anchors, not URLs, and makes anchors as GitHub does', () => {
+    expect(
+      relativeLinksIn('[a](../docs/lab.md), [b](https://example.org/x), [c](#two-commands), [d](x.md "title")'),
+    ).toEqual(['../docs/lab.md', '#two-commands', 'x.md']);
+    expect(anchorOf('What durability costs: `pnpm bench`')).toBe('what-durability-costs-pnpm-bench');
+    expect(anchorOf('Asked to stop (SIGTERM, 5 s grace), the same file')).toBe(
+      'asked-to-stop-sigterm-5-s-grace-the-same-file',
+    );
+  });
+
   for (const file of markdownFiles()) {
+    it(`${file}: every relative link leads to a file that exists, and to a heading it has`, () => {
+      expect(brokenLinks(file)).toEqual([]);
+    });
+
     it(`${file}: every path it names exists`, () => {
       const dir = path.dirname(path.join(ROOT, file));
       const missing = pathsIn(readFileSync(path.join(ROOT, file), 'utf8')).filter(

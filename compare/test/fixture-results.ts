@@ -36,13 +36,13 @@ export function fixtureObservations(): CellObservation[] {
   return out;
 }
 
-/** Production hazard rows as a real run would give them: one that conforms, one documented, one that does not. */
-export function fixtureHazards(): HazardObservation[] {
-  const row = (
-    s: Omit<HazardScenario, 'id'>,
-    verdict: string,
-    figures: HazardObservation['figures'],
-  ): HazardObservation => ({
+/** One run of a hazard that ran and reached `verdict`, as a real run reports it. */
+export function hazardObservation(
+  s: Omit<HazardScenario, 'id'>,
+  verdict: string,
+  figures: HazardObservation['figures'] = {},
+): HazardObservation {
+  return {
     scenario: { ...s, id: `${s.hazard}/${s.runtime}/${s.variant}` },
     repetition: 0,
     status: 'ran',
@@ -55,7 +55,12 @@ export function fixtureHazards(): HazardObservation[] {
     ledger: [],
     durable: null,
     harm: hazardHarm([]),
-  });
+  };
+}
+
+/** Production hazard rows as a real run would give them: one that conforms, one documented, one that does not. */
+export function fixtureHazards(): HazardObservation[] {
+  const row = hazardObservation;
   return [
     row({ hazard: 'retry-permanent', runtime: 'checkpointer', variant: 'hardened', deviations: [] }, 'dead-lettered', {
       attempts: 1,

@@ -178,12 +178,25 @@ function leftOutNote(left: string[]): string | null {
 const lineTitle = (l: ScoreLine) =>
   l.kind === 'crash' ? `crash: ${l.id}` : HAZARDS[l.id as keyof typeof HAZARDS].title;
 
+/**
+ * Twelve columns of verdicts share what the line titles leave of the page, so a word such as
+ * `duplicated-effects` breaks at its hyphens (never inside a word while a hyphen or a space will
+ * do: `overflow-wrap` only as the last resort) and is set a little smaller on a narrower screen;
+ * normal weight, since a bold word is a fifth wider and the cell's colour already says how bad
+ * (white on the red of a run lost, which the red of a bad tone would otherwise write it in).
+ */
 export const SCORECARD_CSS = `
-table.scorecard { table-layout: fixed; } table.scorecard th, table.scorecard td { text-align: center; padding: 3px 2px; }
-table.scorecard th.line, table.scorecard td.line { text-align: left; width: 30%; white-space: normal; }
-table.scorecard td a { display: block; color: inherit; text-decoration: none; font-size: 11.5px; }
+table.scorecard { table-layout: fixed; } table.scorecard th, table.scorecard td { text-align: center; padding: 3px 1px; overflow-wrap: anywhere; }
+table.scorecard th.line, table.scorecard td.line { text-align: left; width: 20%; white-space: normal; overflow-wrap: normal; }
+table.scorecard th:not(.line) { font-size: 11px; line-height: 1.3; }
+table.scorecard td a { display: block; color: inherit; text-decoration: none; font-size: 11px; font-weight: normal; line-height: 1.3; }
+@media (max-width: 1199px) {
+  table.scorecard th.line, table.scorecard td.line { width: 17%; }
+  table.scorecard th:not(.line), table.scorecard td a { font-size: 10.5px; }
+}
 .sev-nothing { background: #dcfce7; } .sev-read { background: #ecfccb; } .sev-paid { background: #fef3c7; }
 .sev-effect { background: #fdba74; } .sev-lost { background: #f87171; color: #fff; } .sev-none { background: #f1f5f9; color: var(--muted); }
+table.scorecard td.sev-lost { color: #fff; }
 .scale span { display: inline-block; padding: 1px 8px; margin: 0 6px 4px 0; border-radius: 3px; font-size: 12px; }
 `;
 

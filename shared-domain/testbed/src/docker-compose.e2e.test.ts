@@ -71,12 +71,13 @@ function scriptOf(service: Service): string {
   return words.join(' ').replaceAll('$$', '$');
 }
 
-function readmeSection(): string {
-  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const start = readme.indexOf('## Using your own services');
-  expect(start, 'README.md has a "Using your own services" section').toBeGreaterThanOrEqual(0);
-  const end = readme.indexOf('\n## ', start + 1);
-  return readme.slice(start, end === -1 ? undefined : end);
+/** What a user reads about their own services and Docker: the page the README's map points to. */
+function servicesPage(): string {
+  const page = readFileSync(path.join(repoRoot, 'docs/your-own-services.md'), 'utf8');
+  expect(page, 'docs/your-own-services.md is the "Using your own services" page').toMatch(
+    /^# Using your own services$/m,
+  );
+  return page;
 }
 
 describe('docker-compose.yml', () => {
@@ -183,9 +184,9 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it("the app database from README's DATABASE_URL is created by a one-shot job on the healthy PostgreSQL", () => {
-    const database = /DATABASE_URL=postgres:\/\/[^\s/]+\/(\w+)/.exec(readmeSection())?.[1];
-    expect(database, 'README names a DATABASE_URL').toBeDefined();
+  it("the app database from the services page's DATABASE_URL is created by a one-shot job on the healthy PostgreSQL", () => {
+    const database = /DATABASE_URL=postgres:\/\/[^\s/]+\/(\w+)/.exec(servicesPage())?.[1];
+    expect(database, 'docs/your-own-services.md names a DATABASE_URL').toBeDefined();
     const creators = Object.entries(services).filter(
       ([, s]) =>
         conditionOn(s, 'postgresql') === 'service_healthy' &&
@@ -241,12 +242,12 @@ describe('docker-compose.yml', () => {
     expect(temporalVersions.size).toBe(1);
   });
 
-  it('publishes ports on 127.0.0.1 only, exactly the ones README names', () => {
+  it('publishes ports on 127.0.0.1 only, exactly the ones the services page names', () => {
     const published = Object.entries(services).flatMap(([name, s]) => portsOf(s).map((p) => ({ name, ...p })));
     for (const p of published)
       expect(p.hostIp, `${p.name}: ${p.published} is not bound to 127.0.0.1`).toBe('127.0.0.1');
-    const inReadme = [...readmeSection().matchAll(/(?:127\.0\.0\.1|localhost):(\d+)/g)].map((m) => Number(m[1]));
+    const named = [...servicesPage().matchAll(/(?:127\.0\.0\.1|localhost):(\d+)/g)].map((m) => Number(m[1]));
     const unique = (ports: number[]) => [...new Set(ports)].sort((a, b) => a - b);
-    expect(unique(published.map((p) => p.published))).toEqual(unique(inReadme));
+    expect(unique(published.map((p) => p.published))).toEqual(unique(named));
   });
 });

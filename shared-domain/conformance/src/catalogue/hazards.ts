@@ -363,7 +363,7 @@ export const HAZARD_IDS = Object.keys(HAZARDS) as HazardId[];
 
 /**
  * The default run answers each lesson once, with the hazard whose rows show it most sharply across
- * the runtimes (as the rows measured it: README, "The production half"); `--full`, `--hazard` and
+ * the runtimes (as the rows measured it: docs/production.md); `--full`, `--hazard` and
  * each runtime's own tests run every hazard. Each choice says why.
  */
 export const LESSON_HAZARDS: Record<HazardSection, { hazard: HazardId; why: string }> = {
