@@ -1,15 +1,8 @@
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
+import type { Decision, ReviewRequestInput, ReviewState, RunView } from '@vendor-review/pipeline';
 import {
-  granularityOf,
-  newRunId,
-  runIdPrefix,
-  parseReviewRequest,
-  type Decision,
-  type ReviewRequestInput,
-  type ReviewState,
-  type RunView,
-} from '@vendor-review/pipeline';
-import {
+  newRunOf,
+  oneRunWorker,
   type DurableRecord,
   type InFlightTask,
   type RunConfig,
@@ -81,26 +74,22 @@ export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeA
     isRetryableExit: () => false,
 
     async startRun(request: ReviewRequestInput, config: RunConfig, opts?: { runId?: string }): Promise<RunHandle> {
-      parseReviewRequest(request); // a malformed request never becomes a run
-      const granularity = granularityOf(config);
-      const runId = opts?.runId ?? newRunId(runIdPrefix('db', { variant: config.variant, granularity }));
+      const { runId, granularity } = newRunOf('db', request, config, opts);
       await DBOS_RUNS.insert(pool, { runId, variant: config.variant, granularity, request });
       return { runId, config, durability: null, runtimeIds: { workflowId: runId }, link: null };
     },
 
     workerSpec(h: RunHandle, { crashPlan }: { name: string; crashPlan: string | null }): WorkerSpec {
-      return {
-        entry: o.workerEntry ?? WORKER_ENTRY,
-        args: ['--run', h.runId],
-        env: {
-          DATABASE_URL: o.databaseUrl,
-          WORLD_URL: o.worldUrl,
-          CRASH_PLAN: crashPlan ?? undefined,
+      return oneRunWorker(
+        o.workerEntry ?? WORKER_ENTRY,
+        h,
+        { ...o, crashPlan },
+        {
           DBOS_APP_NAME: appNameFor(h.runId),
           DBOS_EXECUTOR_ID: executorIdFor(h.runId),
           DBOS_APP_VERSION: h.config.variant === 'hardened' ? hardenedVersionFor(h.runId) : undefined,
         },
-      };
+      );
     },
 
     status: (h) => view(h, false),

@@ -8,6 +8,7 @@ import {
   type RunView,
 } from '@vendor-review/pipeline';
 import {
+  oneRunWorker,
   workerNameOf,
   type DurableRecord,
   type InFlightTask,
@@ -79,17 +80,15 @@ export function createLangGraphAdapter(o: LangGraphAdapterOptions): RuntimeAdapt
     },
 
     workerSpec(h: RunHandle, { crashPlan }: { name: string; crashPlan: string | null }): WorkerSpec {
-      return {
-        entry: o.workerEntry ?? WORKER_ENTRY,
-        args: ['--run', h.runId],
-        env: {
-          DATABASE_URL: o.databaseUrl,
-          WORLD_URL: o.worldUrl,
-          CRASH_PLAN: crashPlan ?? undefined,
+      return oneRunWorker(
+        o.workerEntry ?? WORKER_ENTRY,
+        h,
+        { ...o, crashPlan },
+        {
           LEASE_TTL_MS: String(leaseTtlMs),
           APPROVAL_POLL_MS: '100',
         },
-      };
+      );
     },
 
     // getRun rebuilds the graph to read the state; a poll needs only the status the worker records.

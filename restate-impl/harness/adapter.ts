@@ -1,14 +1,13 @@
+import type { Decision, ReviewRequestInput, ReviewState, RunView } from '@vendor-review/pipeline';
 import {
-  granularityOf,
-  newRunId,
-  parseReviewRequest,
-  runIdPrefix,
-  type Decision,
-  type ReviewRequestInput,
-  type ReviewState,
-  type RunView,
-} from '@vendor-review/pipeline';
-import type { DurableRecord, InFlightTask, RunConfig, RuntimeAdapter, WorkerSpec } from '@vendor-review/conformance';
+  newRunOf,
+  oneRunWorker,
+  type DurableRecord,
+  type InFlightTask,
+  type RunConfig,
+  type RuntimeAdapter,
+  type WorkerSpec,
+} from '@vendor-review/conformance';
 import pg from 'pg';
 import { RestateHttpError, reviewOutput, sendApproval, type RestateUrls } from '../src/client.ts';
 import { RESTATE_RUNS } from '../src/store.ts';
@@ -92,9 +91,7 @@ export async function createRestateAdapter(o: RestateAdapterOptions): Promise<Ru
     isRetryableExit: () => false,
 
     async startRun(request: ReviewRequestInput, config: RunConfig, opts?: { runId?: string }): Promise<RestateHandle> {
-      parseReviewRequest(request); // a malformed request never becomes a run
-      const granularity = granularityOf(config);
-      const runId = opts?.runId ?? newRunId(runIdPrefix('rs', { variant: config.variant, granularity }));
+      const { runId, granularity } = newRunOf('rs', request, config, opts);
       await RESTATE_RUNS.insert(pool, { runId, variant: config.variant, granularity, request });
       const service = serviceNameFor(runId);
       return {
@@ -110,24 +107,21 @@ export async function createRestateAdapter(o: RestateAdapterOptions): Promise<Ru
 
     workerSpec(h: RestateHandle, { name, crashPlan }: { name: string; crashPlan: string | null }): WorkerSpec {
       router.adopt(h.service, h.deploymentUrl);
-      return {
-        entry: o.workerEntry ?? WORKER_ENTRY,
-        args: ['--run', h.runId],
-        env: {
-          DATABASE_URL: o.databaseUrl,
-          WORLD_URL: o.worldUrl,
+      const spec = oneRunWorker(
+        o.workerEntry ?? WORKER_ENTRY,
+        h,
+        { ...o, crashPlan },
+        {
           RESTATE_INGRESS_URL: urls.ingressUrl,
           RESTATE_ADMIN_URL: urls.adminUrl,
           ENDPOINT_SOCKET: router.nextSocket(h.service, name),
           DEPLOYMENT_URL: h.deploymentUrl,
-          CRASH_PLAN: crashPlan ?? undefined,
           RETRY_INITIAL_INTERVAL_MS: o.retryInitialIntervalMs?.toString(),
           // The SDK's per-invocation lines and its start-up warning would bury the worker's own.
           RESTATE_LOGGING: 'ERROR',
         },
-        listens: ['ENDPOINT_SOCKET'],
-        advertises: ['DEPLOYMENT_URL'],
-      };
+      );
+      return { ...spec, listens: ['ENDPOINT_SOCKET'], advertises: ['DEPLOYMENT_URL'] };
     },
 
     status: (h) => view(h, false),

@@ -1,14 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
+import type { Decision, ReviewRequestInput, RunView } from '@vendor-review/pipeline';
 import {
-  granularityOf,
-  newRunId,
-  runIdPrefix,
-  parseReviewRequest,
-  type Decision,
-  type ReviewRequestInput,
-  type RunView,
-} from '@vendor-review/pipeline';
-import {
+  newRunOf,
   type DurableRecord,
   type RunConfig,
   type RunHandle,
@@ -89,9 +82,7 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
     isRetryableExit: () => false,
 
     async startRun(request: ReviewRequestInput, config: RunConfig, opts?: { runId?: string }): Promise<TemporalHandle> {
-      parseReviewRequest(request); // a malformed request never becomes a workflow
-      const granularity = granularityOf(config);
-      const runId = opts?.runId ?? newRunId(runIdPrefix('tm', { variant: config.variant, granularity }));
+      const { runId, granularity } = newRunOf('tm', request, config, opts);
       const taskQueue = o.taskQueue?.(runId, config) ?? `compare-${runId}`;
       const started = await startRun({
         client,

@@ -83,6 +83,7 @@ export { inLanes, type LaneOptions } from './lanes.ts';
 export { startServers, startServer, connectionsOf, type Servers, type ServerOptions } from './bring-up.ts';
 export { runtimeUnderTest, restartInfra, type RuntimeUnderTest, type UnderTestOptions } from './under-test.ts';
 export * from './adapter.ts';
+export { newRunOf, oneRunWorker } from './run-parts.ts';
 export { runConfigurations } from './configurations.ts';
 export * from './catalogue/crash-points.ts';
 export * from './catalogue/crash-rules.ts';
