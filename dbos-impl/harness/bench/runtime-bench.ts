@@ -7,7 +7,7 @@
  */
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { newRunId, type ReviewRequestInput, type Variant } from '@vendor-review/pipeline';
-import { timedRun, type RuntimeBench, type PerStepConfig } from '@vendor-review/conformance';
+import { variantReviews, type RuntimeBench } from '@vendor-review/conformance';
 import pg from 'pg';
 import { appNameFor } from '../identity.ts';
 import { setupDatabase } from '../../src/store.ts';
@@ -54,17 +54,9 @@ export const bench: RuntimeBench = {
       const state = await handle.getResult();
       return { ok: !state.failure, id: runId };
     };
-    const review_ = (variant: Variant, request: ReviewRequestInput): PerStepConfig => ({
-      mode: variant,
-      label: `DBOS ${variant} review`,
-      kind: 'review',
-      bare: null,
-      replay: null,
-      run: () => timedRun(() => run(request, variant)),
-    });
     return {
       workerStartMs,
-      perStep: async ({ request }) => [review_('naive', request), review_('hardened', request)],
+      perStep: async ({ request }) => variantReviews('DBOS', run)(request),
       storage: {
         modes: ['naive', 'hardened'],
         how: `rows of ${TABLES.map(([t]) => t).join(', ')} for the run, bytes as stored (pg_column_size)`,

@@ -10,13 +10,7 @@
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import * as restate from '@restatedev/restate-sdk';
-import {
-  baselineConfig,
-  connectionTo,
-  timedRun,
-  type PerStepConfig,
-  type RuntimeBench,
-} from '@vendor-review/conformance';
+import { baselineConfig, connectionTo, variantReviews, type RuntimeBench } from '@vendor-review/conformance';
 import { newRunId, type ReviewRequestInput, type ReviewState, type Variant } from '@vendor-review/pipeline';
 import pg from 'pg';
 import { attachReview, registerDeployment, sendApproval, submitReview } from '../../src/client.ts';
@@ -61,17 +55,9 @@ export const bench: RuntimeBench = {
       const state = (await attachReview(server, service, runId)) as ReviewState;
       return { ok: !state.failure, id: runId };
     };
-    const review = (variant: Variant, request: ReviewRequestInput): PerStepConfig => ({
-      mode: variant,
-      label: `Restate ${variant} review`,
-      kind: 'review',
-      bare: null,
-      replay: null,
-      run: () => timedRun(() => run(request, variant)),
-    });
     return {
       workerStartMs,
-      perStep: async ({ request }) => [review('naive', request), review('hardened', request)],
+      perStep: async ({ request }) => variantReviews('Restate', run)(request),
       storage: {
         modes: ['naive', 'hardened'],
         how: `the server's journal entries, state and promises for the run (bytes as the server counts them), and rows of ${OURS.join(', ')} (pg_column_size)`,

@@ -45,6 +45,7 @@ export * from './window/index.ts';
 export {
   baselineConfig,
   timedRun,
+  variantReviews,
   type BareShape,
   type BenchEnv,
   type BenchPreset,

@@ -167,6 +167,22 @@ export async function timedRun(body: () => Promise<{ ok: boolean; id: string }>,
   }
 }
 
+/** The real review in each variant, timed whole: the per-step configurations of a runtime with no bare or replayed ones. */
+export function variantReviews(
+  title: string,
+  run: (request: ReviewRequestInput, variant: Variant) => Promise<{ ok: boolean; id: string }>,
+): (request: ReviewRequestInput) => PerStepConfig[] {
+  return (request) =>
+    (['naive', 'hardened'] as const).map((variant) => ({
+      mode: variant,
+      label: `${title} ${variant} review`,
+      kind: 'review',
+      bare: null,
+      replay: null,
+      run: () => timedRun(() => run(request, variant)),
+    }));
+}
+
 export interface InProcessBench {
   /** Its in-process worker's start, kept out of the step figures; null when it has none. */
   workerStartMs: number | null;

@@ -1,30 +1,15 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InfraError, resolveTemporalCli, startTemporal, type TemporalHandle } from './index.ts';
+import { cliOrFail, describeNamespace, temporalCli } from './cli-for-tests.ts';
+import { InfraError, startTemporal, type TemporalHandle } from './index.ts';
 import { freePort, tcpConnect } from '@vendor-review/worker-io';
 import { isProcessAlive } from '@vendor-review/testbed';
 
-const run = promisify(execFile);
 const quiet = () => undefined;
-
-// The real CLI is part of the test setup (.ci/run installs it): without it these tests fail, never skip.
-function cliOrFail(): string {
-  const cli = resolveTemporalCli();
-  if (!cli)
-    throw new Error('no Temporal CLI: set TEMPORAL_CLI_PATH (bash .ci/run installs one under .cache/temporal-cli)');
-  return cli;
-}
-
-async function temporalCli(cli: string, ...args: string[]) {
-  const { stdout } = await run(cli, [...args, '--disable-config-file', '--command-timeout', '5s'], { timeout: 15_000 });
-  return stdout;
-}
 
 describe('Temporal dev server from the CLI', () => {
   const cli = cliOrFail();
@@ -51,20 +36,7 @@ describe('Temporal dev server from the CLI', () => {
       );
       const [host, port] = server.address.split(':');
       await tcpConnect(host!, Number(port), 2_000);
-      const described = JSON.parse(
-        await temporalCli(
-          cli,
-          'operator',
-          'namespace',
-          'describe',
-          '--namespace',
-          'infra-test',
-          '--address',
-          server.address,
-          '--output',
-          'json',
-        ),
-      );
+      const described = await describeNamespace('infra-test', server.address);
       expect(described.namespaceInfo).toMatchObject({ name: 'infra-test', state: 'NAMESPACE_STATE_REGISTERED' });
       expect(isProcessAlive(server.pid!)).toBe(true);
     } finally {
@@ -81,7 +53,6 @@ describe('Temporal dev server from the CLI', () => {
     let second: TemporalHandle | undefined;
     try {
       await temporalCli(
-        cli,
         'operator',
         'namespace',
         'create',
@@ -96,21 +67,8 @@ describe('Temporal dev server from the CLI', () => {
       const port = Number(first.address.split(':')[1]);
       second = await startTemporal({ env: { TEMPORAL_CLI_PATH: cli }, dbFilename, port, log: quiet });
       expect(second.address).toBe(first.address);
-      const described = JSON.parse(
-        await temporalCli(
-          cli,
-          'operator',
-          'namespace',
-          'describe',
-          '--namespace',
-          'made-at-runtime',
-          '--address',
-          second.address,
-          '--output',
-          'json',
-        ),
-      );
-      expect(described.namespaceInfo.name).toBe('made-at-runtime');
+      const described = await describeNamespace('made-at-runtime', second.address);
+      expect(described.namespaceInfo?.name).toBe('made-at-runtime');
     } finally {
       await first.stop();
       await second?.stop();
@@ -225,16 +183,7 @@ describe('Temporal at TEMPORAL_ADDRESS', () => {
     // Created only once the harness says it is waiting, so the wait itself is what is tested.
     await Promise.race([waiting, starting]);
     expect(lines).toEqual([waitingLine('created-late', 30)]);
-    await temporalCli(
-      cliOrFail(),
-      'operator',
-      'namespace',
-      'create',
-      '--namespace',
-      'created-late',
-      '--address',
-      server.address,
-    );
+    await temporalCli('operator', 'namespace', 'create', '--namespace', 'created-late', '--address', server.address);
     const external = await starting;
     expect(external).toMatchObject({ kind: 'external', address: server.address, namespace: 'created-late' });
     expect(lines).toEqual([

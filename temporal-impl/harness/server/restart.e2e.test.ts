@@ -3,33 +3,16 @@
  * this): on its --db-filename a workflow started before the restart is still there afterwards, on
  * the same address; in memory it is gone. A server the harness does not own has no restart.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveTemporalCli, startTemporal, type TemporalHandle } from './index.ts';
+import { cliOrFail, temporalCli } from './cli-for-tests.ts';
+import { startTemporal, type TemporalHandle } from './index.ts';
 import { tcpConnect } from '@vendor-review/worker-io';
 import { isProcessAlive } from '@vendor-review/testbed';
 
-const run = promisify(execFile);
 const quiet = () => undefined;
-
-// The real CLI is part of the test setup (.ci/run installs it): without it these tests fail, never skip.
-function cliOrFail(): string {
-  const cli = resolveTemporalCli();
-  if (!cli)
-    throw new Error('no Temporal CLI: set TEMPORAL_CLI_PATH (bash .ci/run installs one under .cache/temporal-cli)');
-  return cli;
-}
-
-async function temporalCli(...args: string[]): Promise<string> {
-  const { stdout } = await run(cliOrFail(), [...args, '--disable-config-file', '--command-timeout', '5s'], {
-    timeout: 15_000,
-  });
-  return stdout;
-}
 
 /** A workflow nobody will run: it exists only as server state, which is what a restart keeps or loses. */
 const startWorkflow = (server: TemporalHandle, id: string) =>
