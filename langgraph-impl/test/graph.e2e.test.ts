@@ -2,12 +2,10 @@ import { MemorySaver, Command } from '@langchain/langgraph';
 import { initialState, parseReviewRequest, type ReviewState } from '@vendor-review/pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveRun } from '../src/approvals.ts';
-import { executeRun } from '../src/execute-run.ts';
 import { compileGraph } from '../src/graph.ts';
 import { getRun, readCheckpointRows } from '../harness/inspect.ts';
-import { createPool } from '../src/pool.ts';
 import { createRun } from '../src/runs.ts';
-import { freshTestDatabase } from './db.ts';
+import { executeOnFakes, freshTestDatabase } from './db.ts';
 import { fakePorts, fakeSteps, sampleRequest } from './fakes.ts';
 
 let db: { url: string; drop(): Promise<void> };
@@ -61,21 +59,7 @@ describe('executeRun against PostgreSQL (fake steps)', () => {
     const world = fakePorts();
     const { runId } = await createRun({ databaseUrl: db.url, request: sampleRequest(), variant: 'hardened' });
     await approveRun({ databaseUrl: db.url, runId, approved: true, by: 'qa' });
-    const pool = createPool(db.url);
-    try {
-      const outcome = await executeRun({
-        pool,
-        runId,
-        worker: 'T',
-        ports: world.ports,
-        leaseTtlMs: 5_000,
-        drainOutbox: true,
-        steps: fakeSteps,
-      });
-      expect(outcome.status).toBe('completed');
-    } finally {
-      await pool.end();
-    }
+    expect((await executeOnFakes(db.url, runId, world.ports)).status).toBe('completed');
     expect(world.calls.filter((c) => c.kind !== 'web').every((c) => typeof c.meta.idempotencyKey === 'string')).toBe(
       true,
     );

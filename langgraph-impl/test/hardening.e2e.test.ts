@@ -18,7 +18,7 @@ import { createPool } from '../src/pool.ts';
 import { runRetention } from '../src/retention.ts';
 import { createRun, loadRun } from '../src/runs.ts';
 import { writeV1Checkpoint } from '../harness/v1-checkpoint.ts';
-import { freshTestDatabase } from './db.ts';
+import { executeOnFakes, freshTestDatabase } from './db.ts';
 import { fakePorts, fakeSteps, sampleRequest, type FaultRule } from './fakes.ts';
 
 let db: { url: string; drop(): Promise<void> };
@@ -29,23 +29,8 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function execute(runId: string, world = fakePorts(), extra: { restart?: boolean } = {}) {
-  const pool = createPool(db.url);
-  try {
-    return await executeRun({
-      pool,
-      runId,
-      worker: 'T',
-      ports: world.ports,
-      leaseTtlMs: 5_000,
-      drainOutbox: true,
-      steps: fakeSteps,
-      ...extra,
-    });
-  } finally {
-    await pool.end();
-  }
-}
+const execute = (runId: string, world = fakePorts(), extra: { restart?: boolean } = {}) =>
+  executeOnFakes(db.url, runId, world.ports, extra);
 
 async function approvedRun(
   variant: 'naive' | 'hardened',
