@@ -3,7 +3,6 @@ import {
   InfraError,
   listensOn,
   mentionsAddressInUse,
-  reasonOf,
   startServerProcess,
   type InfraLog,
 } from '@vendor-review/testbed';
@@ -199,14 +198,7 @@ export async function startRestateProcess(o: RestateProcessOptions): Promise<Res
   const deadline = Date.now() + timeoutMs;
   let waitingFor = 'its ports in its log';
   for (;;) {
-    if (server.isGone()) {
-      const spawnError = server.spawnError();
-      await fail(
-        spawnError
-          ? `could not be spawned: ${reasonOf(spawnError)}`
-          : `exited with ${server.exitCode() ?? server.signalCode()} before it was ready`,
-      );
-    }
+    if (server.isGone()) await fail(server.whyGoneBeforeReady());
     if (bound.ingress !== undefined && bound.admin !== undefined && bound.fabric !== undefined) {
       const urls = { ingressUrl: `http://127.0.0.1:${bound.ingress}`, adminUrl: `http://127.0.0.1:${bound.admin}` };
       // A port that answers is ours only if our process listens there: on a pinned port, another

@@ -4,20 +4,13 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, InfraError, maskDatabaseUrl, startPostgres, type PostgresHandle } from './index.ts';
-import { freePort } from '@vendor-review/worker-io';
+import { freePort, withConnection } from '@vendor-review/worker-io';
 import { isProcessAlive } from './process-cleanup.ts';
 
 const quiet = () => undefined;
 
-async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const query = <T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> =>
+  withConnection(url, async (client) => (await client.query<T>(sql)).rows);
 
 describe('embedded PostgreSQL', () => {
   let server: PostgresHandle;

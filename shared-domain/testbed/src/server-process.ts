@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { settlesWithin } from '@vendor-review/worker-io';
+import { reasonOf } from './infra-error.ts';
 import { killWithParent, onProcessEnd } from './process-cleanup.ts';
 
 /**
@@ -13,10 +14,8 @@ export interface ServerProcess {
   readonly pid: number | undefined;
   /** Gone: exited, killed, or never spawned. */
   isGone(): boolean;
-  /** Why it could not be spawned, if it could not. */
-  spawnError(): Error | undefined;
-  exitCode(): number | null;
-  signalCode(): NodeJS.Signals | null;
+  /** Why it is gone while the harness waited for it to be ready: it could not be spawned, or it exited. */
+  whyGoneBeforeReady(): string;
   /** The first lines it printed and the last ones (how many were left out between), for an error. */
   output(): string[];
   /** SIGTERM, SIGKILL if it has not left within 10 s; resolves once it is gone. */
@@ -85,9 +84,10 @@ export function startServerProcess(command: string, args: string[], o: ServerPro
   return {
     pid: child.pid,
     isGone,
-    spawnError: () => spawnError,
-    exitCode: () => child.exitCode,
-    signalCode: () => child.signalCode,
+    whyGoneBeforeReady: () =>
+      spawnError
+        ? `could not be spawned: ${reasonOf(spawnError)}`
+        : `exited with ${child.exitCode ?? child.signalCode} before it was ready`,
     output: () => [...first, ...(dropped ? [`… ${dropped} lines …`] : []), ...last],
     stop: () => terminate('SIGTERM'),
     kill: () => terminate('SIGKILL'),

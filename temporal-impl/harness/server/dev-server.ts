@@ -312,14 +312,7 @@ async function startDevServer(
   let serverVersion: string | null = null;
   try {
     for (;;) {
-      if (server.isGone()) {
-        const spawnError = server.spawnError();
-        await fail(
-          spawnError
-            ? `could not be spawned: ${reasonOf(spawnError)}`
-            : `exited with ${server.exitCode() ?? server.signalCode()} before it was ready`,
-        );
-      }
+      if (server.isGone()) await fail(server.whyGoneBeforeReady());
       const listening = await accepts(port);
       if (listening) probe ??= await openTemporalProbe({ address }, 1_000);
       const ready =
