@@ -1,4 +1,5 @@
 import type { StopMode } from '@vendor-review/instrument';
+import { describe, expect, it } from 'vitest';
 import { crashSpec, runThroughAdapter, type CrashSpecCells } from './crash-spec.ts';
 import { productionCatalogue, runHazardsThroughAdapter } from './production/catalogue.ts';
 import { productionSpec } from './production/spec.ts';
@@ -22,10 +23,14 @@ interface ModuleSpecOptions<S, O> {
 
 export function crashSpecOf(
   module: RuntimeModule,
-  o: ModuleSpecOptions<Scenario, CellObservation> & { stops?: readonly StopMode[] } = {},
+  o: ModuleSpecOptions<Scenario, CellObservation> & {
+    stops?: readonly StopMode[];
+    /** A journal of step results (its name): at `parallel-fetch` it holds the siblings that finished and not the one cut off. */
+    journal?: string;
+  } = {},
 ): CrashSpecCells {
   let under: RuntimeUnderTest | undefined;
-  return crashSpec({
+  const spec = crashSpec({
     name: module.info.title,
     scenarios: crashCatalogue([module.info], o.stops ? { stops: o.stops } : {}).filter(o.filter ?? (() => true)),
     run: async (scenarios) => {
@@ -35,6 +40,24 @@ export function crashSpecOf(
       return observed;
     },
     teardown: () => under?.stop() ?? Promise.resolve(),
+  });
+  if (o.journal) siblingsJournaled(spec, module.info.name, o.journal);
+  return spec;
+}
+
+function siblingsJournaled(spec: CrashSpecCells, runtime: string, journal: string): void {
+  describe(`what ${journal} kept at the kill`, () => {
+    it.each(['naive', 'hardened'])(
+      '%s: the finished FETCH siblings have their results recorded at the kill, the cut-off one has not',
+      (variant) => {
+        const obs = spec.get(`${runtime}/${variant}/-/parallel-fetch`);
+        const [, , of] = /sibling=(\d+)\/(\d+)/.exec(obs.crash?.detail ?? '') ?? [];
+        expect(Number(of)).toBeGreaterThanOrEqual(2);
+        const fetches = (obs.durableAtCrash?.marks ?? []).filter((m) => m.step === 'FETCH');
+        const lastReq = /FETCH:([a-z0-9-]+):/.exec(fetches.at(-1)?.long ?? '')?.[1];
+        expect(fetches.filter((m) => m.long.includes(`FETCH:${lastReq}:`)).length).toBe(Number(of) - 1);
+      },
+    );
   });
 }
 
