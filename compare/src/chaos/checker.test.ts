@@ -1,7 +1,7 @@
 import { type ReviewState, retryRuleFor, reviewDigest } from '@vendor-review/pipeline';
 import { type DurableMark, type DurableRecord } from '@vendor-review/conformance';
 import { checkpointChain } from '@vendor-review/conformance/fixtures';
-import type { DeliveryView, LedgerEntry } from '@vendor-review/world';
+import type { LedgerEntry } from '@vendor-review/world';
 import { describe, expect, it } from 'vitest';
 import {
   checkRun,
@@ -13,6 +13,7 @@ import {
   poolRow,
   type CheckedRun,
 } from './checker.ts';
+import { evidence, mail, note, reviewState } from './evidence-fixtures.ts';
 import type { RunEvidence } from './run-evidence.ts';
 
 let seq = 0;
@@ -38,38 +39,7 @@ function entry(o: Partial<LedgerEntry> & Pick<LedgerEntry, 'kind' | 'opKey'>): L
   };
 }
 
-const state = (draft = 'the review') =>
-  ({
-    verdicts: { pricing: { status: 'met', confidence: 0.9, evidence: [] } },
-    draft: { text: draft },
-    approval: { approved: true, by: 'chaos-harness' },
-  }) as unknown as ReviewState;
-const DIGEST = reviewDigest(state());
-
-const mail = (id: string): DeliveryView => ({ id, runId: 'r1', idempotencyKey: null, at: 0, to: 'a@b', subject: 's' });
-const note = (id: string, requirementId: string): DeliveryView => ({
-  id,
-  runId: 'r1',
-  idempotencyKey: null,
-  at: 0,
-  requirementId,
-  text: 't',
-});
-
-function evidence(o: Partial<RunEvidence> = {}): RunEvidence {
-  return {
-    ledger: [],
-    mails: [mail('msg-1')],
-    notes: [note('note-1', 'pricing')],
-    durable: { runtime: 'x', kind: 'history', marks: [] },
-    final: { status: 'completed', state: state() },
-    unreadable: null,
-    outbox: [],
-    provenance: null,
-    completion: null,
-    ...o,
-  };
-}
+const DIGEST = reviewDigest(reviewState());
 
 function run(o: Partial<RunEvidence> = {}, endedAt: number | null = 5_000): CheckedRun {
   return {
@@ -119,7 +89,9 @@ describe('the checker, from the outside only', () => {
   });
 
   it('a completed review that differs from the uncrashed run, and an outbox row never sent, are violations', () => {
-    expect(kinds(run({ final: { status: 'completed', state: state('another text') } }))).toEqual(['review-differs']);
+    expect(kinds(run({ final: { status: 'completed', state: reviewState('another text') } }))).toEqual([
+      'review-differs',
+    ]);
     expect(kinds(run(), null)).toEqual([]); // no baseline review: nothing to compare with
     expect(kinds(run({ outbox: [{ status: 'pending', attempts: 3, lastError: 'HTTP 503' }] }))).toEqual([
       'outbox-unsent',
@@ -220,7 +192,7 @@ describe('a false dead letter: dead-lettered below the cap of the step’s own e
   const cap = retryRuleFor('model').maxAttempts;
   const deadAt = (step: string, attempts = cap) =>
     ({
-      ...state(),
+      ...reviewState(),
       failure: { step, error: 'TransientError: model call -> HTTP 503', attempts, input: null },
     }) as unknown as ReviewState;
   const failedRun = (ledger: LedgerEntry[], step = 'EXTRACT', variant: 'hardened' | 'naive' = 'hardened') => ({

@@ -1,7 +1,7 @@
 import { isTerminal, type Variant } from '@vendor-review/pipeline';
 import { type RuntimeAdapter, notNowPauseMs, reportWorkerGone } from '@vendor-review/conformance';
 import type { WorkerProcess } from '@vendor-review/testbed';
-import { journalExit, PoolProcesses, wakeAfterStop, type Pool, type PoolContext, type PoolRun } from './pool.ts';
+import { PoolProcesses, type Pool, type PoolContext, type PoolRun } from './pool.ts';
 import type { Armed } from './schedule.ts';
 
 /** How long a worker gets to leave by itself once its run has ended, before it is killed. */
@@ -74,22 +74,17 @@ export class PerRunPool extends PoolProcesses implements Pool {
   }
 
   async #startFor(s: Served, armed: Armed | null): Promise<WorkerProcess> {
-    const crashPlan = armed?.crash ?? null;
     const name = `${this.short}-${s.run.label}.${s.procs.length}`;
-    const w = await this.spawn(name, this.adapter.workerSpec(s.run.handle, { name, crashPlan }), this.ctx);
-    s.procs.push(w);
-    this.workers.push(w);
-    this.#runOf.set(w, s.run.handle.runId);
-    this.ctx.journal.add({
-      kind: 'worker-start',
-      pool: this.id,
-      worker: name,
-      pid: w.pid,
-      runId: s.run.handle.runId,
-      detail: crashPlan ? `armed ${crashPlan}` : 'unarmed',
+    const runId = s.run.handle.runId;
+    const w = await this.startWorker({
+      name,
+      armed,
+      spec: (crashPlan) => this.adapter.workerSpec(s.run.handle, { name, crashPlan }),
+      ctx: this.ctx,
+      runId,
     });
-    journalExit({ journal: this.ctx.journal, pool: this.id, worker: w, runId: s.run.handle.runId });
-    wakeAfterStop({ journal: this.ctx.journal, pool: this.id, worker: w, armed, runId: s.run.handle.runId });
+    s.procs.push(w);
+    this.#runOf.set(w, runId);
     return w;
   }
 

@@ -57,11 +57,12 @@ export interface Pool {
 }
 
 /**
- * What both designs do alike with the processes they started: list the live ones, kill them all
- * for a moment with no worker alive (hold), or for good (stop). How a pool starts and replaces its
- * processes is where they differ, and stays in each.
+ * What both designs do alike with their processes: start one (armed, journaled), list the live
+ * ones, kill them all for a moment with no worker alive (hold), or for good (stop). When a pool
+ * starts and replaces its processes is where they differ, and stays in each.
  */
 export abstract class PoolProcesses {
+  abstract readonly id: string;
   readonly workers: WorkerProcess[] = [];
   readonly #cuts = new Map<WorkerProcess, NetworkCut>();
   /** Between hold() and release(): nothing is started. */
@@ -74,10 +75,38 @@ export abstract class PoolProcesses {
   }
 
   /**
+   * Starts a process armed as `armed` says (its spec made for that crash plan) and journals its
+   * life: its start, its exit, and its wake-up if it froze at its point.
+   */
+  protected async startWorker(o: {
+    name: string;
+    armed: Armed | null;
+    spec: (crashPlan: string | null) => WorkerSpec;
+    ctx: PoolContext;
+    runId?: string;
+  }): Promise<WorkerProcess> {
+    const crashPlan = o.armed?.crash ?? null;
+    const w = await this.#spawn(o.name, o.spec(crashPlan), o.ctx);
+    this.workers.push(w);
+    const run = o.runId ? { runId: o.runId } : {};
+    o.ctx.journal.add({
+      kind: 'worker-start',
+      pool: this.id,
+      worker: o.name,
+      pid: w.pid,
+      ...run,
+      detail: crashPlan ? `armed ${crashPlan}` : 'unarmed',
+    });
+    journalExit({ journal: o.ctx.journal, pool: this.id, worker: w, ...run });
+    wakeAfterStop({ journal: o.ctx.journal, pool: this.id, worker: w, armed: o.armed, ...run });
+    return w;
+  }
+
+  /**
    * Starts a process from `spec`, behind a network cut of its own when the campaign partitions
    * workers (the world stays reachable); the cut is closed when the process ends.
    */
-  protected async spawn(name: string, spec: WorkerSpec, ctx: PoolContext): Promise<WorkerProcess> {
+  async #spawn(name: string, spec: WorkerSpec, ctx: PoolContext): Promise<WorkerProcess> {
     if (!ctx.partitions) return new WorkerProcess(name, spec);
     const cut = new NetworkCut();
     const w = new WorkerProcess(name, await cut.route(spec, { keep: [ctx.worldUrl] }));
@@ -121,24 +150,19 @@ export interface PoolContext {
 }
 
 /** Journal the end of a worker: its exit, and the crash point it announced if it killed itself at one. */
-export function journalExit(o: { journal: Journal; pool: string; worker: WorkerProcess; runId?: string }): void {
+function journalExit(o: { journal: Journal; pool: string; worker: WorkerProcess; runId?: string }): void {
   void o.worker.exited.then((life) => {
+    const who = { pool: o.pool, worker: life.name, pid: life.pid, ...(o.runId ? { runId: o.runId } : {}) };
     if (life.crash)
       o.journal.add({
         kind: 'crash-point',
-        pool: o.pool,
-        worker: life.name,
-        pid: life.pid,
-        ...(o.runId ? { runId: o.runId } : {}),
+        ...who,
         at: life.crash.at,
         detail: `${life.crash.point}@${life.crash.occurrence}${life.crash.detail ? ` ${life.crash.detail}` : ''}`,
       });
     o.journal.add({
       kind: 'worker-exit',
-      pool: o.pool,
-      worker: life.name,
-      pid: life.pid,
-      ...(o.runId ? { runId: o.runId } : {}),
+      ...who,
       at: life.exitedAt ?? Date.now(),
       detail: life.signal
         ? `signal ${life.signal}`
@@ -159,7 +183,7 @@ export function lastWords(output: string): string {
  * A worker armed to freeze at a point (`point:stop`) is woken by its pool `stopMs` after it froze,
  * as the pause strikes wake theirs; the pause is journaled so the row counts it.
  */
-export function wakeAfterStop(o: {
+function wakeAfterStop(o: {
   journal: Journal;
   pool: string;
   worker: WorkerProcess;

@@ -1,7 +1,7 @@
 import type { Variant } from '@vendor-review/pipeline';
 import type { RuntimeAdapter, WorkerSpec } from '@vendor-review/conformance';
 import type { WorkerProcess } from '@vendor-review/testbed';
-import { journalExit, PoolProcesses, wakeAfterStop, type Pool, type PoolContext, type PoolRun } from './pool.ts';
+import { PoolProcesses, type Pool, type PoolContext, type PoolRun } from './pool.ts';
 import type { Armed } from './schedule.ts';
 
 /** How long a new queue worker gets to say it polls (a loaded two-core machine starts them slowly). */
@@ -51,21 +51,14 @@ export class QueuePool extends PoolProcesses implements Pool {
   async #startSlot(i: number): Promise<WorkerProcess> {
     const slot = this.#slots[i]!;
     slot.incarnation += 1;
-    const armed = this.o.planFor(i, slot.incarnation);
-    const crashPlan = armed?.crash ?? null;
     const name = `${this.o.short}-w${i}.${slot.incarnation}`;
-    const w = await this.spawn(name, this.o.spec(name, crashPlan), this.ctx);
-    slot.current = w;
-    this.workers.push(w);
-    this.ctx.journal.add({
-      kind: 'worker-start',
-      pool: this.id,
-      worker: name,
-      pid: w.pid,
-      detail: crashPlan ? `armed ${crashPlan}` : 'unarmed',
+    const w = await this.startWorker({
+      name,
+      armed: this.o.planFor(i, slot.incarnation),
+      spec: (crashPlan) => this.o.spec(name, crashPlan),
+      ctx: this.ctx,
     });
-    journalExit({ journal: this.ctx.journal, pool: this.id, worker: w });
-    wakeAfterStop({ journal: this.ctx.journal, pool: this.id, worker: w, armed });
+    slot.current = w;
     return w;
   }
 

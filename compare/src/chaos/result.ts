@@ -1,5 +1,6 @@
-import type { CampaignOptions, CampaignOutcome, TrackedRun } from './campaign.ts';
-import { scheduleAround } from './campaign.ts';
+import type { CampaignOptions } from './campaign-plan.ts';
+import type { TrackedRun } from './campaign-state.ts';
+import { scheduleAround, type CampaignOutcome } from './campaign.ts';
 import { ChaosResultSchema, CHAOS_SCHEMA_VERSION, type ChaosResult } from './schema.ts';
 
 /**
