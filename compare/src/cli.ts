@@ -1,40 +1,23 @@
 import os from 'node:os';
 import { z } from 'zod';
-import {
-  DURABILITIES,
-  GRANULARITIES,
-  VARIANTS,
-  type Durability,
-  type Granularity,
-  type Variant,
-} from '@vendor-review/pipeline';
-import {
-  MATRIX_CRASH_POINTS,
-  STOP_GRACE_MS,
-  STOP_MODES,
-  type CrashPointName,
-  type StopMode,
-} from '@vendor-review/instrument';
+import { DURABILITIES, GRANULARITIES, VARIANTS } from '@vendor-review/pipeline';
+import { MATRIX_CRASH_POINTS, STOP_GRACE_MS, STOP_MODES } from '@vendor-review/instrument';
 import {
   DEFAULT_HAZARDS,
   HAZARD_IDS,
   VARYING_REPEATS,
   WINDOW_DELAYS_MS,
   WINDOW_STEPS,
-  type HazardId,
-  type Suite,
-  type WindowStep,
 } from '@vendor-review/conformance';
 import { commaList, parseCli, UsageError, wholeNumber } from '@vendor-review/worker-io';
+import { WINDOW_RUNS, type CompareOptions } from './options.ts';
 import { RUNTIME_NAMES } from './runtimes.ts';
+import { SUITES } from './suites/index.ts';
 import { wrap } from './table.ts';
 
-export { UsageError };
+export { UsageError, type CompareOptions };
 
-const SUITES: readonly Suite[] = ['crash', 'production', 'granularity', 'window'];
-
-/** Runs per delay in the window suite, unless --repeat says otherwise: a share needs several. */
-export const WINDOW_RUNS = 3;
+const SUITE_NAMES = SUITES.map((s) => s.name);
 
 /**
  * Cells at once by default: two per core, at least 4, at most 16. A run is CPU-bound (every cell
@@ -45,54 +28,22 @@ export function defaultConcurrency(cores: number = os.availableParallelism()): n
   return Math.min(16, Math.max(4, 2 * cores));
 }
 /**
- * What runs without --suite: every crash point and one production hazard per lesson. The granularity sweep
- * is opt-in (`--full` or `--suite granularity`): its 18 cells add about a minute on two cores
- * (compare/MEASUREMENTS.md), and the default run must answer in a couple of minutes.
+ * What runs without --suite: the suites that say they run by default (every crash point and one
+ * production hazard per lesson); the default run must answer in a couple of minutes.
  */
-export const DEFAULT_SUITES: readonly Suite[] = ['crash', 'production'];
+export const DEFAULT_SUITES: readonly string[] = SUITES.filter((s) => s.byDefault).map((s) => s.name);
 
-export interface CompareOptions {
-  /** Which suites (default crash and production): crash points, production hazards, granularity. */
-  suites: Suite[];
-  runtimes?: string[];
-  variants?: Variant[];
-  crashPoints?: CrashPointName[];
-  /** The production hazards (default: one per lesson, DEFAULT_HAZARDS; with `full`: all). */
-  hazards?: HazardId[];
-  durabilities?: Durability[];
-  /** How worker A leaves at the crash point: kill (SIGKILL, the default), term (SIGTERM and a grace period). */
-  stops?: StopMode[];
-  /** The granularity suite's granularities (default: every one a runtime offers). */
-  granularities?: Granularity[];
-  /** The window suite's steps (default: both). */
-  windowSteps?: WindowStep[];
-  /** The window suite's ladder of delays in ms, rising (default WINDOW_DELAYS_MS); finer ones are added where the outcome flips. */
-  windowDelays?: number[];
-  /**
-   * Times every cell and hazard row runs. Unset: once; with `full`, those whose outcome depends on
-   * timing (the `varies` deviations and `alsoSeen` verdicts a runtime names, and the racing crash
-   * points) run VARYING_REPEATS times.
-   */
-  repeat?: number;
-  /** Model calls forwarded by the world to a real OpenAI-compatible provider (key: OPENAI_API_KEY, never stored here). */
-  modelUpstream?: { baseUrl: string; model: string };
-  /** Remove what earlier runs left in DATABASE_URL's database, then exit. */
-  clean?: boolean;
-  json: boolean;
-  reportDir: string;
-  keepInfra: boolean;
-  concurrency: number;
-  /** Seconds a phase (worker A until the crash, worker B until done) may take before the cell is "stuck". */
-  boundSeconds: number;
-  /**
-   * Every durability mode, both ways of leaving (kill and term), every suite, and the cells and
-   * hazard rows whose outcome depends on timing VARYING_REPEATS times, where the default runs each variant in its
-   * baseline configuration, kills only, crash and production, every cell once.
-   */
-  full?: boolean;
-  /** Print where the time went (worker starts, the runtime's own waits, the harness's cost) after the table. */
-  profile?: boolean;
-}
+const NUMBERS = ['none', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+
+/** `--suite`'s lines of the usage: the registry's names, the default, what each measures. */
+const SUITE_USAGE = [
+  `  --suite    ${SUITE_NAMES.join(',')}`,
+  ...wrap(
+    `which suites (default: ${DEFAULT_SUITES.join(',')}; --full: all ${NUMBERS[SUITES.length] ?? SUITES.length}): ${SUITES.map((s) => s.about).join(', ')}`,
+    117,
+    ' '.repeat(41),
+  ),
+].join('\n');
 
 export const USAGE = `usage: pnpm compare [options]
   (default: for every registered runtime, its default configuration and its hardened one against every crash
@@ -102,11 +53,7 @@ export const USAGE = `usage: pnpm compare [options]
   --full                                 every durability mode, --stop kill,term, every suite (granularity too), and
                                          the cells and hazard rows whose outcome depends on timing ${VARYING_REPEATS} times, to show
                                          their distribution
-  --suite    crash,production,granularity,window
-                                         which suites (default: crash,production; --full: all four): crash points,
-                                         production hazards, node size (what a crash repeats against what boundaries
-                                         cost), the commit window (how long after a step finishes a kill still runs it
-                                         again, and the first checkpoint: about 9 minutes for five runtimes on the 2-core machine)
+${SUITE_USAGE}
   --runtime  <name>[,<name>…]            which runtimes (default: every registered one): ${RUNTIME_NAMES.join(', ')}
   --variant  naive,hardened              which variants (default: both; baselines always run)
   --crash    <point>[,<point>…]          crash points (default: all): ${MATRIX_CRASH_POINTS.join(', ')}
@@ -200,7 +147,7 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
   const parsed = OptionsSchema.safeParse(values);
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]!.message);
   const o = parsed.data;
-  const suites = commaList('--suite', values.suite, SUITES);
+  const suites = commaList('--suite', values.suite, SUITE_NAMES);
   const runtimes = commaList('--runtime', values.runtime, RUNTIME_NAMES);
   const variants = commaList('--variant', values.variant, VARIANTS);
   const crashPoints = commaList('--crash', values.crash, MATRIX_CRASH_POINTS, 'crash point');
@@ -217,7 +164,7 @@ export function parseCompareArgs(argv: string[], env: NodeJS.ProcessEnv = proces
   if (o['model-upstream'] && !upstreamModel)
     throw new UsageError('--model-upstream needs OPENAI_MODEL: the model name the provider serves (e.g. gpt-4o-mini)');
   return {
-    suites: suites ?? (o.full ? [...SUITES] : [...DEFAULT_SUITES]),
+    suites: suites ?? (o.full ? [...SUITE_NAMES] : [...DEFAULT_SUITES]),
     runtimes,
     variants,
     crashPoints,

@@ -3,10 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { killAllWorkers, maskDatabaseUrl, startPostgres, type PostgresHandle } from '@vendor-review/testbed';
 import {
-  errorObservation,
-  runCell,
-  type CellObservation,
-  type Scenario,
   connectionsOf,
   restartInfra,
   serversOf,
@@ -19,17 +15,16 @@ import {
   type ServerSpec,
   type StartedServer,
 } from '@vendor-review/conformance';
-import type { ReviewRequestInput } from '@vendor-review/pipeline';
 import { DEFAULT_MODEL, priceOf } from '@vendor-review/world';
 import { openInvocationDatabase, type InvocationDatabase } from './database-runs.ts';
 import { runtimeModules, type StartedRuntime } from './runtimes.ts';
 
 /**
- * Zero-config bring-up: the world, PostgreSQL (embedded unless DATABASE_URL), the servers the
- * selected runtimes declare (each the user's own where the environment names one, else one of
- * ours), then each runtime (its tables, its prebuilt worker bundles) and its adapter. Teardown
- * runs at the end, on Ctrl-C and on failure, and stops only what was started here: a user's own
- * servers keep their data.
+ * Bringing the infrastructure up; running a cell on it is run-cell.ts. Zero-config bring-up: the
+ * world, PostgreSQL (embedded unless DATABASE_URL), the servers the selected runtimes declare
+ * (each the user's own where the environment names one, else one of ours), then each runtime (its
+ * tables, its prebuilt worker bundles) and its adapter. Teardown runs at the end, on Ctrl-C and on
+ * failure, and stops only what was started here: a user's own servers keep their data.
  */
 export interface Infra {
   worldUrl: string;
@@ -88,29 +83,6 @@ export interface InfraOptions {
 }
 
 /** Each runtime server's version as it reports it, by its label ("Temporal server"). */
-/**
- * One cell on this infrastructure, through its runtime's adapter; a cell that cannot run (no such
- * runtime, an error starting it) still gets its row, saying why.
- */
-export async function runCellOn(
-  infra: Pick<Infra, 'runtimes' | 'worldUrl'>,
-  scenario: Scenario,
-  repetition: number,
-  o: { request: ReviewRequestInput; boundMs: number },
-): Promise<CellObservation> {
-  const adapter = infra.runtimes.get(scenario.runtime)?.adapter;
-  if (!adapter) return errorObservation(scenario, repetition, `no ${scenario.runtime} runtime available`);
-  try {
-    return await runCell(scenario, repetition, { adapter, worldUrl: infra.worldUrl, ...o });
-  } catch (err) {
-    return errorObservation(
-      scenario,
-      repetition,
-      `the cell could not run: ${err instanceof Error ? err.message : String(err)}`,
-    );
-  }
-}
-
 export function serverVersions(infra: Pick<Infra, 'servers'>): Record<string, string | null> {
   return Object.fromEntries([...infra.servers.values()].map(({ spec, server }) => [spec.label, server.version]));
 }

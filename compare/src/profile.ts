@@ -8,8 +8,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { computeEvidence, type CellObservation, type HazardObservation } from '@vendor-review/conformance';
-import type { StartedWorker, WorkerLife } from '@vendor-review/testbed';
+import { recordStartedWorkers, type StartedWorker, type WorkerLife } from '@vendor-review/testbed';
 import { ms } from './bench/format.ts';
+import type { RunObserver } from './observer.ts';
 import type { Column, ReportDocument, Section } from './report/document.ts';
 
 /** Busy and idle CPU time of the whole machine since boot, ms (every core summed). */
@@ -282,4 +283,54 @@ export function profileDocument(p: ProfileInput): ReportDocument {
     ),
   );
   return { title: 'Where the time went', meta, sections };
+}
+
+/**
+ * `--profile` as an observer of the comparison: the machine's and the processes' CPU from its
+ * start, every worker started, every cell and hazard run; at the end, where the time went.
+ */
+export function profiler(): RunObserver {
+  const workers = recordStartedWorkers();
+  const cpu = process.cpuUsage();
+  const machine = machineCpu();
+  const processes = processCpu();
+  const cells: CellObservation[] = [];
+  const hazards: HazardObservation[] = [];
+  return {
+    cell: (obs) => cells.push(obs),
+    hazard: (obs) => hazards.push(obs),
+    report: ({ wallMs, infra, runtimes, labelOf }) => {
+      const machineNow = machineCpu();
+      const processesNow = processCpu();
+      const harness = process.cpuUsage(cpu);
+      // In table order, whatever order they ended in.
+      const inOrder = <T extends { scenario: { runtime: string } }>(xs: T[]) =>
+        xs
+          .map((x, i) => ({ x, i, at: runtimes.indexOf(x.scenario.runtime) }))
+          .sort((a, b) => a.at - b.at || a.i - b.i)
+          .map(({ x }) => x);
+      return profileDocument({
+        wallMs,
+        exitedChildrenCpuMs: exitedChildrenCpuMs(processes, processesNow, process.pid),
+        harnessCpuMs: (harness.user + harness.system) / 1000,
+        machine:
+          machine && machineNow
+            ? { busyMs: machineNow.busyMs - machine.busyMs, idleMs: machineNow.idleMs - machine.idleMs }
+            : null,
+        cells: inOrder(cells),
+        hazards: inOrder(hazards),
+        serverStarts: [...infra.servers.values()].flatMap(({ spec, server }) =>
+          server.owned && server.startMs !== undefined ? [{ label: spec.label, ms: server.startMs }] : [],
+        ),
+        others: otherProcessesCpu(
+          processes,
+          processesNow,
+          process.pid,
+          new Set(workers().flatMap((w) => (w.life.pid ? [w.life.pid] : []))),
+        ),
+        workers: workers(),
+        labelOf,
+      });
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { type CrashPointName } from '@vendor-review/instrument/points';
 import { CRASH_POINTS } from '@vendor-review/conformance';
-import type { Outcome, ResultRow } from './report/results-schema.ts';
+import type { Outcome, ResultRow } from './report/crash-schema.ts';
 
 /**
  * The words of the crash table, in every medium (report/crash-sections.ts lays them out): a row's

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { crashCatalogue, crashSpec, selectScenarios, type Selection, expectationFor } from '@vendor-review/conformance';
 import type { LedgerEntry } from '@vendor-review/world';
 import { describe, expect, it } from 'vitest';
-import { runCompare, type RunCompareResult } from '../src/run-compare.ts';
+import { observedBy, runCompare, type RunCompareResult } from '../src/run-compare.ts';
+import { crashSuite } from '../src/suites/crash.ts';
 import { crashRows, type ResultRow } from '../src/report/results.ts';
 import { RUNTIME_NAMES, runtimeInfos, runtimeModules } from '../src/runtimes.ts';
 import { columnSlice, repeatedSummary, rowLabel } from '../src/table.ts';
@@ -45,12 +46,13 @@ crashSpec({
       { log: (l) => process.stderr.write(`${l}\n`), color: false, env: user.env },
     ).finally(() => user.cleanup());
     process.stderr.write(`${run.table}\n`);
-    return run.observations;
+    return observedBy(run, crashSuite);
   },
 });
 
 const rowsAt = (p: string | null) => crashRows(run.results).filter((r) => r.crashPoint === p);
-const ledgerOf = (r: ResultRow): LedgerEntry[] => run.observations.find((o) => o.scenario.id === r.cellId)!.ledger;
+const ledgerOf = (r: ResultRow): LedgerEntry[] =>
+  observedBy(run, crashSuite).find((o) => o.scenario.id === r.cellId)!.ledger;
 const tableLine = (r: ResultRow): string => {
   const lines = run.table.split('\n');
   const start = lines.findIndex((l) => (r.crashPoint ? l.startsWith(`${r.crashPoint} — `) : l.startsWith('no crash')));

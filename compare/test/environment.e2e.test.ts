@@ -11,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { startWorld, costUsd, type World } from '@vendor-review/world';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCompare, type RunCompareResult } from '../src/run-compare.ts';
+import { observedBy, runCompare, type RunCompareResult } from '../src/run-compare.ts';
+import { crashSuite } from '../src/suites/crash.ts';
 import { crashRows } from '../src/report/results.ts';
 import { userDatabase } from './user-database.ts';
 
@@ -63,7 +64,7 @@ describe('outside settings', () => {
   it('change nothing a worker does: every cell completes and the ledger counts every model call', () => {
     const rows = crashRows(run.results);
     expect(rows.map((r) => `${r.cellId} ${r.status}`)).toEqual(rows.map((r) => `${r.cellId} completed`));
-    for (const obs of run.observations) {
+    for (const obs of observedBy(run, crashSuite)) {
       const model = obs.ledger.filter((e) => e.kind === 'model');
       expect(model.length, obs.scenario.id).toBeGreaterThanOrEqual(2);
       // Forwarded to the provider with the configured model, priced at that model's price.
@@ -72,7 +73,9 @@ describe('outside settings', () => {
         expect(e.costUsd).toBe(costUsd('sim-4o', e.promptTokens, e.completionTokens));
       }
     }
-    const counted = run.observations.flatMap((o) => o.ledger.filter((e) => e.kind === 'model' && e.outcome === 'ok'));
+    const counted = observedBy(run, crashSuite).flatMap((o) =>
+      o.ledger.filter((e) => e.kind === 'model' && e.outcome === 'ok'),
+    );
     expect(provider.ledger({ kind: 'model' }).filter((e) => e.outcome === 'ok')).toHaveLength(counted.length);
   });
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Granularity } from '@vendor-review/pipeline';
 import type { CellObservation, GranularityScenario } from '@vendor-review/conformance';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCompare, type RunCompareResult } from '../src/run-compare.ts';
+import { observedBy, runCompare, type RunCompareResult } from '../src/run-compare.ts';
+import { granularitySuite } from '../src/suites/granularity.ts';
 import { GranularityRowSchema } from '../src/report/granularity-schema.ts';
 import { granularityRows } from '../src/report/results.ts';
 import { userDatabase } from './user-database.ts';
@@ -40,7 +41,7 @@ beforeAll(async () => {
 }, 15 * 60_000);
 
 const cell = (runtime: string, granularity: Granularity, crash: 'early' | 'late' | null): CellObservation => {
-  const found = run.granularity.find((o) => {
+  const found = observedBy(run, granularitySuite).find((o) => {
     const s = o.scenario as GranularityScenario;
     return s.runtime === runtime && s.granularity === granularity && s.crash === crash;
   });

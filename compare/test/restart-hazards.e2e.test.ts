@@ -8,7 +8,8 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCompare, type RunCompareResult } from '../src/run-compare.ts';
+import { observedBy, runCompare, type RunCompareResult } from '../src/run-compare.ts';
+import { productionSuite } from '../src/suites/production.ts';
 
 let run: RunCompareResult;
 
@@ -33,11 +34,13 @@ beforeAll(async () => {
   );
 }, 240_000);
 
-const row = (id: string) => run.hazards.find((h) => h.scenario.id === id)!;
+const row = (id: string) => observedBy(run, productionSuite).find((h) => h.scenario.id === id)!;
 
 describe('the restart hazards, on servers of their own', () => {
   it('ride the restarts out where the runtime does, and skip a server the run keeps nothing in', () => {
-    expect(Object.fromEntries(run.hazards.map((h) => [h.scenario.id, h.verdict ?? h.status]))).toEqual({
+    expect(
+      Object.fromEntries(observedBy(run, productionSuite).map((h) => [h.scenario.id, h.verdict ?? h.status])),
+    ).toEqual({
       'restart-postgres/langgraph/hardened': 'rode-it-out',
       'restart-postgres/temporal/hardened': 'rode-it-out',
       'restart-server/langgraph/hardened': 'skipped',
@@ -50,8 +53,10 @@ describe('the restart hazards, on servers of their own', () => {
   });
 
   it('run beside rows on the shared servers, which meet no outage, and one at a time among themselves', () => {
-    const restarts = run.hazards.filter((h) => h.status === 'ran' && /^restart-/.test(h.scenario.hazard));
-    const others = run.hazards.filter((h) => h.scenario.hazard === 'retry-transient');
+    const restarts = observedBy(run, productionSuite).filter(
+      (h) => h.status === 'ran' && /^restart-/.test(h.scenario.hazard),
+    );
+    const others = observedBy(run, productionSuite).filter((h) => h.scenario.hazard === 'retry-transient');
     const overlaps = (a: { startedAt: number; endedAt: number }, b: { startedAt: number; endedAt: number }) =>
       a.startedAt < b.endedAt && b.startedAt < a.endedAt;
     expect(restarts.some((r) => others.some((o) => overlaps(r, o)))).toBe(true);

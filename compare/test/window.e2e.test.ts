@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { isWindowScenario, type CellObservation, type WindowScenario } from '@vendor-review/conformance';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCompare, type RunCompareResult } from '../src/run-compare.ts';
+import { observedBy, runCompare, type RunCompareResult } from '../src/run-compare.ts';
+import { windowSuite } from '../src/suites/window.ts';
 import { windowRows } from '../src/report/results.ts';
 import { windowLines } from '../src/report/window-rows.ts';
 import { WindowRowSchema } from '../src/report/window-schema.ts';
@@ -41,7 +42,8 @@ beforeAll(async () => {
 }, 15 * 60_000);
 
 type WindowCell = CellObservation & { scenario: WindowScenario };
-const cells = (): WindowCell[] => run.window.filter((o): o is WindowCell => isWindowScenario(o.scenario));
+const cells = (): WindowCell[] =>
+  observedBy(run, windowSuite).filter((o): o is WindowCell => isWindowScenario(o.scenario));
 /** The first model call's operation, and whether anyone made it again: the ledger's own answer. */
 const ranAgain = (o: CellObservation) => {
   const calls = o.ledger.filter((e) => e.kind === 'model' && e.outcome !== 'fault').sort((a, b) => a.seq - b.seq);

@@ -13,9 +13,11 @@ import {
   seconds,
   TABLE_WIDTH,
 } from '../table.ts';
-import { cellCard } from './cell-card.ts';
+import { cellCard, TIMELINE_LEGEND } from './cell-card.ts';
+import { renderCostChart } from './chart.ts';
 import type { Block, Cell, Column, Row, Section } from './document.ts';
-import type { ResultRow } from './results.ts';
+import { labelsLine } from './meta-lines.ts';
+import type { ResultRow, ResultsMeta } from './results.ts';
 import { cellAnchor } from './scorecard.ts';
 import { esc } from './svg.ts';
 
@@ -192,4 +194,47 @@ export function crashSummarySection(rows: ResultRow[], o: { wallTimeMs?: number;
       },
     ],
   };
+}
+
+const HTML = ['html'] as const;
+
+/**
+ * The crash suite's part of the report: in HTML what a cell is and the cost chart first; then
+ * every crash point's section, each cell's card and timeline in HTML; then the summary.
+ */
+export function crashReport(
+  rows: ResultRow[],
+  o: { meta: ResultsMeta; width: number; observations: readonly CellObservation[] },
+): Section[] {
+  if (!rows.length) return [];
+  const crashed = rows.filter((r) => r.crashPoint !== null);
+  return [
+    {
+      only: HTML,
+      blocks: [
+        {
+          kind: 'paragraph' as const,
+          text: 'Each cell ran one review on a fresh business run. Worker A (a real process) was killed with SIGKILL at the named crash point, worker B (a new process) resumed the run. Every number comes from outside the workers: the simulated world\'s ledger (what was called, how often, at what cost) and the runtime\'s durable record (its checkpoints, history or step journal). "Repeated" means executed more often than in the uncrashed baseline of the same runtime and variant.',
+        },
+      ],
+    },
+    ...(crashed.length
+      ? [
+          {
+            heading: 'Extra model cost per crash point',
+            id: 'cost',
+            only: HTML,
+            blocks: [{ kind: 'chart' as const, html: renderCostChart(rows, o.meta.runtimes) }],
+          },
+        ]
+      : []),
+    {
+      heading: "Crash points, and each cell's timeline",
+      id: 'timelines',
+      only: HTML,
+      blocks: [{ kind: 'html' as const, html: TIMELINE_LEGEND }],
+    },
+    ...crashSections(rows, { observations: o.observations, width: o.width }),
+    crashSummarySection(rows, { wallTimeMs: o.meta.wallTimeMs, labels: labelsLine(o.meta) }),
+  ];
 }

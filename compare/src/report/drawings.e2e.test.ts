@@ -85,7 +85,7 @@ describe('the report’s drawings, as Chromium lays them out', () => {
       return { ...o, approvals: [{ at: o.crash.at - 5, aliveWorker: 'A', decision: { approved: true, by: 'test' } }] };
     });
     const results = fixtureResults(observations);
-    const r = await renderDrawings(file(toHtml(resultsDocument(results, { observations }))));
+    const r = await renderDrawings(file(toHtml(resultsDocument(results, { observations: { crash: observations } }))));
     expect(r.errors).toEqual([]);
     const close = r.timelines.filter((t) => t.id.endsWith('/after-deliver'));
     expect(close.length).toBe(crashRows(results).filter((x) => x.crashPoint === 'after-deliver').length);

@@ -12,7 +12,7 @@ import { buildScorecard } from './scorecard.ts';
 describe('report.html', () => {
   const observations = fixtureObservations();
   const results = fixtureResults(observations);
-  const html = toHtml(resultsDocument(results, { observations }));
+  const html = toHtml(resultsDocument(results, { observations: { crash: observations } }));
 
   it('is self-contained: no script, no external reference', () => {
     expect(html).not.toMatch(/<script/i);

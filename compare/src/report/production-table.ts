@@ -158,3 +158,22 @@ export function productionSections(
     };
   });
 }
+
+/** The production suite's part of the report: its heading and what a row is (Markdown, HTML), then a section per hazard section. */
+export function productionReport(rows: ProductionRow[], observations: readonly HazardObservation[] = []): Section[] {
+  if (!rows.length) return [];
+  return [
+    {
+      heading: 'Production hazards: resumable is not correct',
+      id: 'production',
+      only: ['markdown' as const, 'html' as const],
+      blocks: [
+        {
+          kind: 'paragraph' as const,
+          text: "Each row put one runtime, in one variant, through one hazard, with real worker processes and the simulated world; the verdict is judged from the world's ledger and the durable records.",
+        },
+      ],
+    },
+    ...productionSections(rows, { observations, level: 3 }),
+  ];
+}

@@ -1,4 +1,6 @@
-import type { HazardOutcome, Outcome, ProductionRow, ResultRow, Results, Row } from './results-schema.ts';
+import type { Outcome, ResultRow } from './crash-schema.ts';
+import type { HazardOutcome, ProductionRow } from './production-schema.ts';
+import type { Results, Row } from './results-schema.ts';
 import type { GranularityRow } from './granularity-schema.ts';
 import type { WindowRow } from './window-schema.ts';
 import {
@@ -17,8 +19,10 @@ import {
 } from '@vendor-review/conformance';
 import { kindsText } from '../table.ts';
 
-// The shape of results.json is defined once, as a zod schema (results-schema.ts); these are its types.
-export type { HazardOutcome, Outcome, ProductionRow, ResultRow, Results, ResultsMeta, Row } from './results-schema.ts';
+// The shape of results.json is defined once, as zod schemas (results-schema.ts and each suite's rows'); these are its types.
+export type { Outcome, ResultRow } from './crash-schema.ts';
+export type { HazardOutcome, ProductionRow } from './production-schema.ts';
+export type { Results, ResultsMeta, Row } from './results-schema.ts';
 
 export const crashRows = (r: Results): ResultRow[] => r.rows.filter((x): x is ResultRow => x.suite === 'crash');
 export const granularityRows = (r: Results): GranularityRow[] =>

@@ -7,7 +7,7 @@ import { scenarioId, type Scenario } from '../scenarios.ts';
  * The commit window as data, and the first checkpoint beside it. A step's work ends (the model's answer is in, the tracker has taken
  * the note) and the runtime starts keeping its result; a kill δ ms later lands before, inside or
  * after that commit. One series per runtime configuration and step, one cell per δ and run: the
- * suite's driver (compare's window-suite.ts) picks the δs run by run (sweep.ts).
+ * suite's driver (compare's suites/window.ts) picks the δs run by run (sweep.ts).
  */
 export type WindowStep = 'start' | 'model' | 'note';
 export const WINDOW_STEPS: readonly WindowStep[] = ['start', 'model', 'note'];
