@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { databaseUrl, maskDatabaseUrl } from '@vendor-review/testbed';
+import { withConnection } from '@vendor-review/worker-io';
 
 /**
  * A user's database stays tidy. Every `pnpm compare` against DATABASE_URL keeps what it creates
@@ -18,16 +19,8 @@ export interface InvocationDatabase {
   finish(): Promise<void>;
 }
 
-async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-  client.on('error', () => undefined);
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
+const withClient = <T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> =>
+  withConnection(url, fn, { connectTimeoutMs: 5_000 });
 
 const ensureTable = (c: pg.Client) =>
   c.query(`CREATE TABLE IF NOT EXISTS ${RUNS_TABLE} (

@@ -1,16 +1,14 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { crashCatalogue, crashSpec, selectScenarios, type Selection, expectationFor } from '@vendor-review/conformance';
 import type { LedgerEntry } from '@vendor-review/world';
 import { describe, expect, it } from 'vitest';
-import { observedBy, runCompare, type RunCompareResult } from '../src/run-compare.ts';
+import { observedBy, type RunCompareResult } from '../src/run-compare.ts';
 import { crashSuite } from '../src/suites/crash.ts';
 import { crashRows, type ResultRow } from '../src/report/results.ts';
 import { RUNTIME_NAMES, runtimeInfos, runtimeModules } from '../src/runtimes.ts';
 import { columnSlice, repeatedSummary, rowLabel } from '../src/table.ts';
 import { renderReport } from './browser.ts';
-import { userDatabase } from './user-database.ts';
+import { compareForTest } from './user-database.ts';
 
 /**
  * `pnpm compare` on a reduced matrix, for real: the world server, PostgreSQL, a Temporal dev
@@ -23,29 +21,18 @@ import { userDatabase } from './user-database.ts';
  */
 const selection: Selection = { crashPoints: ['after-model', 'after-deliver'], durabilities: ['sync'] };
 const scenarios = selectScenarios(selection, crashCatalogue(await runtimeInfos(RUNTIME_NAMES)));
-const reportDir = mkdtempSync(path.join(os.tmpdir(), 'compare-e2e-'));
 let run: RunCompareResult;
 
 crashSpec({
   name: 'pnpm compare',
   scenarios,
   run: async () => {
-    const user = await userDatabase();
-    run = await runCompare(
-      {
-        suites: ['crash'],
-        crashPoints: [...selection.crashPoints!],
-        durabilities: [...selection.durabilities!],
-        repeat: 1,
-        json: false,
-        reportDir,
-        keepInfra: false,
-        concurrency: 4,
-        boundSeconds: 120,
-      },
-      { log: (l) => process.stderr.write(`${l}\n`), color: false, env: user.env },
-    ).finally(() => user.cleanup());
-    process.stderr.write(`${run.table}\n`);
+    run = await compareForTest({
+      suites: ['crash'],
+      crashPoints: [...selection.crashPoints!],
+      durabilities: [...selection.durabilities!],
+      repeat: 1,
+    });
     return observedBy(run, crashSuite);
   },
 });

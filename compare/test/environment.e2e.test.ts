@@ -6,15 +6,13 @@
  * every worker is in the ledger, forwarded with the configured model and priced at its price, and
  * the report says which settings were in force and which were kept from the workers.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { startWorld, costUsd, type World } from '@vendor-review/world';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { observedBy, runCompare, type RunCompareResult } from '../src/run-compare.ts';
+import { observedBy, type RunCompareResult } from '../src/run-compare.ts';
 import { crashSuite } from '../src/suites/crash.ts';
 import { crashRows } from '../src/report/results.ts';
-import { userDatabase } from './user-database.ts';
+import { compareForTest } from './user-database.ts';
 
 const HOSTILE = {
   OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
@@ -26,29 +24,19 @@ const HOSTILE = {
 const saved = Object.fromEntries(Object.keys(HOSTILE).map((k) => [k, process.env[k]]));
 let provider: World;
 let run: RunCompareResult;
-let user: Awaited<ReturnType<typeof userDatabase>>;
 
 beforeAll(async () => {
   provider = await startWorld({ modelLatencyMs: 0 });
   Object.assign(process.env, HOSTILE, { OPENAI_MODEL: 'sim-4o' });
-  user = await userDatabase();
-  run = await runCompare(
-    {
-      suites: ['crash'],
-      runtimes: ['plain', 'langgraph'],
-      variants: ['naive'],
-      crashPoints: ['after-model'],
-      durabilities: ['sync'],
-      repeat: 1,
-      json: false,
-      reportDir: mkdtempSync(path.join(os.tmpdir(), 'compare-env-')),
-      keepInfra: false,
-      concurrency: 4,
-      boundSeconds: 120,
-      modelUpstream: { baseUrl: `${provider.url}/v1`, model: 'sim-4o' },
-    },
-    { log: (l) => process.stderr.write(`${l}\n`), color: false, env: user.env },
-  );
+  run = await compareForTest({
+    suites: ['crash'],
+    runtimes: ['plain', 'langgraph'],
+    variants: ['naive'],
+    crashPoints: ['after-model'],
+    durabilities: ['sync'],
+    repeat: 1,
+    modelUpstream: { baseUrl: `${provider.url}/v1`, model: 'sim-4o' },
+  });
 }, 240_000);
 
 afterAll(async () => {
@@ -57,7 +45,6 @@ afterAll(async () => {
     else process.env[k] = v;
   delete process.env.OPENAI_MODEL;
   await provider?.stop();
-  await user?.cleanup();
 });
 
 describe('outside settings', () => {

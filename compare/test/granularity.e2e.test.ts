@@ -1,14 +1,12 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Granularity } from '@vendor-review/pipeline';
 import type { CellObservation, GranularityScenario } from '@vendor-review/conformance';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { observedBy, runCompare, type RunCompareResult } from '../src/run-compare.ts';
+import { observedBy, type RunCompareResult } from '../src/run-compare.ts';
 import { granularitySuite } from '../src/suites/granularity.ts';
 import { GranularityRowSchema } from '../src/report/granularity-schema.ts';
 import { granularityRows } from '../src/report/results.ts';
-import { userDatabase } from './user-database.ts';
+import { compareForTest } from './user-database.ts';
 
 /**
  * `pnpm compare --suite granularity`, reduced to the two ends of the trade (coarse and fine) in both
@@ -18,26 +16,15 @@ import { userDatabase } from './user-database.ts';
  */
 const GRANULARITIES: Granularity[] = ['coarse', 'fine'];
 const RUNTIMES = ['langgraph', 'temporal'];
-const reportDir = mkdtempSync(path.join(os.tmpdir(), 'compare-granularity-'));
 let run: RunCompareResult;
 
 beforeAll(async () => {
-  const user = await userDatabase();
-  run = await runCompare(
-    {
-      suites: ['granularity'],
-      runtimes: RUNTIMES,
-      granularities: GRANULARITIES,
-      repeat: 1,
-      json: false,
-      reportDir,
-      keepInfra: false,
-      concurrency: 4,
-      boundSeconds: 120,
-    },
-    { log: (l) => process.stderr.write(`${l}\n`), color: false, env: user.env },
-  ).finally(() => user.cleanup());
-  process.stderr.write(`${run.table}\n`);
+  run = await compareForTest({
+    suites: ['granularity'],
+    runtimes: RUNTIMES,
+    granularities: GRANULARITIES,
+    repeat: 1,
+  });
 }, 15 * 60_000);
 
 const cell = (runtime: string, granularity: Granularity, crash: 'early' | 'late' | null): CellObservation => {

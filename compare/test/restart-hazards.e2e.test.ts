@@ -4,31 +4,23 @@
  * runs, the Temporal server under Temporal's, while rows on the shared servers go on meeting no
  * outage. With the embedded PostgreSQL and a CLI dev server, as a newcomer runs it.
  */
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { observedBy, runCompare, type RunCompareResult } from '../src/run-compare.ts';
+import { observedBy, type RunCompareResult } from '../src/run-compare.ts';
+import { compareForTest } from './user-database.ts';
 import { productionSuite } from '../src/suites/production.ts';
 
 let run: RunCompareResult;
 
 beforeAll(async () => {
-  run = await runCompare(
+  run = await compareForTest(
     {
       suites: ['production'],
       runtimes: ['langgraph', 'temporal'],
       variants: ['hardened'],
       hazards: ['restart-postgres', 'restart-server', 'retry-transient'],
-      json: false,
-      reportDir: mkdtempSync(path.join(os.tmpdir(), 'compare-restarts-')),
-      keepInfra: false,
-      concurrency: 4,
-      boundSeconds: 120,
     },
     {
-      log: (l) => process.stderr.write(`${l}\n`),
-      color: false,
+      asUser: false,
       env: { ...process.env, DATABASE_URL: undefined, TEMPORAL_ADDRESS: undefined },
     },
   );

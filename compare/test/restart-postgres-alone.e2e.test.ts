@@ -2,31 +2,24 @@
  * Where no runtime has a server of its own (LangGraph alone), the hazard that restarts PostgreSQL
  * still gets a PostgreSQL of its own: the rows beside it, on the shared one, meet no outage.
  */
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { observedBy, runCompare, type RunCompareResult } from '../src/run-compare.ts';
+import { observedBy, type RunCompareResult } from '../src/run-compare.ts';
+import { compareForTest } from './user-database.ts';
 import { crashSuite } from '../src/suites/crash.ts';
 import { productionSuite } from '../src/suites/production.ts';
 
 let run: RunCompareResult;
 
 beforeAll(async () => {
-  run = await runCompare(
+  run = await compareForTest(
     {
       suites: ['crash', 'production'],
       runtimes: ['langgraph'],
       variants: ['hardened'],
       crashPoints: ['after-model'],
       hazards: ['restart-postgres', 'retry-transient'],
-      json: false,
-      reportDir: mkdtempSync(path.join(os.tmpdir(), 'compare-restart-alone-')),
-      keepInfra: false,
-      concurrency: 4,
-      boundSeconds: 120,
     },
-    { log: (l) => process.stderr.write(`${l}\n`), color: false, env: { ...process.env, DATABASE_URL: undefined } },
+    { asUser: false, env: { ...process.env, DATABASE_URL: undefined } },
   );
 }, 240_000);
 

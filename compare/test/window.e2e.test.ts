@@ -1,14 +1,12 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { isWindowScenario, type CellObservation, type WindowScenario } from '@vendor-review/conformance';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { observedBy, runCompare, type RunCompareResult } from '../src/run-compare.ts';
+import { observedBy, type RunCompareResult } from '../src/run-compare.ts';
 import { windowSuite } from '../src/suites/window.ts';
 import { windowRows } from '../src/report/results.ts';
 import { windowLines } from '../src/report/window-rows.ts';
 import { WindowRowSchema } from '../src/report/window-schema.ts';
-import { userDatabase } from './user-database.ts';
+import { compareForTest } from './user-database.ts';
 
 /**
  * `pnpm compare --suite window`, reduced to LangGraph naive in two durability modes, the model step
@@ -16,29 +14,18 @@ import { userDatabase } from './user-database.ts';
  * The claims are checked where they come from: A's own death line, the world's ledger.
  */
 const DELAYS = [0, 200];
-const reportDir = mkdtempSync(path.join(os.tmpdir(), 'compare-window-'));
 let run: RunCompareResult;
 
 beforeAll(async () => {
-  const user = await userDatabase();
-  run = await runCompare(
-    {
-      suites: ['window'],
-      runtimes: ['langgraph'],
-      variants: ['naive'],
-      durabilities: ['sync', 'async'],
-      windowSteps: ['model'],
-      windowDelays: DELAYS,
-      repeat: 2,
-      json: false,
-      reportDir,
-      keepInfra: false,
-      concurrency: 4,
-      boundSeconds: 120,
-    },
-    { log: (l) => process.stderr.write(`${l}\n`), color: false, env: user.env },
-  ).finally(() => user.cleanup());
-  process.stderr.write(`${run.table}\n`);
+  run = await compareForTest({
+    suites: ['window'],
+    runtimes: ['langgraph'],
+    variants: ['naive'],
+    durabilities: ['sync', 'async'],
+    windowSteps: ['model'],
+    windowDelays: DELAYS,
+    repeat: 2,
+  });
 }, 15 * 60_000);
 
 type WindowCell = CellObservation & { scenario: WindowScenario };

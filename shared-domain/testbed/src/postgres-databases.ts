@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { withConnection } from '@vendor-review/worker-io';
+import type pg from 'pg';
 
 /** The URL with its password replaced by `***`, for messages and logs. */
 export function maskDatabaseUrl(url: string): string {
@@ -19,15 +20,8 @@ export function databaseUrl(serverUrl: string, database: string): string {
   return parsed.toString();
 }
 
-async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
+const withClient = <T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> =>
+  withConnection(url, fn, { connectTimeoutMs: 5_000 });
 
 const DUPLICATE_DATABASE = '42P04';
 

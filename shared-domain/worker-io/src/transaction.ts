@@ -16,9 +16,16 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
   }
 }
 
-/** Runs fn on a connection of its own, closed afterwards: for a question asked rarely (a checker's, once a campaign). */
-export async function withConnection<T>(databaseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl });
+/**
+ * Runs fn on a connection of its own, closed afterwards: for a question asked rarely (a checker's,
+ * once a campaign). `connectTimeoutMs` bounds the connecting where a server may not be there.
+ */
+export async function withConnection<T>(
+  databaseUrl: string,
+  fn: (client: pg.Client) => Promise<T>,
+  o: { connectTimeoutMs?: number } = {},
+): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: o.connectTimeoutMs ?? 0 });
   client.on('error', () => undefined);
   await client.connect();
   try {
