@@ -153,13 +153,15 @@ export function kindsText(o: Pick<Outcome, 'repeatedByKind'>): string {
 
 /**
  * A cell whose repetitions disagreed, as its distribution: per distinct outcome where the resume
- * started, what repeated, and in how many runs ("cp -1 input → web+3 model+3 2/3 · cp 5 FETCH → none 1/3").
+ * started, what repeated, and in how many runs ("cp -1 input → web+3 model+3 2/3 · cp 5 FETCH → none 1/3");
+ * a mid-commit cell also by what the store held when the worker died.
  */
 export function distributionText(r: Pick<ResultRow, 'outcomes' | 'repetitions'>): string {
   // Outcomes that differ only in which operations repeated read alike here: counted as one.
   const counts = new Map<string, number>();
   for (const o of r.outcomes) {
-    const text = `${o.lastDurableShort} → ${kindsText(o)}${o.status !== 'completed' ? ` (${o.status})` : ''}`;
+    const held = o.atTheKill ? `[${o.atTheKill}] ` : '';
+    const text = `${held}${o.lastDurableShort} → ${kindsText(o)}${o.status !== 'completed' ? ` (${o.status})` : ''}`;
     counts.set(text, (counts.get(text) ?? 0) + o.count);
   }
   return [...counts].map(([text, n]) => `${text} ${n}/${r.repetitions}`).join(' · ');
@@ -189,7 +191,10 @@ export function timingText(
   r: Pick<ResultRow, 'outcomes' | 'repetitions' | 'variesAcrossRepeats' | 'dependsOnTiming'>,
   fullRuns: number,
 ): string | null {
-  return runsText(r, fullRuns, () => distributionText(r));
+  const text = runsText(r, fullRuns, () => distributionText(r));
+  // One run's distribution is not printed, so what the store held at its kill is said here.
+  const held = r.repetitions === 1 ? r.outcomes[0]?.atTheKill : undefined;
+  return held ? [`at the kill: ${held}`, text].filter(Boolean).join('; ') : text;
 }
 
 const KIND_WORDS: Record<string, string> = {

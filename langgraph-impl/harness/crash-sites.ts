@@ -2,7 +2,7 @@ import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { Serialized } from '@langchain/core/load/serializable';
 import type { ChainValues } from '@langchain/core/utils/types';
 import type { Checkpoint } from '@langchain/langgraph-checkpoint';
-import { commitWritten, stepBegins, watchForWait } from '@vendor-review/instrument';
+import { commitWritten, MID_COMMIT_STEP, stepBegins, watchForWait } from '@vendor-review/instrument';
 import type pg from 'pg';
 import { ReviewSaver } from '../src/checkpointer.ts';
 import { ENTRYPOINT_NAME } from '../src/functional/review.ts';
@@ -51,7 +51,7 @@ export class StepSites extends BaseCallbackHandler {
 /** ReviewSaver, reaching `mid-commit` inside the checkpoint's transaction, from the first one that keeps EXTRACT's result. */
 export class CommitSiteSaver extends ReviewSaver {
   protected override async written(_client: pg.PoolClient, checkpoint: Checkpoint): Promise<void> {
-    if ('EXTRACT' in checkpoint.versions_seen) await commitWritten(`checkpoint=${checkpoint.id}`);
+    if (MID_COMMIT_STEP in checkpoint.versions_seen) await commitWritten(`checkpoint=${checkpoint.id}`);
   }
 }
 

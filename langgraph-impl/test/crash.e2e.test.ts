@@ -4,7 +4,7 @@
  * real PostgreSQL and the real world; then each variant asked to stop (SIGTERM and a grace period) at
  * every point. Then what only LangGraph has: what each durability mode keeps.
  */
-import { crashSpecOf, executed, type DurableMark } from '@vendor-review/conformance';
+import { atTheKill, crashSpecOf, executed, type DurableMark } from '@vendor-review/conformance';
 import type { CrashPointName } from '@vendor-review/instrument';
 import { describe, expect, it } from 'vitest';
 import { runtime } from '../harness/module.ts';
@@ -51,9 +51,13 @@ describe('what each durability mode kept after the kill', () => {
   });
 
   // put and putWrites are not ordered (langgraph#8039): whether EXTRACT's write was committed is a race
-  it('mid-commit: EXTRACT runs again exactly when its pending write had not been committed', () => {
+  it('mid-commit: the kill lands inside the commit; EXTRACT runs again exactly when its pending write had not been committed', () => {
     for (const id of ['langgraph/naive/sync/mid-commit', 'langgraph/hardened/-/mid-commit']) {
-      const { ledger } = spec.get(id);
+      const obs = spec.get(id);
+      const held = atTheKill(obs);
+      expect(held?.commitKept, id).toBe(false);
+      expect(held?.resultKept, id).toBe(pendingWrites(id).length > 0);
+      const { ledger } = obs;
       const modelByA = new Set(
         executed(ledger.filter((e) => e.worker === 'A' && e.kind === 'model')).map((e) => e.opKey),
       );

@@ -32,6 +32,12 @@ export const OutcomeSchema = z
     repeatedByKind: z.object(Object.fromEntries(KINDS.map((k) => [k, z.number().int().optional()]))),
     extraModelCalls: z.number().int(),
     sideEffectDuplicated: z.boolean(),
+    atTheKill: z
+      .string()
+      .optional()
+      .describe(
+        "mid-commit: what the store held when worker A died, read while no worker was alive (the step's pending write, the checkpoint whose commit the kill cut)",
+      ),
   })
   .describe('one distinct outcome of a cell over its repetitions, with the facts of the first run that had it');
 

@@ -1,5 +1,6 @@
 import {
   baselineObservation,
+  checkpointerRecord,
   crashedObservation,
   FAKE_RUNTIMES,
   type FakeRuntime,
@@ -96,5 +97,41 @@ describe('the same outcome across repeats', () => {
     // A cell whose outcome does not depend on timing says nothing of its runs.
     const baseline = rows.find((r) => r.crashPoint === null)!;
     expect(baseline.dependsOnTiming).toBe(false);
+  });
+
+  it("mid-commit: runs are told apart by what the store held at the kill, EXTRACT's pending write or not", () => {
+    const withWrite = (n: number, kept: boolean): CellObservation => {
+      const obs = repetition(n, () =>
+        crashedObservation({ crashPoint: 'mid-commit', crashAfter: 6, resumeFrom: kept ? 6 : 5 }),
+      );
+      const marks = checkpointerRecord(6).marks;
+      const write = {
+        ...marks.at(-1)!,
+        id: 'cp5/t/extract',
+        kind: 'pending-write' as const,
+        step: 'EXTRACT',
+        parentId: 'cp5',
+      };
+      return {
+        ...obs,
+        durableAtCrash: { runtime: 'checkpointer', kind: 'checkpoints', marks: kept ? [...marks, write] : marks },
+      };
+    };
+    const rows = buildRows(
+      [baselineObservation(), withWrite(1, true), withWrite(2, false), withWrite(3, false)],
+      label,
+    );
+    const row = rows.find((r) => r.crashPoint === 'mid-commit')!;
+    expect(row.outcomes.map((o) => [o.atTheKill, o.count])).toEqual([
+      ["EXTRACT's pending write not committed · its checkpoint not (killed inside the commit)", 2],
+      ["EXTRACT's pending write committed · its checkpoint not (killed inside the commit)", 1],
+    ]);
+    expect(distributionText(row)).toContain(
+      "[EXTRACT's pending write committed · its checkpoint not (killed inside the commit)]",
+    );
+    // One run says it on its row, where no distribution is printed.
+    const [once] = buildRows([baselineObservation(), withWrite(1, true)], label).filter((r) => r.crashPoint);
+    const results = { ...fixtureResults(), rows: [once!] };
+    expect(toText(resultsDocument(results))).toContain("at the kill: EXTRACT's pending write committed");
   });
 });

@@ -4,6 +4,8 @@ import type { Results, Row } from './results-schema.ts';
 import type { GranularityRow } from './granularity-schema.ts';
 import type { WindowRow } from './window-schema.ts';
 import {
+  atTheKill,
+  atTheKillText,
   dependsOnTiming,
   hazardSeverity,
   HAZARDS,
@@ -128,12 +130,17 @@ export function median(xs: number[]): number | null {
  * plus the status and the duplicated-effect and duplicated-state flags. The opKeys themselves stay in
  * the row as evidence; they may name the run (a mail's subject line does) and differ every repeat.
  */
-export function outcomeOf(e: Evidence, status: CellStatus): string {
+export function outcomeOf(e: Evidence, status: CellStatus, held: string | null = null): string {
   const repeated = e.repeated.map((r) => `${r.kind} ${r.subject} +${r.count - r.baselineCount}`).sort();
   const flags = [e.sideEffectDuplicated && 'effect duplicated', e.stateDuplicated && 'state duplicated'].filter(
     Boolean,
   );
-  return [status, repeated.length ? `repeated ${repeated.join(', ')}` : 'repeated nothing', ...flags].join(' · ');
+  return [
+    ...(held ? [`at the kill: ${held}`] : []),
+    status,
+    repeated.length ? `repeated ${repeated.join(', ')}` : 'repeated nothing',
+    ...flags,
+  ].join(' · ');
 }
 
 /**
@@ -168,7 +175,9 @@ export function buildRows(
     const worst = reps.reduce((w, o) => (STATUS_RANK[o.status] > STATUS_RANK[w] ? o.status : w), first.status);
     const byOutcome = new Map<string, Outcome>();
     for (const j of judged) {
-      const key = outcomeOf(j.e, j.o.status);
+      const kill = atTheKill(j.o);
+      const held = kill ? atTheKillText(kill) : null;
+      const key = outcomeOf(j.e, j.o.status, held);
       const seen = byOutcome.get(key);
       if (seen) seen.count++;
       else {
@@ -183,6 +192,7 @@ export function buildRows(
           repeatedByKind,
           extraModelCalls: j.e.extraModelCalls,
           sideEffectDuplicated: j.e.sideEffectDuplicated,
+          ...(held ? { atTheKill: held } : {}),
         });
       }
     }

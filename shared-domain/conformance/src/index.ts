@@ -36,6 +36,7 @@ export {
   type Evidence,
   type RepeatedOperation,
 } from './evidence.ts';
+export { atTheKill, atTheKillText, type AtTheKill } from './at-the-kill.ts';
 export { checkCrashCell, extraByKind, type CrashVerdict } from './crash-check.ts';
 export { crashSpec, runThroughAdapter, type CrashSpecOptions, type CrashSpecCells } from './crash-spec.ts';
 export { crashSpecOf, productionSpecOf } from './module-specs.ts';

@@ -72,7 +72,7 @@ export type CallMoment = 'before' | 'in-flight' | 'after' | 'last-of-fan-out';
 export type PointSite =
   | { kind: 'call'; call: CallKind; moment: CallMoment; settleMs?: number }
   | { kind: 'step'; steps: readonly string[] }
-  | { kind: 'commit' }
+  | { kind: 'commit'; step: string }
   | { kind: 'wait' };
 
 /**
@@ -83,6 +83,9 @@ export const MID_MODEL_SETTLE_MS = 100;
 
 /** Long enough for sibling fetches (fast loopback GETs) to finish and be recorded by the runtime. */
 export const PARALLEL_FETCH_SETTLE_MS = 400;
+
+/** The step whose result `mid-commit` catches being committed. */
+export const MID_COMMIT_STEP = 'EXTRACT';
 
 export const POINT_SITES: Record<CrashPointName, PointSite> = {
   // A step beginning, by the name the runtime gives it (case aside). The run's first step is
@@ -104,7 +107,8 @@ export const POINT_SITES: Record<CrashPointName, PointSite> = {
   'after-progress': { kind: 'call', call: 'tracker', moment: 'after' },
   'before-deliver': { kind: 'call', call: 'mail', moment: 'before' },
   'after-deliver': { kind: 'call', call: 'mail', moment: 'after' },
-  'mid-commit': { kind: 'commit' },
+  // Inside the commit of the first checkpoint that keeps this step's result (the first model call).
+  'mid-commit': { kind: 'commit', step: MID_COMMIT_STEP },
   'awaiting-approval': { kind: 'wait' },
 };
 
