@@ -36,6 +36,8 @@ export const RESTATE_INFO: RuntimeInfo = {
   title: 'Restate',
   colour: '#dc2626',
   configurations: runConfigurations(),
+  // Its zombie rows' pause is shorter than anything the server gives a silent endpoint (HELD_BY_THE_FROZEN_ENDPOINT).
+  optInHazards: ['zombie-past-timeouts'],
   crashDeviations: [
     {
       points: ['mid-commit'],
