@@ -53,7 +53,8 @@ export const zombiePastTimeoutsHazard: HazardRunner = async (env, scenario) => {
     const wakeBy = stop.at + 2 * drill.movesWithinMs;
     while (Date.now() < wakeBy && !retried(await look())) await sleep(LOOK_MS);
     const whileFrozen = seen;
-    const pauseMs = Date.now() - stop.at;
+    const wokeAt = Date.now();
+    const pauseMs = wokeAt - stop.at;
     const seqAtWake = Math.max(0, ...(await world.ledger({ runId })).map((e) => e.seq));
     a.signal('SIGCONT');
 
@@ -107,9 +108,7 @@ export const zombiePastTimeoutsHazard: HazardRunner = async (env, scenario) => {
         'the step result the record kept':
           kept < 0
             ? 'none of the mails’ ids'
-            : mails.length > 1
-              ? `mail ${kept + 1} of ${mails.length} (${kept === 0 ? 'the frozen send' : 'a send after waking'})`
-              : 'the one mail',
+            : `mail ${kept + 1} of ${mails.length}: ${mails[kept]!.at < wokeAt ? 'the frozen attempt’s send' : 'a send after waking'}`,
         'results of the mail step recorded': durable?.marks.filter((m) => m.step === 'DELIVER').length ?? 0,
         'worker exit': exit,
       },
