@@ -2,11 +2,11 @@ import { sleep } from '@vendor-review/worker-io';
 import { newRunId } from '@vendor-review/pipeline';
 import { worldClient, type LedgerEntry } from '@vendor-review/world';
 import type { AttemptsRecord } from '../adapter.ts';
-import { APPROVER, followRun } from '../follow.ts';
+import { APPROVER } from '../follow.ts';
 import { Crew } from './crew.ts';
 import { stepwiseConfig } from './run-config.ts';
 import { HazardSkipped, type HazardRunner } from './types.ts';
-import { FREEZE_AT, freezeWorker, ZOMBIE } from './zombie.ts';
+import { FREEZE_AT, freezeWorker, wakeAndFollow, ZOMBIE } from './zombie.ts';
 
 /** How often the runtime's record is read while the worker sleeps: its retry is what wakes it. */
 const LOOK_MS = 200;
@@ -55,18 +55,7 @@ export const zombiePastTimeoutsHazard: HazardRunner = async (env, scenario) => {
     const whileFrozen = seen;
     const wokeAt = Date.now();
     const pauseMs = wokeAt - stop.at;
-    const seqAtWake = Math.max(0, ...(await world.ledger({ runId })).map((e) => e.seq));
-    a.signal('SIGCONT');
-
-    const end = await followRun({
-      adapter,
-      handle,
-      workers: () => crew.all,
-      boundMs: env.boundMs,
-      pollMs: 100,
-      worldUrl: env.worldUrl,
-      stopWhen: async () => (await look(), false),
-    });
+    const { seqAtWake, end } = await wakeAndFollow({ env, handle, crew, a, onPoll: async () => void (await look()) });
     await crew.finish(env.boundMs);
     if (end.view?.status !== 'completed')
       throw new Error(

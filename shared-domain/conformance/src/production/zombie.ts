@@ -6,7 +6,7 @@ import { worldClient, type LedgerEntry } from '@vendor-review/world';
 import { mailDelivered } from '../delivery.ts';
 import { countBy, executed } from '../evidence.ts';
 import { Crew } from './crew.ts';
-import { APPROVER, followRun } from '../follow.ts';
+import { APPROVER, followRun, type Followed } from '../follow.ts';
 import { stepwiseConfig } from './run-config.ts';
 import type { Figure, HazardEnv, HazardRunner } from './types.ts';
 import type { CrashLine } from '@vendor-review/instrument';
@@ -250,6 +250,32 @@ export async function freezeWorker(o: {
 }
 
 /**
+ * Wakes the frozen worker (SIGCONT) and follows the run until it has ended and every worker of the
+ * crew with it, calling `onPoll` at each look; the ledger's last seq when it was woken: the entries
+ * after it are what it did awake.
+ */
+export async function wakeAndFollow(o: {
+  env: HazardEnv;
+  handle: RunHandle;
+  crew: Crew;
+  a: WorkerProcess;
+  onPoll: () => Promise<void>;
+}): Promise<{ seqAtWake: number; end: Followed }> {
+  const ledger = await worldClient(o.env.worldUrl).ledger({ runId: o.handle.runId });
+  const seqAtWake = Math.max(0, ...ledger.map((e) => e.seq));
+  o.a.signal('SIGCONT');
+  const end = await followRun({
+    adapter: o.env.adapter,
+    handle: o.handle,
+    workers: () => o.crew.all,
+    boundMs: o.env.boundMs,
+    pollMs: 100,
+    stopWhen: async () => (await o.onPoll(), false),
+  });
+  return { seqAtWake, end };
+}
+
+/**
  * Worker A freezes (SIGSTOP) with its model call in flight, or right after its mail's send (the
  * effect happened, the step is not durable), and stays frozen for ZOMBIE_PAUSE_MS, however the
  * runtime sees it; worker B stands by from the moment A froze (restarted, as a supervisor would,
@@ -298,19 +324,15 @@ export const zombieHazard: HazardRunner = async (env, scenario) => {
     const pauseMs = Date.now() - stop.at;
 
     const before = await adapter.durableRecord(handle);
-    const seqAtWake = Math.max(0, ...(await world.ledger({ runId })).map((e) => e.seq));
-    a.signal('SIGCONT');
-    const end = await followRun({
-      adapter,
+    // A claim the records make once it is awake refuses its writes as well as one made while it slept.
+    const { seqAtWake, end } = await wakeAndFollow({
+      env,
       handle,
-      workers: () => crew.all,
-      boundMs: env.boundMs,
-      pollMs: 100,
-      // A claim the records make once it is awake refuses its writes as well as one made while it slept.
-      stopWhen: async () => {
+      crew,
+      a,
+      onPoll: async () => {
         crew.restartIfRefused(TAKEOVER);
         for (const t of await inFlight()) later.push({ task: t, asleep: false });
-        return false;
       },
     });
     await crew.finish(env.boundMs);
