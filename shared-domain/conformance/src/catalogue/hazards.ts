@@ -256,7 +256,7 @@ export const HAZARDS = {
   'zombie-past-timeouts': {
     section: 'zombie',
     title:
-      'a worker frozen (SIGSTOP) right after its mail was sent, until its runtime has given up on it and retried, under the shorter timeouts a team sets for a faster takeover; its runtime reaches it directly (no load balancer), and no second worker stands by; it wakes on its own clock',
+      'a worker frozen (SIGSTOP) right after its mail was sent, past the shorter timeouts a team sets for a faster takeover, until its runtime retries; reached directly (no load balancer), no second worker; it wakes on its own clock',
     verdicts: {
       'not-moved':
         'the runtime never gave up on the frozen worker within its timeouts: it woke still holding the run and finished it',
