@@ -21,10 +21,10 @@ const sends = (ledger: readonly LedgerEntry[]) =>
  * shorter timeouts a team sets for a faster takeover (the runtime's drill), reached directly (no
  * load balancer to pick another process), with no second worker: it freezes right after its
  * mail's send and sleeps until the runtime's own record shows it gave up on the frozen attempt and
- * sent the next attempt somewhere (at most twice as long as the drill says that takes), then wakes. What the runtime did
- * is read from its record (attempts, where the last went, why the one before ended); what went out
- * from the world's ledger and the customer's mailbox; which send the record kept from the
- * step's result it holds.
+ * started the next one (at most twice as long as the drill says that takes), then wakes. What the
+ * runtime did is read from its record (the attempts it started and ended, why, where the retry
+ * went); what went out, from the world's ledger and the customer's mailbox; which send the record
+ * kept, from the result it holds for the mail's step.
  */
 export const zombiePastTimeoutsHazard: HazardRunner = async (env, scenario) => {
   const { adapter } = env;
@@ -97,7 +97,7 @@ export const zombiePastTimeoutsHazard: HazardRunner = async (env, scenario) => {
         'the step result the record kept':
           kept < 0
             ? 'none of the mails’ ids'
-            : `mail ${kept + 1} of ${mails.length}: ${mails[kept]!.at < wokeAt ? 'the frozen attempt’s send' : 'a send after waking'}`,
+            : `mail ${kept + 1} of ${mails.length}, ${mails[kept]!.at < wokeAt ? 'sent before the freeze' : 'sent after waking'}`,
         'results of the mail step recorded': durable?.marks.filter((m) => m.step === 'DELIVER').length ?? 0,
         'worker exit': exit,
       },
