@@ -9,6 +9,7 @@ import {
   type WorkerSpec,
 } from '@vendor-review/conformance';
 import pg from 'pg';
+import { freePort } from '@vendor-review/worker-io';
 import { RestateHttpError, reviewOutput, sendApproval, type RestateUrls } from '../src/client.ts';
 import { RESTATE_RUNS } from '../src/store.ts';
 import type { Phase } from '../src/workflow.ts';
@@ -178,6 +179,26 @@ export async function createRestateAdapter(o: RestateAdapterOptions): Promise<Ru
     };
     return { ...spec, env };
   };
-  const drills = restateDrills({ journal, pool, urls, adapter, previousWorker });
+  // Registered at its own port, as `restate deployments register http://host:port` does, with nothing in front.
+  const directWorker = async (
+    h: RestateHandle,
+    w: { name: string; crashPlan: string | null },
+    tuned: WorkerSpec['env'],
+  ) => {
+    const { env, entry, args } = adapter.workerSpec(h, w);
+    const port = await freePort();
+    return {
+      entry,
+      args,
+      env: {
+        ...env,
+        ...tuned,
+        ENDPOINT_SOCKET: undefined,
+        PORT: String(port),
+        DEPLOYMENT_URL: `http://${o.server.endpointHost}:${port}`,
+      },
+    };
+  };
+  const drills = restateDrills({ journal, pool, urls, adapter, previousWorker, directWorker });
   return { ...adapter, drills };
 }

@@ -5,6 +5,7 @@ import type {
   RunHandle,
   RuntimeAdapter,
   RuntimeDrills,
+  ShortTimeoutsDrill,
   WorkerSpec,
 } from '@vendor-review/conformance';
 import type pg from 'pg';
@@ -27,7 +28,25 @@ export interface RestateDrillDeps {
   adapter: RuntimeAdapter<RestateHandle>;
   /** A run's worker registered at another address: last release's deployment. */
   previousWorker(h: RestateHandle, w: { name: string; crashPlan: string | null }): Promise<WorkerSpec>;
+  /** A run's worker registered at its own port (no router in front), with `tuned` added to its environment. */
+  directWorker(
+    h: RestateHandle,
+    w: { name: string; crashPlan: string | null },
+    tuned: WorkerSpec['env'],
+  ): Promise<WorkerSpec>;
 }
+
+/**
+ * The shorter timeouts a team sets on a service for a faster takeover of a silent endpoint (the
+ * SDK's service options `inactivityTimeout` and `abortTimeout`; the server's defaults are a minute
+ * and ten), as the endpoint-run reads them.
+ */
+export const SHORT_TIMEOUTS = { inactivityMs: 2_000, abortMs: 1_000 };
+/**
+ * The server gives up on a silent attempt later than the two settings add up to (restate-impl/README.md
+ * has what was seen), and retries after its policy's first wait: room for both, on a loaded machine.
+ */
+const GIVES_UP_WITHIN_MS = 12_000;
 
 export function restateDrills(o: RestateDrillDeps): RuntimeDrills<RestateHandle> {
   // Last release is a deployment: Restate pins an invocation to the deployment it started on and
@@ -99,6 +118,32 @@ export function restateDrills(o: RestateDrillDeps): RuntimeDrills<RestateHandle>
     },
   };
 
+  const shortTimeouts: ShortTimeoutsDrill<RestateHandle> = {
+    settings: `the service's inactivityTimeout ${SHORT_TIMEOUTS.inactivityMs / 1000} s and abortTimeout ${SHORT_TIMEOUTS.abortMs / 1000} s (restate.workflow options); its endpoint registered at its own port`,
+    movesWithinMs: GIVES_UP_WITHIN_MS,
+    worker: (h, w) =>
+      o.directWorker(h, w, {
+        INACTIVITY_TIMEOUT_MS: String(SHORT_TIMEOUTS.inactivityMs),
+        ABORT_TIMEOUT_MS: String(SHORT_TIMEOUTS.abortMs),
+      }),
+    async attempts(h) {
+      const inv = await o.journal.invocation(h.service, h.runId);
+      if (!inv) return { started: 0, ended: [], lastSentTo: null };
+      const deployment = inv.last_attempt_deployment_id ?? null;
+      const address = deployment ? await o.journal.deploymentAddress(deployment) : null;
+      return {
+        // Counted from the first attempt on the partition's current leader; a completed invocation keeps none.
+        started: Number(inv.retry_count ?? 0),
+        ended: await o.journal.failedAttempts(inv.id),
+        lastSentTo: deployment ? `deployment ${deployment}${address ? ` at ${address}` : ''}` : null,
+      };
+    },
+    async recordedResult(h, step) {
+      const inv = await o.journal.invocation(h.service, h.runId);
+      return inv ? o.journal.runResult(inv.id, step) : null;
+    },
+  };
+
   return {
     // The journal and the workflow's state are in the server; hardened's outbox and counts in PostgreSQL.
     servers: (config) => (config.variant === 'hardened' ? [RESTATE_SERVER.id, 'postgres'] : [RESTATE_SERVER.id]),
@@ -114,5 +159,6 @@ export function restateDrills(o: RestateDrillDeps): RuntimeDrills<RestateHandle>
     },
     deploy,
     retention,
+    shortTimeouts,
   };
 }

@@ -20,6 +20,15 @@ function lite(row: JournalRow): Lite {
   }
 }
 
+/** The `ctx.run` a journal row belongs to: its command's, or its result notification's. */
+export function completionIdOf(row: JournalRow): number | undefined {
+  const l = lite(row);
+  return (
+    l.Command?.Run?.completion_id ??
+    (l.Notification?.ty?.Completion === 'Run' ? l.Notification.id?.CompletionId : undefined)
+  );
+}
+
 /**
  * Restate's journal for one invocation as the harness reads it. A `ctx.run` leaves two entries:
  * its command when the step starts, and the notification with its result once the server has

@@ -21,8 +21,8 @@ import { serviceNameFor } from './service-name.ts';
 export const ENDPOINT_RUN_USAGE = `usage: restate worker --run <runId>
   serves the run's workflow, registers the cell's deployment with the Restate server, starts the
   run if nobody has, and leaves once it has ended
-  (DATABASE_URL, WORLD_URL, RESTATE_INGRESS_URL, RESTATE_ADMIN_URL, ENDPOINT_SOCKET, DEPLOYMENT_URL,
-  WORKER_NAME, RETRY_INITIAL_INTERVAL_MS)`;
+  (DATABASE_URL, WORLD_URL, RESTATE_INGRESS_URL, RESTATE_ADMIN_URL, ENDPOINT_SOCKET or PORT,
+  DEPLOYMENT_URL, WORKER_NAME, RETRY_INITIAL_INTERVAL_MS, INACTIVITY_TIMEOUT_MS, ABORT_TIMEOUT_MS)`;
 
 export interface EndpointRunConfig {
   runId: string;
@@ -41,7 +41,8 @@ export function readEndpointRunConfig(argv: string[] = process.argv.slice(2)): E
   const args = parseCli({ usage: ENDPOINT_RUN_USAGE, options: { run: { type: 'string' } } }, argv);
   const runId = args.values.run;
   if (!runId) throw new UsageError('--run <runId> is required');
-  required('ENDPOINT_SOCKET');
+  // Behind the router a socket; registered directly, a port the deployment's address names.
+  if (!process.env.ENDPOINT_SOCKET && !process.env.PORT) throw new UsageError('ENDPOINT_SOCKET or PORT is not set');
   return {
     runId,
     urls: { ingressUrl: required('RESTATE_INGRESS_URL'), adminUrl: required('RESTATE_ADMIN_URL') },

@@ -7,6 +7,7 @@
 import type { Footprint } from '@vendor-review/conformance';
 import { adminQuery, sqlName } from '../src/client.ts';
 import { PHASE_KEY } from '../src/workflow.ts';
+import { completionIdOf, stepOf } from './durable-record.ts';
 
 export interface InvocationRow {
   id: string;
@@ -61,6 +62,51 @@ export class RestateJournal {
       `SELECT index, entry_type, name, entry_lite_json, appended_at, raw_length FROM sys_journal
        WHERE id = ${sqlName(invocationId)} ORDER BY index`,
     );
+  }
+
+  /** The address a deployment was registered at, as the server keeps it. */
+  async deploymentAddress(deploymentId: string): Promise<string | null> {
+    const rows = await this.query<{ endpoint: string | null }>(
+      `SELECT endpoint FROM sys_deployment WHERE id = ${sqlName(deploymentId)}`,
+    );
+    return rows[0]?.endpoint ?? null;
+  }
+
+  /** The result the journal holds for the last `ctx.run` of `step` (its name's head), as the server writes it out; null if none. */
+  async runResult(invocationId: string, step: string): Promise<string | null> {
+    const rows = await this.query<JournalRow & { entry_json?: string | null }>(
+      `SELECT index, entry_type, name, entry_lite_json, entry_json FROM sys_journal
+       WHERE id = ${sqlName(invocationId)} ORDER BY index`,
+    );
+    const run = rows.filter((r) => r.entry_type === 'Command: Run' && stepOf(r.name ?? '') === step).at(-1);
+    const id = run ? completionIdOf(run) : undefined;
+    if (id === undefined) return null;
+    const result = rows.find((r) => r.entry_type !== 'Command: Run' && completionIdOf(r) === id)?.entry_json;
+    if (!result) return null;
+    // The result's bytes, as the server writes them out: a list of numbers.
+    const bytes = (
+      JSON.parse(result) as { Notification?: { Completion?: { Run?: { result?: { Success?: number[] } } } } }
+    ).Notification?.Completion?.Run?.result?.Success;
+    return bytes ? Buffer.from(bytes).toString('utf8') : result;
+  }
+
+  /** The attempts the server ended with a failure, in order: when, and its words (its journal events). */
+  async failedAttempts(invocationId: string): Promise<{ at: number; why: string }[]> {
+    const rows = await this.query<{ appended_at: string; event_json: string }>(
+      `SELECT appended_at, event_json FROM sys_journal_events
+       WHERE id = ${sqlName(invocationId)} AND event_type = 'TransientError' ORDER BY appended_at`,
+    );
+    return rows.map((r) => {
+      const e = JSON.parse(r.event_json) as {
+        error_code?: number;
+        error_message?: string;
+        restate_doc_error_code?: string;
+      };
+      return {
+        at: Date.parse(r.appended_at),
+        why: `${e.restate_doc_error_code ?? e.error_code ?? '?'}: ${e.error_message ?? '?'}`,
+      };
+    });
   }
 
   /** What the server keeps of one workflow run: its journal, its state and its promises, with their bytes. */

@@ -27,6 +27,9 @@ export interface EndpointConfig {
   serviceName?: string;
   /** The service's retry policy's first wait; unset, the server's. */
   retryInitialIntervalMs?: number;
+  /** The service's inactivity and abort timeouts (workflow.ts); unset, the server's. */
+  inactivityTimeoutMs?: number;
+  abortTimeoutMs?: number;
 }
 
 /** How the endpoint is composed: the SDK's endpoint options, all but the services, and what SIGTERM does. */
@@ -59,16 +62,22 @@ function optionalWhole(env: NodeJS.ProcessEnv, name: string, what: string): numb
 
 /**
  * Environment: DATABASE_URL, WORLD_URL (read by the ports), ENDPOINT_SOCKET or PORT (default 9080),
- * WORKER_NAME, TRACE_STEPS (`pnpm lab worker`), RETRY_INITIAL_INTERVAL_MS.
+ * WORKER_NAME, TRACE_STEPS (`pnpm lab worker`), RETRY_INITIAL_INTERVAL_MS, INACTIVITY_TIMEOUT_MS,
+ * ABORT_TIMEOUT_MS.
  */
 export function readEndpointConfig(env: NodeJS.ProcessEnv = process.env): EndpointConfig {
-  const retryInitialIntervalMs = optionalWhole(env, 'RETRY_INITIAL_INTERVAL_MS', 'a whole number of milliseconds');
+  const ms = (name: string) => optionalWhole(env, name, 'a whole number of milliseconds');
+  const tuned = {
+    retryInitialIntervalMs: ms('RETRY_INITIAL_INTERVAL_MS'),
+    inactivityTimeoutMs: ms('INACTIVITY_TIMEOUT_MS'),
+    abortTimeoutMs: ms('ABORT_TIMEOUT_MS'),
+  };
   const socket = env.ENDPOINT_SOCKET;
   return {
     databaseUrl: required(env, 'DATABASE_URL'),
     listen: socket ? { socket } : { port: optionalWhole(env, 'PORT', 'a port number') ?? 9080 },
     worker: env.WORKER_NAME ?? 'A',
-    ...(retryInitialIntervalMs === undefined ? {} : { retryInitialIntervalMs }),
+    ...Object.fromEntries(Object.entries(tuned).filter(([, v]) => v !== undefined)),
   };
 }
 
@@ -80,7 +89,12 @@ export async function serveReviewEndpoint(config: EndpointConfig, options: Serve
   const { ports, trace } = workerPorts(config.worker);
   const workflow = reviewWorkflow(
     { ports, worker: config.worker, pool, gate, trace },
-    { name: config.serviceName, retryInitialIntervalMs: config.retryInitialIntervalMs },
+    {
+      name: config.serviceName,
+      retryInitialIntervalMs: config.retryInitialIntervalMs,
+      inactivityTimeoutMs: config.inactivityTimeoutMs,
+      abortTimeoutMs: config.abortTimeoutMs,
+    },
   );
   const server = http2.createServer(restate.createEndpointHandler({ ...options.sdk, services: [workflow] }));
   const { listen } = config;

@@ -3,14 +3,15 @@
  * ENDPOINT_SOCKET until it is stopped, with the SDK's defaults. Register its address once per
  * deployment (`restate deployments register http://host:9080`); a client submits the runs.
  * Environment: DATABASE_URL, WORLD_URL, PORT or ENDPOINT_SOCKET, WORKER_NAME, TRACE_STEPS,
- * RETRY_INITIAL_INTERVAL_MS.
+ * RETRY_INITIAL_INTERVAL_MS, INACTIVITY_TIMEOUT_MS, ABORT_TIMEOUT_MS.
  */
 import { parseCli, runCli } from '@vendor-review/worker-io';
 import { readEndpointConfig, serveReviewEndpoint } from './endpoint.ts';
 
 const USAGE = `usage: restate endpoint
   serves the review workflow to the Restate server until stopped
-  (DATABASE_URL, WORLD_URL, PORT or ENDPOINT_SOCKET, WORKER_NAME, RETRY_INITIAL_INTERVAL_MS)`;
+  (DATABASE_URL, WORLD_URL, PORT or ENDPOINT_SOCKET, WORKER_NAME, RETRY_INITIAL_INTERVAL_MS,
+  INACTIVITY_TIMEOUT_MS, ABORT_TIMEOUT_MS)`;
 
 runCli('restate endpoint', async () => {
   parseCli({ usage: USAGE, options: {} });

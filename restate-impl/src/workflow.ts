@@ -96,15 +96,30 @@ export interface WorkflowOptions {
   name?: string;
   /** How long the server waits before it pushes an invocation again after its endpoint was lost. */
   retryInitialIntervalMs?: number;
+  /**
+   * How long the server lets an attempt say nothing before it asks the endpoint to stop, and then
+   * how long before it aborts the attempt and retries the invocation: the shorter timeouts a team
+   * sets for a faster takeover of a silent endpoint (the server's defaults: a minute, then ten).
+   */
+  inactivityTimeoutMs?: number;
+  abortTimeoutMs?: number;
+}
+
+/** The service options the server applies to this service, from WorkflowOptions; only those set. */
+function serviceOptions(o: WorkflowOptions) {
+  const options = {
+    ...(o.retryInitialIntervalMs === undefined ? {} : { retryPolicy: { initialInterval: o.retryInitialIntervalMs } }),
+    ...(o.inactivityTimeoutMs === undefined ? {} : { inactivityTimeout: o.inactivityTimeoutMs }),
+    ...(o.abortTimeoutMs === undefined ? {} : { abortTimeout: o.abortTimeoutMs }),
+  };
+  return Object.keys(options).length === 0 ? {} : { options };
 }
 
 export function reviewWorkflow(deps: WorkflowDeps, options: WorkflowOptions = {}) {
   const name = options.name ?? REVIEW_SERVICE;
   return restate.workflow({
     name,
-    ...(options.retryInitialIntervalMs === undefined
-      ? {}
-      : { options: { retryPolicy: { initialInterval: options.retryInitialIntervalMs } } }),
+    ...serviceOptions(options),
     handlers: {
       run: async (ctx: restate.WorkflowContext, input: ReviewInput): Promise<ReviewState> => {
         const { runId, variant } = input;

@@ -1,6 +1,6 @@
 import type { Durability, Granularity, ReviewRequestInput, RunView, Decision, Variant } from '@vendor-review/pipeline';
 import type { CrashDeviation } from './catalogue/crash-rules.ts';
-import type { HazardDeviation } from './catalogue/hazards.ts';
+import type { HazardDeviation, HazardId } from './catalogue/hazards.ts';
 import type { WorkerSpec } from '@vendor-review/testbed';
 
 export type { WorkerSpec };
@@ -112,6 +112,8 @@ export interface RuntimeInfo {
   readonly crashDeviations?: readonly CrashDeviation[];
   /** Where its hazard rows end elsewhere than the catalogue expects (hazards.ts), each with its reason. */
   readonly hazardDeviations?: readonly HazardDeviation[];
+  /** The catalogue's opt-in hazards (`optIn` in hazards.ts) it takes part in. */
+  readonly optInHazards?: readonly HazardId[];
 }
 
 /**
@@ -218,6 +220,33 @@ export interface RuntimeDrills<H extends RunHandle = RunHandle> {
   deploy?: DeployDrill<H>;
   memory?: MemoryDrill<H>;
   retention?: RetentionDrill<H>;
+  shortTimeouts?: ShortTimeoutsDrill<H>;
+}
+
+/**
+ * A worker set up as a team sets it for a faster takeover of a silent worker (the runtime's
+ * timeouts shortened), and reached by the runtime directly, with nothing in front of it: for
+ * `zombie-past-timeouts`, where it freezes for longer than those timeouts.
+ */
+export interface ShortTimeoutsDrill<H extends RunHandle = RunHandle> {
+  /** The settings, in words, with where they are set. */
+  readonly settings: string;
+  /** In those settings, the longest the runtime leaves a silent worker's task before it moves it, ms. */
+  readonly movesWithinMs: number;
+  worker(handle: H, opts: { name: string; crashPlan: string | null }): Promise<WorkerSpec>;
+  /** The run's attempts as the runtime's own record keeps them. */
+  attempts(handle: H): Promise<AttemptsRecord>;
+  /** The result the runtime's record holds for the run's last step named `step`, as text; null if none. */
+  recordedResult(handle: H, step: string): Promise<string | null>;
+}
+
+export interface AttemptsRecord {
+  /** Attempts of the run's task the runtime has started (sent to a worker); it may forget them once the run ends. */
+  started: number;
+  /** The attempts of the run's task the runtime ended itself (gave up on), in order: when, and why in its words. */
+  ended: { at: number; why: string }[];
+  /** Where the latest attempt was sent, in the runtime's words. */
+  lastSentTo: string | null;
 }
 
 /**

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { RuntimeModule } from '../runtime-module.ts';
-import { DEFAULT_HAZARDS, HAZARD_SECTIONS, HAZARDS, LESSON_HAZARDS } from './hazards.ts';
+import { productionCatalogue } from '../production/catalogue.ts';
+import type { RuntimeInfo } from '../adapter.ts';
+import { DEFAULT_HAZARDS, HAZARD_IDS, HAZARD_SECTIONS, HAZARDS, LESSON_HAZARDS, type HazardId } from './hazards.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -77,5 +79,24 @@ describe('the default run: one hazard per lesson', () => {
     expect(Object.keys(LESSON_HAZARDS).sort()).toEqual(Object.keys(HAZARD_SECTIONS).sort());
     for (const [section, { hazard }] of Object.entries(LESSON_HAZARDS)) expect(HAZARDS[hazard].section).toBe(section);
     expect(DEFAULT_HAZARDS).toHaveLength(Object.keys(HAZARD_SECTIONS).length);
+  });
+});
+
+describe('opt-in hazards', () => {
+  const optIn = HAZARD_IDS.filter((id) => 'optIn' in HAZARDS[id]);
+  const rt = (name: string, optInHazards?: HazardId[]): RuntimeInfo => ({
+    name,
+    label: name,
+    title: name,
+    colour: '#000000',
+    configurations: [{ variant: 'naive', durability: null }],
+    ...(optInHazards ? { optInHazards } : {}),
+  });
+
+  it('have rows only for the runtimes that list them, and are never in the default run', () => {
+    expect(optIn).toContain('zombie-past-timeouts');
+    const rows = productionCatalogue([rt('listed', optIn), rt('other')], optIn);
+    expect(rows.map((r) => r.id).sort()).toEqual(optIn.map((id) => `${id}/listed/naive`).sort());
+    for (const id of optIn) expect(DEFAULT_HAZARDS).not.toContain(id);
   });
 });

@@ -86,6 +86,11 @@ export interface HazardSpec {
   verdicts: Record<string, string>;
   /** The verdict each variant must reach. */
   expected: Record<Variant, string>;
+  /**
+   * Run only for the runtimes that list it (RuntimeInfo `optInHazards`), never by default: its drill
+   * probes settings one runtime has and the others' rows already cover.
+   */
+  optIn?: true;
 }
 
 /**
@@ -247,6 +252,23 @@ export const HAZARDS = {
         'the customer holds more than one copy of the mail: the takeover sent it again, or the woken worker did (the row says who stopped the woken worker, if anyone)',
     },
     expected: { naive: 'late-write-accepted', hardened: 'fenced-by-lease' },
+  },
+  'zombie-past-timeouts': {
+    section: 'zombie',
+    title:
+      'a worker frozen (SIGSTOP) right after its mail was sent, past the shorter timeouts a team sets for a faster takeover, until its runtime retries; reached directly (no load balancer), no second worker; it wakes on its own clock',
+    verdicts: {
+      'not-moved':
+        'the runtime never gave up on the frozen worker within its timeouts: it woke still holding the run and finished it',
+      'sent-twice':
+        'the runtime gave up on the frozen attempt and retried; the woken worker ran the retry as well as its stale attempt, and the customer holds two mails',
+      'collapsed-by-key':
+        'the runtime gave up on the frozen attempt and retried; the mail went out again and the receiver collapsed it by its key: one copy',
+      'sent-once':
+        'the runtime gave up on the frozen attempt and retried; the mail went out once: the retry did not send it again',
+    },
+    expected: { naive: 'sent-twice', hardened: 'sent-once' },
+    optIn: true,
   },
   partition: {
     section: 'partition',

@@ -93,6 +93,10 @@ export const VERDICT_SEVERITY: Record<string, Severity> = {
   'left-while-cut-off': 'nothing',
   // The customer holds one copy; the second send reached the receiver and was collapsed there.
   'collapsed-by-key': 'read',
+  // A zombie past its runtime's timeouts: the runtime moved nothing, or the mail went out once or twice.
+  'not-moved': 'nothing',
+  'sent-twice': 'effect',
+  'sent-once': 'nothing',
   seamless: 'nothing',
   'repeated-paid-calls': 'paid',
   'lost-the-run': 'lost',

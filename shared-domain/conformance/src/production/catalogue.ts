@@ -17,6 +17,7 @@ import { partitionHazard } from './partition.ts';
 import { retryHazard } from './retries.ts';
 import { twoWritersHazard } from './two-writers.ts';
 import { zombieHazard } from './zombie.ts';
+import { zombiePastTimeoutsHazard } from './zombie-past-timeouts.ts';
 import {
   HazardSkipped,
   type HazardEnv,
@@ -43,6 +44,7 @@ export const HAZARD_RUNNERS: Record<HazardId, HazardRunner> = {
   'two-writers': twoWritersHazard,
   zombie: zombieHazard,
   'zombie-at-effect': zombieHazard,
+  'zombie-past-timeouts': zombiePastTimeoutsHazard,
   partition: partitionHazard,
   'partition-at-effect': partitionHazard,
   'nondeterministic-effect': nondeterminismHazard,
@@ -64,6 +66,7 @@ export function productionCatalogue(
   for (const hazard of hazards) {
     for (const rt of runtimes) {
       if (rt.suites && !rt.suites.includes('production')) continue;
+      if ('optIn' in HAZARDS[hazard] && !rt.optInHazards?.includes(hazard)) continue;
       for (const variant of [...new Set(rt.configurations.map((c) => c.variant))] as Variant[]) {
         out.push({
           id: `${hazard}/${rt.name}/${variant}`,

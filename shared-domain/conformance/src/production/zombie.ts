@@ -1,14 +1,16 @@
 import { sleep } from '@vendor-review/worker-io';
 import { newRunId, isTerminal } from '@vendor-review/pipeline';
 import { type HazardId } from '../catalogue/hazards.ts';
-import { type DurableMark, type DurableRecord, type InFlightTask } from '../adapter.ts';
+import { type DurableMark, type DurableRecord, type InFlightTask, type RunHandle } from '../adapter.ts';
 import { worldClient, type LedgerEntry } from '@vendor-review/world';
 import { mailDelivered } from '../delivery.ts';
 import { countBy, executed } from '../evidence.ts';
 import { Crew } from './crew.ts';
-import { APPROVER, followRun } from '../follow.ts';
+import { APPROVER, followRun, type Followed } from '../follow.ts';
 import { stepwiseConfig } from './run-config.ts';
-import type { Figure, HazardRunner } from './types.ts';
+import type { Figure, HazardEnv, HazardRunner } from './types.ts';
+import type { CrashLine } from '@vendor-review/instrument';
+import type { WorkerProcess, WorkerSpec } from '@vendor-review/testbed';
 
 export const ZOMBIE = 'A';
 export const TAKEOVER = 'B';
@@ -35,7 +37,7 @@ export type ZombieVerdict =
 
 /** Where the zombie freezes: in the paid model call, or in the mail's send (the effect has happened, the step is not durable). */
 export type ZombiePlace = 'model' | 'mail';
-const FREEZE_AT: Record<ZombiePlace, { plan: string; kind: LedgerEntry['kind'] }> = {
+export const FREEZE_AT: Record<ZombiePlace, { plan: string; kind: LedgerEntry['kind'] }> = {
   model: { plan: 'mid-model:stop', kind: 'model' },
   mail: { plan: 'after-deliver:stop', kind: 'mail' },
 };
@@ -218,6 +220,62 @@ export function judgeZombie(o: {
 }
 
 /**
+ * Starts worker A (from `spec`, else the runtime's own) with the plan that freezes it (SIGSTOP) at
+ * `place`, and waits until it has: its call there in the world's ledger, and its stop.
+ */
+export async function freezeWorker(o: {
+  env: HazardEnv;
+  handle: RunHandle;
+  crew: Crew;
+  place: ZombiePlace;
+  spec?: WorkerSpec;
+}): Promise<{ a: WorkerProcess; frozen: LedgerEntry; stop: CrashLine }> {
+  const { env, handle, crew, place } = o;
+  const a = crew.start(ZOMBIE, FREEZE_AT[place].plan, ...(o.spec ? [o.spec] : []));
+  let frozenCall: LedgerEntry | undefined;
+  const froze = await followRun({
+    adapter: env.adapter,
+    handle,
+    workers: () => [a],
+    boundMs: env.boundMs,
+    stopWhen: async () =>
+      a.stops.length > 0 &&
+      !!(frozenCall = (await worldClient(env.worldUrl).ledger({ runId: handle.runId }))
+        .filter((e) => e.worker === ZOMBIE && e.kind === FREEZE_AT[place].kind)
+        .at(-1)),
+  });
+  if (froze.end !== 'stopped' || !frozenCall)
+    throw new Error(`worker ${ZOMBIE} never froze at its ${place} (${froze.end}): ${a.output().slice(-300)}`);
+  return { a, frozen: frozenCall, stop: await a.waitForStop(1, env.boundMs) };
+}
+
+/**
+ * Wakes the frozen worker (SIGCONT) and follows the run until it has ended and every worker of the
+ * crew with it, calling `onPoll` at each look; the ledger's last seq when it was woken: the entries
+ * after it are what it did awake.
+ */
+export async function wakeAndFollow(o: {
+  env: HazardEnv;
+  handle: RunHandle;
+  crew: Crew;
+  a: WorkerProcess;
+  onPoll: () => Promise<void>;
+}): Promise<{ seqAtWake: number; end: Followed }> {
+  const ledger = await worldClient(o.env.worldUrl).ledger({ runId: o.handle.runId });
+  const seqAtWake = Math.max(0, ...ledger.map((e) => e.seq));
+  o.a.signal('SIGCONT');
+  const end = await followRun({
+    adapter: o.env.adapter,
+    handle: o.handle,
+    workers: () => o.crew.all,
+    boundMs: o.env.boundMs,
+    pollMs: 100,
+    stopWhen: async () => (await o.onPoll(), false),
+  });
+  return { seqAtWake, end };
+}
+
+/**
  * Worker A freezes (SIGSTOP) with its model call in flight, or right after its mail's send (the
  * effect happened, the step is not durable), and stays frozen for ZOMBIE_PAUSE_MS, however the
  * runtime sees it; worker B stands by from the moment A froze (restarted, as a supervisor would,
@@ -239,23 +297,7 @@ export const zombieHazard: HazardRunner = async (env, scenario) => {
   try {
     // Approved up front: nobody has to be there for the gate while workers freeze and take over.
     await adapter.approve(handle, { approved: true, by: APPROVER });
-    const a = crew.start(ZOMBIE, FREEZE_AT[place].plan);
-    let frozenCall: LedgerEntry | undefined;
-    const froze = await followRun({
-      adapter,
-      handle,
-      workers: () => [a],
-      boundMs: env.boundMs,
-      stopWhen: async () =>
-        a.stops.length > 0 &&
-        !!(frozenCall = (await world.ledger({ runId }))
-          .filter((e) => e.worker === ZOMBIE && e.kind === FREEZE_AT[place].kind)
-          .at(-1)),
-    });
-    if (froze.end !== 'stopped' || !frozenCall)
-      throw new Error(`worker ${ZOMBIE} never froze at its ${place} (${froze.end}): ${a.output().slice(-300)}`);
-    const frozen: LedgerEntry = frozenCall;
-    const stop = await a.waitForStop(1, env.boundMs);
+    const { a, frozen, stop } = await freezeWorker({ env, handle, crew, place });
     const task = (t: InFlightTask) => `${t.step ?? 'run'}#${t.attempt}`;
     const inFlight = async () => (await adapter.inFlight?.(handle).catch(() => [])) ?? [];
     const atFreeze = await inFlight();
@@ -282,19 +324,15 @@ export const zombieHazard: HazardRunner = async (env, scenario) => {
     const pauseMs = Date.now() - stop.at;
 
     const before = await adapter.durableRecord(handle);
-    const seqAtWake = Math.max(0, ...(await world.ledger({ runId })).map((e) => e.seq));
-    a.signal('SIGCONT');
-    const end = await followRun({
-      adapter,
+    // A claim the records make once it is awake refuses its writes as well as one made while it slept.
+    const { seqAtWake, end } = await wakeAndFollow({
+      env,
       handle,
-      workers: () => crew.all,
-      boundMs: env.boundMs,
-      pollMs: 100,
-      // A claim the records make once it is awake refuses its writes as well as one made while it slept.
-      stopWhen: async () => {
+      crew,
+      a,
+      onPoll: async () => {
         crew.restartIfRefused(TAKEOVER);
         for (const t of await inFlight()) later.push({ task: t, asleep: false });
-        return false;
       },
     });
     await crew.finish(env.boundMs);
