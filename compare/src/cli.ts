@@ -5,6 +5,7 @@ import { MATRIX_CRASH_POINTS, STOP_GRACE_MS, STOP_MODES } from '@vendor-review/i
 import {
   DEFAULT_HAZARDS,
   HAZARD_IDS,
+  HAZARDS,
   VARYING_REPEATS,
   WINDOW_DELAYS_MS,
   WINDOW_STEPS,
@@ -61,7 +62,13 @@ ${SUITE_USAGE}
                                          sharply; --full: every one). Default:
 ${wrap(DEFAULT_HAZARDS.join(', '), 117, ' '.repeat(41)).join('\n')}
                                          and with --full also:
-${wrap(HAZARD_IDS.filter((h) => !DEFAULT_HAZARDS.includes(h)).join(', '), 117, ' '.repeat(41)).join('\n')}
+${wrap(
+  HAZARD_IDS.filter((h) => !DEFAULT_HAZARDS.includes(h))
+    .map((h) => ('optIn' in HAZARDS[h] ? `${h} (opt-in: only the runtimes that take part)` : h))
+    .join(', '),
+  117,
+  ' '.repeat(41),
+).join('\n')}
   --durability sync,async,exit           the naive durability modes of a runtime that has them (default: the
                                          runtime's own default; --full: all three)
   --stop     kill,term                   how worker A leaves at the crash point (default: kill; --full: both): kill = SIGKILL;

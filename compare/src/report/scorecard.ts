@@ -172,7 +172,9 @@ function leftOutNote(left: string[]): string | null {
   const what = onePerLesson
     ? `One hazard per lesson, the one whose rows show it most sharply (${DEFAULT_HAZARDS.length} of ${HAZARD_IDS.length}).`
     : `${HAZARD_IDS.length - left.length} of ${HAZARD_IDS.length} hazards ran.`;
-  return `${what} Not run: ${left.join(', ')}; \`pnpm compare --full\` runs every hazard, \`--hazard <id>[,<id>…]\` the ones named.`;
+  // An opt-in hazard has rows only for the runtimes that take part in it, so --full may not show it.
+  const named = left.map((id) => ('optIn' in HAZARDS[id as keyof typeof HAZARDS] ? `${id} (opt-in)` : id));
+  return `${what} Not run: ${named.join(', ')}; \`pnpm compare --full\` runs every hazard (an opt-in one for the runtimes that take part in it), \`--hazard <id>[,<id>…]\` the ones named.`;
 }
 
 const lineTitle = (l: ScoreLine) =>
