@@ -70,8 +70,9 @@ ${wrap(HAZARD_IDS.filter((h) => !DEFAULT_HAZARDS.includes(h)).join(', '), 117, '
   --granularity ${GRANULARITIES.join(',')}
                                          the granularity suite's node sizes (default: all three), in the hardened
                                          variant unless --variant says otherwise
-  --window-step start,model,note         the window suite's steps (default: all three): the first checkpoint (after
-                                         the first step began), after the model's answer, after the tracker's note
+  --window-step start,model,note         the window suite's steps (default: all three): the first checkpoint (δ from
+                                         the call that starts the run, in the process that makes it; not Temporal),
+                                         after the model's answer, after the tracker's note
   --delay    <ms>[,<ms>…]                the window suite's delays, climbed until two in a row run nothing again, finer
                                          ones added where the outcome flips (default: ${WINDOW_DELAYS_MS.join(',')})
   --repeat N                             run every cell and hazard row N times and show the distribution (default:
@@ -80,7 +81,9 @@ ${wrap(HAZARD_IDS.filter((h) => !DEFAULT_HAZARDS.includes(h)).join(', '), 117, '
   --model-upstream URL                   forward model calls to a real OpenAI-compatible provider (…/v1), still
                                          counted and priced by the world: model from OPENAI_MODEL, key from OPENAI_API_KEY
   --clean                                remove what earlier runs left in DATABASE_URL's database (only that), then exit
-  --concurrency N                        cells run at once (default: two per CPU core, 4 to 16: ${defaultConcurrency()} here)
+  --concurrency N                        cells run at once (default: two per CPU core, 4 to 16: ${defaultConcurrency()} here); the
+                                         window suite's worker A runs with no other cell's worker beside it from its
+                                         start to its kill, whatever N (servers and PostgreSQL stay shared)
   --bound S                              seconds before a waiting phase is declared stuck (default: 90)
   --json                                 print only the results JSON on stdout (progress on stderr)
   --report-dir DIR                       where results.json, results.md, report.html go (default: ./report)

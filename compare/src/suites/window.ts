@@ -3,6 +3,7 @@ import {
   nextDelays,
   oneRequirement,
   runMatrix,
+  spanLock,
   windowOutcome,
   windowPoint,
   windowScenario,
@@ -84,6 +85,8 @@ async function sweep(o: WindowPlan, lanes: Lanes, observer: RunObserver): Promis
   const expectedMs = lanes.expectedMs(null);
   const points = new Map<string, WindowPoint[]>(o.series.map((s) => [windowSeriesId(s), []]));
   const all: CellObservation[] = [];
+  // One measured worker A at a time, with no other worker beside it, whatever --concurrency says.
+  const spans = spanLock();
   const label = (s: WindowScenario, repetition: number) => {
     const w = s.window;
     return `${lanes.labelOf(w.runtime)} ${w.variant}${w.durability ? ` ${w.durability}` : ''} ${WINDOW_STEP_POINTS[w.step].point} +${w.delayMs} ms #${repetition + 1}`;
@@ -104,12 +107,13 @@ async function sweep(o: WindowPlan, lanes: Lanes, observer: RunObserver): Promis
         const s = scenario as WindowScenario;
         const id = `window ${s.id}#${repetition}`;
         lanes.progress.started(id, label(s, repetition), expectedMs);
-        const obs = await runCellOn(lanes.infra, s, repetition, { request, boundMs: lanes.boundMs });
+        const obs = await runCellOn(lanes.infra, s, repetition, { request, boundMs: lanes.boundMs, spans });
         observer.cell(obs);
         lanes.progress.finished(id);
         const w = windowOutcome(obs as CellObservation & { scenario: WindowScenario });
         outcomes.set(obs, w);
-        const real = w.realDelayMs === null ? '' : ` (died ${w.realDelayMs.toFixed(1)} ms after)`;
+        const busy = w.cpuBusy === null ? '' : `, CPU ${Math.round(w.cpuBusy * 100)} % busy`;
+        const real = w.realDelayMs === null ? '' : ` (died ${w.realDelayMs.toFixed(1)} ms after${busy})`;
         const verdict = w.lost
           ? 'the run was lost'
           : w.reran === null

@@ -1,6 +1,6 @@
 import { sleep } from '@vendor-review/worker-io';
 import { type Decision, type RunView, isTerminal, type ReviewRequestInput } from '@vendor-review/pipeline';
-import { parseCrashLine, STOP_GRACE_MS } from '@vendor-review/instrument';
+import { parseCrashLine, START_AGAIN_ENV, STOP_GRACE_MS } from '@vendor-review/instrument';
 import { type RunHandle, type RuntimeAdapter } from './adapter.ts';
 import { WorkerProcess, type WorkerLife } from '@vendor-review/testbed';
 import { worldClient, type LedgerEntry } from '@vendor-review/world';
@@ -8,6 +8,7 @@ import { APPROVER, followRun, type Followed } from './follow.ts';
 import type { CellObservation, CellStatus, HarnessCost, StopObservation } from './observation.ts';
 import { POLICIES, supervise } from './production/supervisor.ts';
 import type { Scenario } from './scenarios.ts';
+import type { SpanLock } from './window/alone.ts';
 
 /**
  * One cell, for real: a fresh business run; worker A (a child process armed with the crash plan)
@@ -22,6 +23,8 @@ export interface CellDeps {
   /** Bound of one waiting phase (A until the crash, B until done). */
   boundMs: number;
   pollMs?: number;
+  /** Held by worker A from its start to its death (alone), and by worker B while it lives (beside): the window suite's. */
+  spans?: SpanLock;
 }
 
 const APPROVAL: Decision = { approved: true, by: APPROVER };
@@ -155,6 +158,12 @@ function startWorker(cell: Cell, name: string, crashPlan: string | null): Worker
   return w;
 }
 
+/** Worker B; after a kill at the start call, one that makes the start call again with the same id (START_AGAIN_ENV). */
+function resumerSpec(cell: Cell, name: string) {
+  const spec = cell.deps.adapter.workerSpec(cell.handle!, { name, crashPlan: null });
+  return cell.scenario.crashPoint === 'start-call' ? { ...spec, env: { ...spec.env, [START_AGAIN_ENV]: '1' } } : spec;
+}
+
 /** Phase 1: a fresh run, and its per-run world faults. */
 async function startPhase(cell: Cell): Promise<void> {
   const { variant, durability, granularity } = cell.scenario;
@@ -229,16 +238,25 @@ async function crashPhase(cell: Cell): Promise<boolean> {
   const occurrence = cell.scenario.crashOccurrence ?? 1;
   const term = cell.scenario.stop === 'term';
   const delay = cell.scenario.killDelayMs;
-  const a = startWorker(
-    cell,
-    'A',
-    `${point}${occurrence > 1 ? `@${occurrence}` : ''}${delay !== undefined ? `+${delay}` : ''}${term ? ':term' : ''}`,
-  );
-  const grace = term ? graceAfterTerm(a, cell.scenario.graceMs ?? STOP_GRACE_MS) : null;
-  const end = await drive(cell, a, { approveNow: point !== 'awaiting-approval' });
-  // Asked to stop, it may finish the run itself before it leaves: the grace decides when it goes.
-  if (end.reason !== 'exit' && !(grace?.termed && end.reason === 'terminal')) await a.kill();
-  const life = await a.exited;
+  const release = (await cell.deps.spans?.alone()) ?? (() => {});
+  let a: WorkerProcess;
+  let end: PhaseEnd;
+  let grace: ReturnType<typeof graceAfterTerm> | null;
+  let life: WorkerLife;
+  try {
+    a = startWorker(
+      cell,
+      'A',
+      `${point}${occurrence > 1 ? `@${occurrence}` : ''}${delay !== undefined ? `+${delay}` : ''}${term ? ':term' : ''}`,
+    );
+    grace = term ? graceAfterTerm(a, cell.scenario.graceMs ?? STOP_GRACE_MS) : null;
+    end = await drive(cell, a, { approveNow: point !== 'awaiting-approval' });
+    // Asked to stop, it may finish the run itself before it leaves: the grace decides when it goes.
+    if (end.reason !== 'exit' && !(grace?.termed && end.reason === 'terminal')) await a.kill();
+    life = await a.exited;
+  } finally {
+    release();
+  }
   const atPoint = life.crash?.point === point && life.crash.occurrence === occurrence;
   if (grace) {
     cell.stopping = grace.observed(life);
@@ -269,11 +287,20 @@ async function whileNobodyIsAlive(cell: Cell): Promise<void> {
  * bound; nothing else restarts it, and no death is reported for it (the runtime meets its own lease).
  */
 async function resumePhase(cell: Cell): Promise<void> {
+  const release = (await cell.deps.spans?.beside()) ?? (() => {});
+  try {
+    await supervisedResume(cell);
+  } finally {
+    release();
+  }
+}
+
+async function supervisedResume(cell: Cell): Promise<void> {
   const { adapter, boundMs, worldUrl } = cell.deps;
   const run = await supervise({
     adapter,
     handle: cell.handle!,
-    spec: (name) => adapter.workerSpec(cell.handle!, { name, crashPlan: null }),
+    spec: (name) => resumerSpec(cell, name),
     names: ['B'],
     policy: POLICIES.crashCell,
     boundMs,

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { armCrashPlan, isArmed, reach } from './act.ts';
 import { CrashPlanError, parseCrashLine, parseCrashPlan } from './plan.ts';
 import { CRASH_POINT_NAMES } from './points.ts';
@@ -67,6 +68,13 @@ describe('crash plans', () => {
       action: 'stop',
       detail: '',
     });
+    expect(
+      parseCrashLine('CRASHPOINT start-call@1 pid=1 at=2 action=kill delay=5.250 cpu=0.375/8 run=rev-1'),
+    ).toMatchObject({ delayMs: 5.25, cpu: { share: 0.375, ticks: 8 }, detail: 'run=rev-1' });
+    expect(parseCrashLine('CRASHPOINT after-model@1 pid=1 at=2 action=kill delay=1.000 cpu=-/0')).toMatchObject({
+      cpu: { share: null, ticks: 0 },
+      detail: '',
+    });
     expect(parseCrashLine('CRASHPOINT nowhere@1 pid=1 at=2 action=kill')).toBeNull();
     expect(parseCrashLine('[worker A] CRASHPOINT boundary@1 pid=1 at=2 action=kill')).toBeNull();
   });
@@ -126,6 +134,9 @@ describe('crash plans', () => {
     const line = parseCrashLine(err.split('\n').find((l) => l.startsWith('CRASHPOINT'))!);
     expect(line).toMatchObject({ point: 'after-model', action: 'kill', pid: child.pid });
     expect(line!.delayMs).toBeGreaterThanOrEqual(30);
+    // How busy the machine was over the delay, from /proc/stat where there is one.
+    if (existsSync('/proc/stat')) expect(line!.cpu?.ticks).toBeGreaterThanOrEqual(0);
+    else expect(line!.cpu).toBeUndefined();
   });
 
   /** A child process reaching `boundary` with `plan`, its SIGTERM handling given as code. */

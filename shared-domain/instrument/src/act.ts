@@ -1,5 +1,6 @@
-import { parseCrashPlan, formatCrashLine, type CrashPlanEntry } from './plan.ts';
+import { parseCrashPlan, formatCrashLine, type CrashLine, type CrashPlanEntry } from './plan.ts';
 import type { CrashPointName } from './points.ts';
+import { busyBetween, cpuTimes } from './cpu.ts';
 
 /**
  * The plan armed in this process, how often each point has been reached, and the act itself. Only
@@ -32,7 +33,7 @@ export function arrive(point: CrashPointName): Arrival | null {
   return entry ? { entry, occurrence } : null;
 }
 
-function announce(a: Arrival, detail: string, delayMs?: number): void {
+function announce(a: Arrival, detail: string, delayMs?: number, cpu?: CrashLine['cpu']): void {
   const line = formatCrashLine({
     point: a.entry.point,
     occurrence: a.occurrence,
@@ -40,6 +41,7 @@ function announce(a: Arrival, detail: string, delayMs?: number): void {
     pid: process.pid,
     at: Date.now(),
     ...(delayMs !== undefined ? { delayMs } : {}),
+    ...(cpu ? { cpu } : {}),
     detail,
   });
   process.stderr.write(`${line}\n`);
@@ -57,6 +59,8 @@ export async function act(a: Arrival, detail = ''): Promise<void> {
   if (entry.delayMs !== undefined) {
     // Node's timers may fire a fraction of a millisecond early by the monotonic clock; the plan
     // promises at least the delay it names, so an early timer waits out the rest.
+    // How busy the machine was over the delay: read once here and once where the timer fires.
+    const cpuAtReach = cpuTimes();
     const reachedAt = performance.now();
     const planned = entry.delayMs;
     const fire = (): void => {
@@ -65,7 +69,7 @@ export async function act(a: Arrival, detail = ''): Promise<void> {
         setTimeout(fire, planned - delayMs);
         return;
       }
-      announce(a, detail, delayMs);
+      announce(a, detail, delayMs, busyBetween(cpuAtReach, cpuTimes()) ?? undefined);
       process.kill(process.pid, 'SIGKILL');
     };
     setTimeout(fire, planned);
