@@ -22,7 +22,7 @@ import type { Infra } from './infra.ts';
 export interface RunSettings {
   request: ReviewRequestInput;
   boundMs: number;
-  /** The window suite's: a measured worker A alone on the machine (conformance window/alone.ts). */
+  /** The window suite's: a measured worker A's δ with every other worker frozen (conformance window/alone.ts). */
   spans?: SpanLock;
 }
 

@@ -22,7 +22,7 @@ type WindowCell = CellObservation & { scenario: WindowScenario };
 /** A figure over the runs that have it: how many, the median and the largest. */
 export function spread(xs: readonly (number | null)[]): { n: number; median: number; max: number } | null {
   const have = xs.filter((x): x is number => x !== null);
-  return have.length ? { n: have.length, median: median(have)!, max: Math.max(...have) } : null;
+  return have.length ? { n: have.length, median: median(have, { exact: true })!, max: Math.max(...have) } : null;
 }
 
 /** One row per series and asked delay, its runs under it; series in table order, delays rising. */

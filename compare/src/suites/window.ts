@@ -85,7 +85,7 @@ async function sweep(o: WindowPlan, lanes: Lanes, observer: RunObserver): Promis
   const expectedMs = lanes.expectedMs(null);
   const points = new Map<string, WindowPoint[]>(o.series.map((s) => [windowSeriesId(s), []]));
   const all: CellObservation[] = [];
-  // One measured worker A at a time, with no other worker beside it, whatever --concurrency says.
+  // One measured δ at a time, every other worker frozen, whatever --concurrency says.
   const spans = spanLock();
   const label = (s: WindowScenario, repetition: number) => {
     const w = s.window;

@@ -1,6 +1,13 @@
 import { sleep } from '@vendor-review/worker-io';
 import { type Decision, type RunView, isTerminal, type ReviewRequestInput } from '@vendor-review/pipeline';
-import { parseCrashLine, START_AGAIN_ENV, STOP_GRACE_MS } from '@vendor-review/instrument';
+import {
+  CRASH_HOLD_ENV,
+  HOLD_GO_SIGNAL,
+  HOLD_LINE,
+  parseCrashLine,
+  START_AGAIN_ENV,
+  STOP_GRACE_MS,
+} from '@vendor-review/instrument';
 import { type RunHandle, type RuntimeAdapter } from './adapter.ts';
 import { WorkerProcess, type WorkerLife } from '@vendor-review/testbed';
 import { worldClient, type LedgerEntry } from '@vendor-review/world';
@@ -23,7 +30,7 @@ export interface CellDeps {
   /** Bound of one waiting phase (A until the crash, B until done). */
   boundMs: number;
   pollMs?: number;
-  /** Held by worker A from its start to its death (alone), and by worker B while it lives (beside): the window suite's. */
+  /** The window suite's: every worker tracked, worker A's δ measured with the others frozen (window/alone.ts). */
   spans?: SpanLock;
 }
 
@@ -152,9 +159,22 @@ async function afterExit(cell: Cell, w: WorkerProcess): Promise<PhaseEnd | null>
   return null;
 }
 
-function startWorker(cell: Cell, name: string, crashPlan: string | null): WorkerProcess {
-  const w = new WorkerProcess(name, cell.deps.adapter.workerSpec(cell.handle!, { name, crashPlan }));
+/** A worker of the cell, frozen while another cell's measured span runs (the window suite's). */
+function track(cell: Cell, w: WorkerProcess): void {
   cell.workers.push(w);
+  const untrack = cell.deps.spans?.track(w);
+  if (untrack) void w.exited.then(untrack, untrack);
+}
+
+function startWorker(
+  cell: Cell,
+  name: string,
+  crashPlan: string | null,
+  env: Record<string, string> = {},
+): WorkerProcess {
+  const spec = cell.deps.adapter.workerSpec(cell.handle!, { name, crashPlan });
+  const w = new WorkerProcess(name, { ...spec, env: { ...spec.env, ...env } });
+  track(cell, w);
   return w;
 }
 
@@ -238,25 +258,28 @@ async function crashPhase(cell: Cell): Promise<boolean> {
   const occurrence = cell.scenario.crashOccurrence ?? 1;
   const term = cell.scenario.stop === 'term';
   const delay = cell.scenario.killDelayMs;
-  const release = (await cell.deps.spans?.alone()) ?? (() => {});
-  let a: WorkerProcess;
-  let end: PhaseEnd;
-  let grace: ReturnType<typeof graceAfterTerm> | null;
-  let life: WorkerLife;
-  try {
-    a = startWorker(
-      cell,
-      'A',
-      `${point}${occurrence > 1 ? `@${occurrence}` : ''}${delay !== undefined ? `+${delay}` : ''}${term ? ':term' : ''}`,
+  // Measured alone (the window suite): A waits at its point for the machine, then its δ runs.
+  const measured = cell.deps.spans && delay !== undefined ? cell.deps.spans : null;
+  const a = startWorker(
+    cell,
+    'A',
+    `${point}${occurrence > 1 ? `@${occurrence}` : ''}${delay !== undefined ? `+${delay}` : ''}${term ? ':term' : ''}`,
+    measured ? { [CRASH_HOLD_ENV]: '1' } : {},
+  );
+  if (measured)
+    void a.waitForLine(HOLD_LINE, 24 * 3600_000).then(
+      () =>
+        measured.alone(a, async () => {
+          a.signal(HOLD_GO_SIGNAL);
+          await a.exited;
+        }),
+      () => {}, // it left before it ever reached the point
     );
-    grace = term ? graceAfterTerm(a, cell.scenario.graceMs ?? STOP_GRACE_MS) : null;
-    end = await drive(cell, a, { approveNow: point !== 'awaiting-approval' });
-    // Asked to stop, it may finish the run itself before it leaves: the grace decides when it goes.
-    if (end.reason !== 'exit' && !(grace?.termed && end.reason === 'terminal')) await a.kill();
-    life = await a.exited;
-  } finally {
-    release();
-  }
+  const grace = term ? graceAfterTerm(a, cell.scenario.graceMs ?? STOP_GRACE_MS) : null;
+  const end = await drive(cell, a, { approveNow: point !== 'awaiting-approval' });
+  // Asked to stop, it may finish the run itself before it leaves: the grace decides when it goes.
+  if (end.reason !== 'exit' && !(grace?.termed && end.reason === 'terminal')) await a.kill();
+  const life = await a.exited;
   const atPoint = life.crash?.point === point && life.crash.occurrence === occurrence;
   if (grace) {
     cell.stopping = grace.observed(life);
@@ -287,15 +310,6 @@ async function whileNobodyIsAlive(cell: Cell): Promise<void> {
  * bound; nothing else restarts it, and no death is reported for it (the runtime meets its own lease).
  */
 async function resumePhase(cell: Cell): Promise<void> {
-  const release = (await cell.deps.spans?.beside()) ?? (() => {});
-  try {
-    await supervisedResume(cell);
-  } finally {
-    release();
-  }
-}
-
-async function supervisedResume(cell: Cell): Promise<void> {
   const { adapter, boundMs, worldUrl } = cell.deps;
   const run = await supervise({
     adapter,
@@ -308,7 +322,7 @@ async function supervisedResume(cell: Cell): Promise<void> {
     pollMs: cell.deps.pollMs ?? 200,
     cost: cell.harness,
     onView: (view, err) => noteView(cell, view, err),
-    onWorker: (w) => cell.workers.push(w),
+    onWorker: (w) => track(cell, w),
     approve: () => (cell.approvals.length === 0 ? approve(cell, 'B') : Promise.resolve()),
   });
   const b = run.workers.at(-1)!;

@@ -231,47 +231,60 @@ describe("a series' figures, in the delays asked", () => {
 });
 
 describe('a measured worker A alone', () => {
-  const later = () => new Promise((r) => setImmediate(r));
+  /** A worker as the lock sees it: the signals it was sent, in order. */
+  const worker = (name: string) => {
+    const got: string[] = [];
+    return {
+      name,
+      got,
+      alive: true,
+      signal(sig: NodeJS.Signals) {
+        got.push(sig);
+      },
+    };
+  };
 
-  it('waits for the workers beside it, holds the machine alone, and lets no new one start meanwhile', async () => {
+  it('freezes every other worker for the span, wakes them after, one span at a time', async () => {
     const lock = spanLock();
-    const events: string[] = [];
-    const b1 = await lock.beside();
-    const b2 = await lock.beside();
-    const a = lock.alone().then((release) => {
-      events.push('A');
-      return release;
+    const [a, b, c] = [worker('A'), worker('B'), worker('C')];
+    for (const w of [a, b, c]) lock.track(w);
+    const order: string[] = [];
+    let endFirst!: () => void;
+    const first = lock.alone(a, async () => {
+      order.push('A go');
+      a.signal('SIGUSR2');
+      await new Promise<void>((r) => (endFirst = r));
     });
-    const b3 = lock.beside().then((release) => {
-      events.push('B3');
-      return release;
+    const second = lock.alone(c, async () => {
+      order.push('C go');
     });
-    await later();
-    expect(events).toEqual([]);
-    b1();
-    await later();
-    expect(events).toEqual([]);
-    b2();
-    const releaseA = await a;
-    await later();
-    expect(events).toEqual(['A']);
-    // A second measured span waits for the first.
-    const a2 = lock.alone().then((release) => {
-      events.push('A2');
-      return release;
-    });
-    releaseA();
-    releaseA(); // a second release changes nothing
-    (await a2)();
-    (await b3)();
-    expect(events).toEqual(['A', 'A2', 'B3']);
+    await new Promise((r) => setImmediate(r));
+    // B and C are frozen while A's span runs, A is not; C's turn waits.
+    expect([a.got, b.got, c.got, order]).toEqual([['SIGUSR2'], ['SIGSTOP'], ['SIGSTOP'], ['A go']]);
+    // A worker started during the span is frozen at once.
+    const d = worker('D');
+    lock.track(d);
+    expect(d.got).toEqual(['SIGSTOP']);
+    endFirst();
+    await first;
+    await second;
+    expect(order).toEqual(['A go', 'C go']);
+    expect(b.got).toEqual(['SIGSTOP', 'SIGCONT', 'SIGSTOP', 'SIGCONT']);
+    // C was woken after A's span, and not frozen during its own; A was frozen during C's.
+    expect(c.got).toEqual(['SIGSTOP', 'SIGCONT']);
+    expect(a.got).toEqual(['SIGUSR2', 'SIGSTOP', 'SIGCONT']);
   });
 
-  it('workers B run beside one another', async () => {
+  it('leaves alone a worker that has left, and a span that fails still wakes the others', async () => {
     const lock = spanLock();
-    const [r1, r2] = await Promise.all([lock.beside(), lock.beside()]);
-    r1();
-    r2();
-    (await lock.alone())();
+    const [a, b, gone] = [worker('A'), worker('B'), worker('gone')];
+    lock.track(a);
+    lock.track(b);
+    const untrack = lock.track(gone);
+    untrack();
+    await expect(lock.alone(a, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect([b.got, gone.got]).toEqual([['SIGSTOP', 'SIGCONT'], []]);
+    await lock.alone(b, async () => {});
+    expect(a.got).toEqual(['SIGSTOP', 'SIGCONT']);
   });
 });
