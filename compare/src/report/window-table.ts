@@ -2,15 +2,7 @@ import { WINDOW_STEP_POINTS, WINDOW_STEPS } from '@vendor-review/conformance';
 import type { Column, Row, Section } from './document.ts';
 import type { RuntimeLook } from './svg.ts';
 import { renderWindowChart } from './window-chart.ts';
-import {
-  lineLabel,
-  notKept,
-  realDelays,
-  spread,
-  windowLines,
-  type WindowLine,
-  type WindowRow,
-} from './window-rows.ts';
+import { lineLabel, notKept, realDelays, spread, windowLines, type WindowLine, type WindowRow } from './window-rows.ts';
 
 /**
  * The window suite as a report section: per step, a chart (HTML) and a table with one line per

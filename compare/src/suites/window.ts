@@ -31,7 +31,8 @@ import type { Lanes, Suite, SuitePlan } from './suite.ts';
  * work ended and worker B resumes, as in the crash matrix (`runCell`). The δs are chosen round by
  * round (conformance window/sweep.ts): every series climbs the ladder until nothing re-runs, then
  * tries finer where the outcome flipped. Each round's cells run `--concurrency` at a time, `runs`
- * per δ (`--repeat`, default WINDOW_RUNS). The review has one requirement: the window is about one step, and a short run is many more samples.
+ * per δ (`--repeat`, default WINDOW_RUNS), but each δ alone: worker A waits at its point until every
+ * other worker is frozen (conformance window/alone.ts). The review has one requirement: the window is about one step, and a short run is many more samples.
  */
 interface WindowPlan extends SuitePlan {
   runtimes: readonly RuntimeInfo[];
@@ -45,7 +46,7 @@ interface WindowPlan extends SuitePlan {
 export const windowSuite: Suite<WindowPlan, CellObservation, WindowRow> = {
   name: 'window',
   about:
-    'the commit window (how long after a step finishes a kill still runs it again, and the first checkpoint: about 9 minutes for five runtimes on the 2-core machine)',
+    'the commit window (how long after a step finishes a kill still runs it again, and the first checkpoint: about 10 minutes for five runtimes on the 2-core machine; each δ with every other worker frozen, the servers and PostgreSQL shared)',
   byDefault: false,
   // Before the crash and hazard rows, not beside them: a machine kept busy by others lengthens the window.
   phase: 'alone',

@@ -167,7 +167,11 @@ describe('the first checkpoint: the start call, the run it left, and the start r
 
   it('held when worker A died and resumed: kept, one run', () => {
     const o = windowOutcome(observed(s, [mail(9)], 5, { durableAtCrash: record(1), durableFinal: record(1) }));
-    expect(o).toMatchObject({ reran: false, lost: false, start: { existedAtKill: true, runsAfter: 1, secondRun: false } });
+    expect(o).toMatchObject({
+      reran: false,
+      lost: false,
+      start: { existedAtKill: true, runsAfter: 1, secondRun: false },
+    });
   });
 
   it('not held when worker A died: lost with it, once, whatever worker B then made of the start', () => {
