@@ -61,9 +61,12 @@ export async function act(a: Arrival, detail = ''): Promise<void> {
   if (entry.delayMs !== undefined) {
     // Held: the step waits here until the harness has the machine to itself; δ starts then.
     if (process.env[CRASH_HOLD_ENV] === '1') {
+      // A signal listener does not keep a process alive: the timer does, until the go.
+      const alive = setInterval(() => {}, 60_000);
       const go = new Promise((resolve) => process.once(HOLD_GO_SIGNAL, resolve));
       process.stderr.write(`${formatHoldLine(entry.point, a.occurrence)}\n`);
       await go;
+      clearInterval(alive);
     }
     // Node's timers may fire a fraction of a millisecond early by the monotonic clock; the plan
     // promises at least the delay it names, so an early timer waits out the rest. How busy the
