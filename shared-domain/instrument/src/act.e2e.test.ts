@@ -94,28 +94,33 @@ describe('crash plans', () => {
     });
   }
 
-  it('a process freezes itself at a stop point and carries on after SIGCONT', async () => {
-    const child = underPlan('boundary:stop', ["await reach('boundary');", "process.stdout.write('went on\\n');"]);
-    let stderr = '';
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    const announced = new Promise<void>((resolve) =>
+  /** A child's output as it comes, and the moment its stderr first holds a line that `said` accepts. */
+  function watched(child: ReturnType<typeof underPlan>, said: (line: string) => boolean) {
+    const seen = { out: '', err: '' };
+    child.stdout.on('data', (d: Buffer) => (seen.out += d.toString()));
+    const saw = new Promise<void>((resolve) =>
       child.stderr.on('data', (d: Buffer) => {
-        stderr += d.toString();
-        if (stderr.includes('\n')) resolve();
+        seen.err += d.toString();
+        if (seen.err.split('\n').some(said)) resolve();
       }),
     );
-    await announced;
-    const line = parseCrashLine(stderr.split('\n')[0]!);
+    return { seen, saw };
+  }
+
+  it('a process freezes itself at a stop point and carries on after SIGCONT', async () => {
+    const child = underPlan('boundary:stop', ["await reach('boundary');", "process.stdout.write('went on\\n');"]);
+    const { seen, saw } = watched(child, (l) => l.startsWith('CRASHPOINT'));
+    await saw;
+    const line = parseCrashLine(seen.err.split('\n')[0]!);
     expect(line).toMatchObject({ point: 'boundary', action: 'stop', pid: child.pid });
     // The announcement comes right before the stop: wait until the kernel says the process is stopped.
     const state = () => spawnSync('ps', ['-o', 'stat=', '-p', String(child.pid)], { encoding: 'utf8' }).stdout.trim();
     while (!state().startsWith('T')) await new Promise((r) => setTimeout(r, 20));
-    expect(stdout).toBe('');
+    expect(seen.out).toBe('');
     child.kill('SIGCONT');
     const code = await new Promise((resolve) => child.once('close', resolve));
     expect(code).toBe(0);
-    expect(stdout).toBe('went on\n');
+    expect(seen.out).toBe('went on\n');
   });
 
   it('a delayed kill lets the step go on, then dies, and says how late it really was', async () => {
@@ -150,25 +155,17 @@ describe('crash plans', () => {
       ],
       { [CRASH_HOLD_ENV]: '1' },
     );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    const held = new Promise<void>((resolve) =>
-      child.stderr.on('data', (d: Buffer) => {
-        err += d.toString();
-        if (err.split('\n').some((l) => HOLD_LINE.test(l))) resolve();
-      }),
-    );
-    await held;
+    const { seen, saw } = watched(child, (l) => HOLD_LINE.test(l));
+    await saw;
     // Held: the step has not returned, and nothing kills it until the go.
-    expect(out).toBe('');
+    expect(seen.out).toBe('');
     const goAt = performance.now();
     child.kill(HOLD_GO_SIGNAL);
     const signal = await new Promise((resolve) => child.once('close', (_c, sig) => resolve(sig)));
     expect(signal).toBe('SIGKILL');
     expect(performance.now() - goAt).toBeGreaterThanOrEqual(29);
-    expect(out).toBe('step returned\n');
-    const line = parseCrashLine(err.split('\n').find((l) => l.startsWith('CRASHPOINT'))!);
+    expect(seen.out).toBe('step returned\n');
+    const line = parseCrashLine(seen.err.split('\n').find((l) => l.startsWith('CRASHPOINT'))!);
     expect(line).toMatchObject({ point: 'after-model', action: 'kill' });
     expect(line!.delayMs).toBeGreaterThanOrEqual(30);
   });
