@@ -50,7 +50,7 @@ export const USAGE = `usage: pnpm compare [options]
   (default: for every registered runtime, its default configuration and its hardened one against every crash
   point, killed with SIGKILL, once each, and one production hazard per lesson (--hazard below): about 2.5
   minutes with five runtimes and plain on the 2-core machine measured; --full adds the rest: 7 minutes there
-  with four runtimes, before the window suite, which adds about 9 more)
+  with four runtimes, before the window suite, which adds about 10 more)
   --full                                 every durability mode, --stop kill,term, every suite (granularity too), and
                                          the cells and hazard rows whose outcome depends on timing ${VARYING_REPEATS} times, to show
                                          their distribution
@@ -77,8 +77,9 @@ ${wrap(
   --granularity ${GRANULARITIES.join(',')}
                                          the granularity suite's node sizes (default: all three), in the hardened
                                          variant unless --variant says otherwise
-  --window-step start,model,note         the window suite's steps (default: all three): the first checkpoint (after
-                                         the first step began), after the model's answer, after the tracker's note
+  --window-step start,model,note         the window suite's steps (default: all three): the first checkpoint (δ from
+                                         the call that starts the run, in the process that makes it; not Temporal),
+                                         after the model's answer, after the tracker's note
   --delay    <ms>[,<ms>…]                the window suite's delays, climbed until two in a row run nothing again, finer
                                          ones added where the outcome flips (default: ${WINDOW_DELAYS_MS.join(',')})
   --repeat N                             run every cell and hazard row N times and show the distribution (default:
@@ -87,7 +88,9 @@ ${wrap(
   --model-upstream URL                   forward model calls to a real OpenAI-compatible provider (…/v1), still
                                          counted and priced by the world: model from OPENAI_MODEL, key from OPENAI_API_KEY
   --clean                                remove what earlier runs left in DATABASE_URL's database (only that), then exit
-  --concurrency N                        cells run at once (default: two per CPU core, 4 to 16: ${defaultConcurrency()} here)
+  --concurrency N                        cells run at once (default: two per CPU core, 4 to 16: ${defaultConcurrency()} here); in the
+                                         window suite each δ runs alone whatever N: every other worker is frozen from
+                                         the δ's start to worker A's kill (servers and PostgreSQL stay shared)
   --bound S                              seconds before a waiting phase is declared stuck (default: 90)
   --json                                 print only the results JSON on stdout (progress on stderr)
   --report-dir DIR                       where results.json, results.md, report.html go (default: ./report)

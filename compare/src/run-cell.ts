@@ -13,6 +13,7 @@ import {
   type HazardObservation,
   type HazardScenario,
   type Scenario,
+  type SpanLock,
 } from '@vendor-review/conformance';
 import type { ReviewRequestInput } from '@vendor-review/pipeline';
 import type { Infra } from './infra.ts';
@@ -21,6 +22,8 @@ import type { Infra } from './infra.ts';
 export interface RunSettings {
   request: ReviewRequestInput;
   boundMs: number;
+  /** The window suite's: a measured worker A's δ with every other worker frozen (conformance window/alone.ts). */
+  spans?: SpanLock;
 }
 
 /** One cell on this infrastructure, through its runtime's adapter. */
@@ -38,6 +41,7 @@ export async function runCellOn(
       worldUrl: infra.worldUrl,
       request: o.request,
       boundMs: o.boundMs,
+      ...(o.spans ? { spans: o.spans } : {}),
     });
   } catch (err) {
     return errorObservation(

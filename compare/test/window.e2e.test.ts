@@ -1,5 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { isWindowScenario, type CellObservation, type WindowScenario } from '@vendor-review/conformance';
+import {
+  isWindowScenario,
+  windowSeriesFigures,
+  type CellObservation,
+  type WindowScenario,
+} from '@vendor-review/conformance';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { observedBy, type RunCompareResult } from '../src/run-compare.ts';
 import { windowSuite } from '../src/suites/window.ts';
@@ -15,6 +20,9 @@ import { compareForTest } from './user-database.ts';
  */
 const DELAYS = [0, 200];
 let run: RunCompareResult;
+/** The first checkpoint, LangGraph hardened: killed at once, and long after invoke() began. */
+const START_DELAYS = [0, 1000];
+let startRun: RunCompareResult;
 
 beforeAll(async () => {
   run = await compareForTest({
@@ -26,11 +34,19 @@ beforeAll(async () => {
     windowDelays: DELAYS,
     repeat: 2,
   });
+  startRun = await compareForTest({
+    suites: ['window'],
+    runtimes: ['langgraph'],
+    variants: ['hardened'],
+    windowSteps: ['start'],
+    windowDelays: START_DELAYS,
+    repeat: 1,
+  });
 }, 15 * 60_000);
 
 type WindowCell = CellObservation & { scenario: WindowScenario };
-const cells = (): WindowCell[] =>
-  observedBy(run, windowSuite).filter((o): o is WindowCell => isWindowScenario(o.scenario));
+const cells = (of: RunCompareResult = run): WindowCell[] =>
+  observedBy(of, windowSuite).filter((o): o is WindowCell => isWindowScenario(o.scenario));
 /** The first model call's operation, and whether anyone made it again: the ledger's own answer. */
 const ranAgain = (o: CellObservation) => {
   const calls = o.ledger.filter((e) => e.kind === 'model' && e.outcome !== 'fault').sort((a, b) => a.seq - b.seq);
@@ -71,6 +87,44 @@ describe('the commit window, measured', () => {
       expect(later.length).toBe(line.durable.keptLater);
       expect(later.every((o) => o.reran === false)).toBe(true);
     }
+  });
+
+  it('one measured δ at a time, at the default concurrency: no two kills’ spans overlap', () => {
+    // A measured A waits at its point for the machine (the others frozen), then dies δ later: [at − δ, at].
+    const spans = cells()
+      .flatMap((o) => (o.crash?.delayMs === undefined ? [] : [[o.crash.at - o.crash.delayMs, o.crash.at] as const]))
+      .sort((x, y) => x[0] - y[0]);
+    expect(spans.length).toBeGreaterThanOrEqual(2 * 2);
+    // Epoch ms at the kill is whole milliseconds: a span may share its last one with the next.
+    for (let i = 1; i < spans.length; i++) expect(spans[i]![0]).toBeGreaterThanOrEqual(spans[i - 1]![1] - 1);
+  });
+
+  it("every row carries its series' figures, the same as the points of all its rows", () => {
+    const rows = windowRows(run.results);
+    for (const r of rows) {
+      const mine = rows.filter((x) => x.variant === r.variant && x.durability === r.durability && x.step === r.step);
+      expect(r.figures).toEqual(windowSeriesFigures(mine));
+      expect(r.lateMs?.n ?? 0).toBe(r.outcomes.filter((o) => o.lateMs !== null).length);
+    }
+  });
+
+  it('the first checkpoint: δ from invoke(), in the worker; the run lost or held, and the start retried makes no second', () => {
+    const mine = cells(startRun);
+    expect(mine.length).toBeGreaterThanOrEqual(START_DELAYS.length);
+    for (const o of mine) {
+      expect([o.scenario.id, o.status], `${o.note} ${JSON.stringify(o.workers)}`).toEqual([o.scenario.id, 'completed']);
+      expect(o.crash).toMatchObject({ point: 'start-call', detail: expect.stringMatching(/^thread=/) });
+      // One run in LangGraph's record and one mail in the world, whatever the kill left.
+      expect(o.durableFinal?.runs).toBe(1);
+      expect(o.ledger.filter((e) => e.kind === 'mail').length).toBe(1);
+    }
+    const at = (d: number) => mine.find((o) => o.scenario.window.delayMs === d)!;
+    // Killed before invoke() could write anything: LangGraph held no run, worker B started it anew.
+    expect(at(0).durableAtCrash?.runs).toBe(0);
+    expect(at(1000).durableAtCrash?.runs).toBe(1);
+    const rows = windowRows(startRun.results);
+    expect(rows.find((r) => r.delayMs === 0)).toMatchObject({ lost: 1, startRuns: { existed: 0, secondRuns: 0 } });
+    expect(rows.find((r) => r.delayMs === 1000)).toMatchObject({ lost: 0, startRuns: { existed: 1, secondRuns: 0 } });
   });
 
   it('the report has the table and, in HTML, a chart per step', () => {

@@ -106,7 +106,8 @@ export async function createDbosAdapter(o: DbosAdapterOptions): Promise<RuntimeA
 
     async durableRecord(h: RunHandle): Promise<DurableRecord> {
       const [steps, wf] = await Promise.all([client.listWorkflowSteps(h.runId), client.getWorkflow(h.runId)]);
-      return toDurableRecord(steps ?? [], wf?.recoveryAttempts);
+      // One workflow row per id: DBOS's own key, so a count past 1 cannot happen.
+      return { ...toDurableRecord(steps ?? [], wf?.recoveryAttempts), runs: wf ? 1 : 0 };
     },
 
     // One owner at a time (DBOS's owner token): every claim of the workflow, its first start or a

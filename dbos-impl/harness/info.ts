@@ -34,6 +34,8 @@ const DBOS_READS_BY_SERIALIZATION =
 /** DBOS Transact as the harness sees it: no durability modes, a step journal in PostgreSQL. */
 export const DBOS_INFO: RuntimeInfo = {
   name: 'dbos',
+  startCall:
+    'the worker, at DBOS.startWorkflow (harness/worker-run.ts): the process that starts the workflow is the one that runs it',
   label: 'DB',
   title: 'DBOS',
   colour: '#059669',

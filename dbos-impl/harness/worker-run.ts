@@ -5,6 +5,7 @@
  * pass on a decision that came before it existed, and leave once it has ended.
  */
 import { DBOS } from '@dbos-inc/dbos-sdk';
+import { START_AGAIN_ENV, startCalled } from '@vendor-review/instrument';
 import { parseCli, UsageError, workerPool } from '@vendor-review/worker-io';
 import { launchReviewWorker, readLaunchConfig, type LaunchOptions } from '../src/launch.ts';
 import { DBOS_RUNS } from '../src/store.ts';
@@ -37,14 +38,18 @@ export async function runOneRun(options: Pick<LaunchOptions, 'wrapStep'> = {}): 
       await worker.shutdown();
       return VERSION_CHECK_EXIT;
     }
-    const handle = existing
-      ? DBOS.retrieveWorkflow(runId)
-      : await DBOS.startWorkflow(worker.vendorReview, { workflowID: runId })({
-          runId,
-          variant: run.variant,
-          granularity: run.granularity,
-          request: run.request,
-        });
+    // START_AGAIN: the first checkpoint's worker B, retrying the start with the same id whatever it finds.
+    const startAgain = process.env[START_AGAIN_ENV] === '1';
+    if (!existing || startAgain) await startCalled(`run=${runId}`);
+    const handle =
+      existing && !startAgain
+        ? DBOS.retrieveWorkflow(runId)
+        : await DBOS.startWorkflow(worker.vendorReview, { workflowID: runId })({
+            runId,
+            variant: run.variant,
+            granularity: run.granularity,
+            request: run.request,
+          });
     // A decision that came before the workflow existed (adapter.approve kept it): send it on now.
     const early = await DBOS_RUNS.keptDecision(pool, runId);
     if (early) await DBOS.send(runId, early, APPROVAL_TOPIC, approvalKey(runId));

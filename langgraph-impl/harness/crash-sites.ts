@@ -2,7 +2,11 @@ import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { Serialized } from '@langchain/core/load/serializable';
 import type { ChainValues } from '@langchain/core/utils/types';
 import type { Checkpoint } from '@langchain/langgraph-checkpoint';
+<<<<<<< HEAD
 import { commitWritten, MID_COMMIT_STEP, stepBegins, watchForWait } from '@vendor-review/instrument';
+=======
+import { commitWritten, startCalled, stepBegins, watchForWait } from '@vendor-review/instrument';
+>>>>>>> w54
 import type pg from 'pg';
 import { ReviewSaver } from '../src/checkpointer.ts';
 import { ENTRYPOINT_NAME } from '../src/functional/review.ts';
@@ -33,13 +37,18 @@ export class StepSites extends BaseCallbackHandler {
     _chain: Serialized,
     _inputs: ChainValues,
     _runId: string,
-    _parentRunId?: string,
+    parentRunId?: string,
     tags?: string[],
     metadata?: Record<string, unknown>,
     _runType?: string,
     runName?: string,
   ): Promise<void> {
     if (typeof metadata?.thread_id === 'string') this.threads.add(metadata.thread_id);
+    // The graph's (or entrypoint's) own run, with no parent: invoke() has begun, nothing is checkpointed yet.
+    if (!parentRunId && typeof metadata?.thread_id === 'string') {
+      await startCalled(`thread=${metadata.thread_id}`);
+      return;
+    }
     const node = metadata?.langgraph_node;
     if (!runName || runName !== node || !tags?.some((t) => t.startsWith('graph:step:'))) return;
     // The entrypoint is the Functional API's whole run, not a step of it.

@@ -65,5 +65,7 @@ export function toDurableRecord(
         },
       ]
     : [];
-  return { runtime, kind: 'checkpoints', marks, bytes: record.bytes ?? null, claims };
+  // Every invoke() with an input writes a checkpoint of source `input` first: one per run started on the thread.
+  const runs = record.checkpoints.filter((c) => c.source === 'input').length;
+  return { runtime, kind: 'checkpoints', marks, bytes: record.bytes ?? null, claims, runs };
 }

@@ -9,6 +9,7 @@ const NAIVE_DIES_OF_SIGTERM =
  */
 export const LANGGRAPH: RuntimeInfo = {
   name: 'langgraph',
+  startCall: "the worker, at the graph's invoke() (its root run beginning, seen by the harness's callback handler)",
   label: 'LG',
   title: 'LangGraph',
   colour: '#2563eb',

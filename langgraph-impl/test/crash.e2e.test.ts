@@ -24,7 +24,10 @@ const pendingWrites = (id: string) => {
 
 /** Where the last durable checkpoint is, per crash point, when each step's checkpoint is committed before the next starts. */
 // The matrix's points (MATRIX_CRASH_POINTS).
-const SYNC_KEEPS: Record<Exclude<CrashPointName, 'first-step' | 'before-deliver'>, (variant: string) => string> = {
+const SYNC_KEEPS: Record<
+  Exclude<CrashPointName, 'first-step' | 'start-call' | 'before-deliver'>,
+  (variant: string) => string
+> = {
   boundary: () => 'FETCH',
   'after-fetch': () => 'SELECT_PAGE',
   'parallel-fetch': () => 'SELECT_PAGE',

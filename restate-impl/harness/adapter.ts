@@ -140,10 +140,10 @@ export async function createRestateAdapter(o: RestateAdapterOptions): Promise<Ru
     },
 
     async durableRecord(h: RestateHandle): Promise<DurableRecord> {
-      const inv = await journal.invocation(h.service, h.runId);
-      if (!inv) return { runtime: 'restate', kind: 'history', marks: [], bytes: 0 };
+      const [inv, runs] = await Promise.all([journal.invocation(h.service, h.runId), journal.runs(h.service, h.runId)]);
+      if (!inv) return { runtime: 'restate', kind: 'history', marks: [], bytes: 0, runs };
       const rows = await journal.entries(inv.id);
-      return { ...toDurableRecord(rows), bytes: rows.reduce((sum, r) => sum + Number(r.raw_length ?? 0), 0) };
+      return { ...toDurableRecord(rows), bytes: rows.reduce((sum, r) => sum + Number(r.raw_length ?? 0), 0), runs };
     },
 
     // The server hands the invocation to one attempt at a time; a new attempt closes the stream of

@@ -3,6 +3,7 @@
  * it what a deploy script and a client do for one run: register the cell's deployment, submit the
  * run if nobody has, and leave once it has ended. Each cell deploys the service under a name of its own (service-name.ts).
  */
+import { startCalled } from '@vendor-review/instrument';
 import { isConnectionLoss, parseCli, sleep, UsageError, workerPool } from '@vendor-review/worker-io';
 import {
   attachReview,
@@ -96,6 +97,8 @@ export async function serveRun(config: EndpointRunConfig, sdk: ServeOptions['sdk
     );
     const deployment = await registered(() => untilAnswered(() => registerDeployment(urls, deploymentUrl)));
     const input = { runId, variant: run.variant, granularity: run.granularity, request: run.request };
+    // Every process of the run submits it (the server keeps one run per workflow key): A's submit is the start call.
+    await startCalled(`run=${runId}`);
     await untilAnswered(() => submitReview(urls, service, input));
     // The server keeps an invocation on the deployment it started on, and will never hand it to
     // this one: hardened says so and leaves, instead of waiting beside it in silence.

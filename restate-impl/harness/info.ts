@@ -30,6 +30,8 @@ const FOREIGN_APPROVAL_WAITS =
 /** Restate as the harness sees it: no durability modes, a journal kept by its own server. */
 export const RESTATE_INFO: RuntimeInfo = {
   name: 'restate',
+  startCall:
+    "the endpoint process, at its submit to the server's ingress (harness/endpoint-run.ts): the cell's one process both serves the workflow and is the client that submits it, so the kill takes both",
   label: 'RS',
   title: 'Restate',
   colour: '#dc2626',

@@ -57,6 +57,16 @@ export class RestateJournal {
     return rows[0] ?? null;
   }
 
+  /** How many invocations of the workflow's `run` handler the server holds for this key (a second submit attaches: 1). */
+  async runs(service: string, key: string): Promise<number> {
+    const rows = await this.query<{ n: number | string }>(
+      `SELECT count(*) AS n FROM sys_invocation
+       WHERE target_service_name = ${sqlName(service)} AND target_service_key = ${sqlName(key)}
+         AND target_handler_name = 'run'`,
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   async entries(invocationId: string): Promise<JournalRow[]> {
     return this.query<JournalRow>(
       `SELECT index, entry_type, name, entry_lite_json, appended_at, raw_length FROM sys_journal

@@ -117,11 +117,14 @@ export function buildProductionRows(
 
 const STATUS_RANK: Record<CellStatus, number> = { completed: 0, stuck: 2, failed: 1, lost: 3, error: 4 };
 
-export function median(xs: number[]): number | null {
+export function median(xs: number[], o: { exact?: boolean } = {}): number | null {
   if (!xs.length) return null;
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : Math.round((s[mid - 1]! + s[mid]!) / 2);
+  if (s.length % 2) return s[mid]!;
+  const between = (s[mid - 1]! + s[mid]!) / 2;
+  // Whole milliseconds, unless the figure is finer than that (a timer's lateness, a share).
+  return o.exact ? between : Math.round(between);
 }
 
 /**

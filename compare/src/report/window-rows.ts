@@ -2,11 +2,13 @@ import { DURABILITIES, VARIANTS } from '@vendor-review/pipeline';
 import {
   isWindowScenario,
   timeToDurable,
+  windowSeriesFigures,
   windowOutcome,
   windowPoint,
   windowSeriesId,
   WINDOW_STEPS,
   type CellObservation,
+  type WindowPoint,
   type WindowScenario,
   type WindowSeries,
 } from '@vendor-review/conformance';
@@ -16,6 +18,12 @@ import type { WindowRow } from './window-schema.ts';
 export type { WindowRow } from './window-schema.ts';
 
 type WindowCell = CellObservation & { scenario: WindowScenario };
+
+/** A figure over the runs that have it: how many, the median and the largest. */
+export function spread(xs: readonly (number | null)[]): { n: number; median: number; max: number } | null {
+  const have = xs.filter((x): x is number => x !== null);
+  return have.length ? { n: have.length, median: median(have, { exact: true })!, max: Math.max(...have) } : null;
+}
 
 /** One row per series and asked delay, its runs under it; series in table order, delays rising. */
 export function buildWindowRows(
@@ -32,6 +40,7 @@ export function buildWindowRows(
     const w = runs[0]!.scenario.window;
     const outcomes = runs.map((o) => ({ runId: o.runId, status: o.status, ...windowOutcome(o) }));
     const point = windowPoint(w.delayMs, outcomes);
+    const starts = outcomes.flatMap((o) => (o.start ? [o.start] : []));
     rows.push({
       suite: 'window',
       runtime: w.runtime,
@@ -44,8 +53,21 @@ export function buildWindowRows(
       status: point.judged || point.lost ? 'ran' : 'error',
       cellId,
       wallMs: median(runs.map((o) => o.endedAt - o.startedAt)) ?? 0,
+      lateMs: spread(outcomes.map((o) => o.lateMs)),
+      cpuBusy: spread(outcomes.map((o) => o.cpuBusy)),
+      startRuns: starts.length
+        ? {
+            existed: starts.filter((x) => x.existedAtKill === true).length,
+            secondRuns: starts.filter((x) => x.secondRun).length,
+          }
+        : null,
+      figures: windowSeriesFigures([]), // the series' own, once all its rows are in (below)
     });
   }
+  // Every row of a series carries the series' figures, from all its delays.
+  const series = new Map<string, WindowPoint[]>();
+  for (const r of rows) series.set(windowSeriesId(r), [...(series.get(windowSeriesId(r)) ?? []), r]);
+  for (const r of rows) r.figures = windowSeriesFigures(series.get(windowSeriesId(r))!);
   const runtimes = [...new Set(rows.map((r) => r.runtime))];
   const key = (r: WindowRow) => [
     WINDOW_STEPS.indexOf(r.step),

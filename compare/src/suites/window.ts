@@ -3,6 +3,7 @@ import {
   nextDelays,
   oneRequirement,
   runMatrix,
+  spanLock,
   windowOutcome,
   windowPoint,
   windowScenario,
@@ -30,7 +31,8 @@ import type { Lanes, Suite, SuitePlan } from './suite.ts';
  * work ended and worker B resumes, as in the crash matrix (`runCell`). The δs are chosen round by
  * round (conformance window/sweep.ts): every series climbs the ladder until nothing re-runs, then
  * tries finer where the outcome flipped. Each round's cells run `--concurrency` at a time, `runs`
- * per δ (`--repeat`, default WINDOW_RUNS). The review has one requirement: the window is about one step, and a short run is many more samples.
+ * per δ (`--repeat`, default WINDOW_RUNS), but each δ alone: worker A waits at its point until every
+ * other worker is frozen (conformance window/alone.ts). The review has one requirement: the window is about one step, and a short run is many more samples.
  */
 interface WindowPlan extends SuitePlan {
   runtimes: readonly RuntimeInfo[];
@@ -44,7 +46,7 @@ interface WindowPlan extends SuitePlan {
 export const windowSuite: Suite<WindowPlan, CellObservation, WindowRow> = {
   name: 'window',
   about:
-    'the commit window (how long after a step finishes a kill still runs it again, and the first checkpoint: about 9 minutes for five runtimes on the 2-core machine)',
+    'the commit window (how long after a step finishes a kill still runs it again, and the first checkpoint: about 10 minutes for five runtimes on the 2-core machine; each δ with every other worker frozen, the servers and PostgreSQL shared)',
   byDefault: false,
   // Before the crash and hazard rows, not beside them: a machine kept busy by others lengthens the window.
   phase: 'alone',
@@ -84,6 +86,8 @@ async function sweep(o: WindowPlan, lanes: Lanes, observer: RunObserver): Promis
   const expectedMs = lanes.expectedMs(null);
   const points = new Map<string, WindowPoint[]>(o.series.map((s) => [windowSeriesId(s), []]));
   const all: CellObservation[] = [];
+  // One measured δ at a time, every other worker frozen, whatever --concurrency says.
+  const spans = spanLock();
   const label = (s: WindowScenario, repetition: number) => {
     const w = s.window;
     return `${lanes.labelOf(w.runtime)} ${w.variant}${w.durability ? ` ${w.durability}` : ''} ${WINDOW_STEP_POINTS[w.step].point} +${w.delayMs} ms #${repetition + 1}`;
@@ -104,12 +108,13 @@ async function sweep(o: WindowPlan, lanes: Lanes, observer: RunObserver): Promis
         const s = scenario as WindowScenario;
         const id = `window ${s.id}#${repetition}`;
         lanes.progress.started(id, label(s, repetition), expectedMs);
-        const obs = await runCellOn(lanes.infra, s, repetition, { request, boundMs: lanes.boundMs });
+        const obs = await runCellOn(lanes.infra, s, repetition, { request, boundMs: lanes.boundMs, spans });
         observer.cell(obs);
         lanes.progress.finished(id);
         const w = windowOutcome(obs as CellObservation & { scenario: WindowScenario });
         outcomes.set(obs, w);
-        const real = w.realDelayMs === null ? '' : ` (died ${w.realDelayMs.toFixed(1)} ms after)`;
+        const busy = w.cpuBusy === null ? '' : `, CPU ${Math.round(w.cpuBusy * 100)} % busy`;
+        const real = w.realDelayMs === null ? '' : ` (died ${w.realDelayMs.toFixed(1)} ms after${busy})`;
         const verdict = w.lost
           ? 'the run was lost'
           : w.reran === null

@@ -10,6 +10,8 @@ import { BEFORE_THE_GATE, runConfigurations, type RuntimeInfo } from '@vendor-re
  */
 export const LANGGRAPH_FUNCTIONAL: RuntimeInfo = {
   name: 'langgraph-functional',
+  startCall:
+    "the worker, at the entrypoint's invoke() (its root run beginning, seen by the harness's callback handler)",
   label: 'LF',
   title: 'LangGraph Functional API',
   colour: '#d97706',

@@ -80,6 +80,12 @@ export interface DurableRecord {
   /** A chain of checkpoints (with pending writes), an event history, or nothing durable at all. */
   kind: 'checkpoints' | 'history' | 'none';
   marks: DurableMark[];
+  /**
+   * How many runs the runtime's own record holds under this run's id (LangGraph: invocations with
+   * an input on the thread; DBOS: workflows; Restate: invocations of the workflow's run handler):
+   * 0 when it never kept the start. Absent where the adapter does not count them.
+   */
+  runs?: number;
   /** How many bytes the runtime stores for this run, when it can say. */
   bytes?: number | null;
   /**
@@ -106,6 +112,12 @@ export interface RuntimeInfo {
   readonly colour: string;
   /** The ways it can run, the baseline configuration of each variant first. */
   readonly configurations: readonly RunConfig[];
+  /**
+   * Where its harness makes the call that starts a run, and reaches `start-call` just before it:
+   * the process and the call, for the commit window's first checkpoint. Absent: that step is not
+   * measured for it (its start call is not made in a process a cell can kill).
+   */
+  readonly startCall?: string;
   /** The suites it takes part in; all when omitted. */
   readonly suites?: readonly Suite[];
   /** Where its crash cells depart from the catalogue's rule (crash-expectations.ts), each with its reason. */

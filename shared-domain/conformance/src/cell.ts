@@ -1,6 +1,13 @@
 import { sleep } from '@vendor-review/worker-io';
 import { type Decision, type RunView, isTerminal, type ReviewRequestInput } from '@vendor-review/pipeline';
-import { parseCrashLine, STOP_GRACE_MS } from '@vendor-review/instrument';
+import {
+  CRASH_HOLD_ENV,
+  HOLD_GO_SIGNAL,
+  HOLD_LINE,
+  parseCrashLine,
+  START_AGAIN_ENV,
+  STOP_GRACE_MS,
+} from '@vendor-review/instrument';
 import { type RunHandle, type RuntimeAdapter } from './adapter.ts';
 import { WorkerProcess, type WorkerLife } from '@vendor-review/testbed';
 import { worldClient, type LedgerEntry } from '@vendor-review/world';
@@ -8,6 +15,7 @@ import { APPROVER, followRun, type Followed } from './follow.ts';
 import type { CellObservation, CellStatus, HarnessCost, StopObservation } from './observation.ts';
 import { POLICIES, supervise } from './production/supervisor.ts';
 import type { Scenario } from './scenarios.ts';
+import type { SpanLock } from './window/alone.ts';
 
 /**
  * One cell, for real: a fresh business run; worker A (a child process armed with the crash plan)
@@ -22,6 +30,8 @@ export interface CellDeps {
   /** Bound of one waiting phase (A until the crash, B until done). */
   boundMs: number;
   pollMs?: number;
+  /** The window suite's: every worker tracked, worker A's δ measured with the others frozen (window/alone.ts). */
+  spans?: SpanLock;
 }
 
 const APPROVAL: Decision = { approved: true, by: APPROVER };
@@ -149,10 +159,29 @@ async function afterExit(cell: Cell, w: WorkerProcess): Promise<PhaseEnd | null>
   return null;
 }
 
-function startWorker(cell: Cell, name: string, crashPlan: string | null): WorkerProcess {
-  const w = new WorkerProcess(name, cell.deps.adapter.workerSpec(cell.handle!, { name, crashPlan }));
+/** A worker of the cell, frozen while another cell's measured span runs (the window suite's). */
+function track(cell: Cell, w: WorkerProcess): void {
   cell.workers.push(w);
+  const untrack = cell.deps.spans?.track(w);
+  if (untrack) void w.exited.then(untrack, untrack);
+}
+
+function startWorker(
+  cell: Cell,
+  name: string,
+  crashPlan: string | null,
+  env: Record<string, string> = {},
+): WorkerProcess {
+  const spec = cell.deps.adapter.workerSpec(cell.handle!, { name, crashPlan });
+  const w = new WorkerProcess(name, { ...spec, env: { ...spec.env, ...env } });
+  track(cell, w);
   return w;
+}
+
+/** Worker B; after a kill at the start call, one that makes the start call again with the same id (START_AGAIN_ENV). */
+function resumerSpec(cell: Cell, name: string) {
+  const spec = cell.deps.adapter.workerSpec(cell.handle!, { name, crashPlan: null });
+  return cell.scenario.crashPoint === 'start-call' ? { ...spec, env: { ...spec.env, [START_AGAIN_ENV]: '1' } } : spec;
 }
 
 /** Phase 1: a fresh run, and its per-run world faults. */
@@ -229,11 +258,23 @@ async function crashPhase(cell: Cell): Promise<boolean> {
   const occurrence = cell.scenario.crashOccurrence ?? 1;
   const term = cell.scenario.stop === 'term';
   const delay = cell.scenario.killDelayMs;
+  // Measured alone (the window suite): A waits at its point for the machine, then its δ runs.
+  const measured = cell.deps.spans && delay !== undefined ? cell.deps.spans : null;
   const a = startWorker(
     cell,
     'A',
     `${point}${occurrence > 1 ? `@${occurrence}` : ''}${delay !== undefined ? `+${delay}` : ''}${term ? ':term' : ''}`,
+    measured ? { [CRASH_HOLD_ENV]: '1' } : {},
   );
+  if (measured)
+    void a.waitForLine(HOLD_LINE, 24 * 3600_000).then(
+      () =>
+        measured.alone(a, async () => {
+          a.signal(HOLD_GO_SIGNAL);
+          await a.exited;
+        }),
+      () => {}, // it left before it ever reached the point
+    );
   const grace = term ? graceAfterTerm(a, cell.scenario.graceMs ?? STOP_GRACE_MS) : null;
   const end = await drive(cell, a, { approveNow: point !== 'awaiting-approval' });
   // Asked to stop, it may finish the run itself before it leaves: the grace decides when it goes.
@@ -273,7 +314,7 @@ async function resumePhase(cell: Cell): Promise<void> {
   const run = await supervise({
     adapter,
     handle: cell.handle!,
-    spec: (name) => adapter.workerSpec(cell.handle!, { name, crashPlan: null }),
+    spec: (name) => resumerSpec(cell, name),
     names: ['B'],
     policy: POLICIES.crashCell,
     boundMs,
@@ -281,7 +322,7 @@ async function resumePhase(cell: Cell): Promise<void> {
     pollMs: cell.deps.pollMs ?? 200,
     cost: cell.harness,
     onView: (view, err) => noteView(cell, view, err),
-    onWorker: (w) => cell.workers.push(w),
+    onWorker: (w) => track(cell, w),
     approve: () => (cell.approvals.length === 0 ? approve(cell, 'B') : Promise.resolve()),
   });
   const b = run.workers.at(-1)!;

@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { armCrashPlan, isArmed, reach } from './act.ts';
 import { CrashPlanError, parseCrashLine, parseCrashPlan } from './plan.ts';
 import { CRASH_POINT_NAMES } from './points.ts';
+import { CRASH_HOLD_ENV, HOLD_GO_SIGNAL, HOLD_LINE } from './hold.ts';
 
 describe('crash plans', () => {
   afterEach(() => armCrashPlan([]));
@@ -67,12 +69,19 @@ describe('crash plans', () => {
       action: 'stop',
       detail: '',
     });
+    expect(
+      parseCrashLine('CRASHPOINT start-call@1 pid=1 at=2 action=kill delay=5.250 cpu=0.375/8 run=rev-1'),
+    ).toMatchObject({ delayMs: 5.25, cpu: { share: 0.375, ticks: 8 }, detail: 'run=rev-1' });
+    expect(parseCrashLine('CRASHPOINT after-model@1 pid=1 at=2 action=kill delay=1.000 cpu=-/0')).toMatchObject({
+      cpu: { share: null, ticks: 0 },
+      detail: '',
+    });
     expect(parseCrashLine('CRASHPOINT nowhere@1 pid=1 at=2 action=kill')).toBeNull();
     expect(parseCrashLine('[worker A] CRASHPOINT boundary@1 pid=1 at=2 action=kill')).toBeNull();
   });
 
   /** A child process running `lines` (reach imported) under the crash plan `plan`. */
-  function underPlan(plan: string, lines: string[]) {
+  function underPlan(plan: string, lines: string[], env: NodeJS.ProcessEnv = {}) {
     const script = [
       "import { installCrashPoints, reach } from './src/index.ts';",
       'installCrashPoints();',
@@ -80,33 +89,38 @@ describe('crash plans', () => {
     ].join('\n');
     return spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       cwd: new URL('..', import.meta.url),
-      env: { ...process.env, CRASH_PLAN: plan },
+      env: { ...process.env, CRASH_PLAN: plan, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
   }
 
-  it('a process freezes itself at a stop point and carries on after SIGCONT', async () => {
-    const child = underPlan('boundary:stop', ["await reach('boundary');", "process.stdout.write('went on\\n');"]);
-    let stderr = '';
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    const announced = new Promise<void>((resolve) =>
+  /** A child's output as it comes, and the moment its stderr first holds a line that `said` accepts. */
+  function watched(child: ReturnType<typeof underPlan>, said: (line: string) => boolean) {
+    const seen = { out: '', err: '' };
+    child.stdout.on('data', (d: Buffer) => (seen.out += d.toString()));
+    const saw = new Promise<void>((resolve) =>
       child.stderr.on('data', (d: Buffer) => {
-        stderr += d.toString();
-        if (stderr.includes('\n')) resolve();
+        seen.err += d.toString();
+        if (seen.err.split('\n').some(said)) resolve();
       }),
     );
-    await announced;
-    const line = parseCrashLine(stderr.split('\n')[0]!);
+    return { seen, saw };
+  }
+
+  it('a process freezes itself at a stop point and carries on after SIGCONT', async () => {
+    const child = underPlan('boundary:stop', ["await reach('boundary');", "process.stdout.write('went on\\n');"]);
+    const { seen, saw } = watched(child, (l) => l.startsWith('CRASHPOINT'));
+    await saw;
+    const line = parseCrashLine(seen.err.split('\n')[0]!);
     expect(line).toMatchObject({ point: 'boundary', action: 'stop', pid: child.pid });
     // The announcement comes right before the stop: wait until the kernel says the process is stopped.
     const state = () => spawnSync('ps', ['-o', 'stat=', '-p', String(child.pid)], { encoding: 'utf8' }).stdout.trim();
     while (!state().startsWith('T')) await new Promise((r) => setTimeout(r, 20));
-    expect(stdout).toBe('');
+    expect(seen.out).toBe('');
     child.kill('SIGCONT');
     const code = await new Promise((resolve) => child.once('close', resolve));
     expect(code).toBe(0);
-    expect(stdout).toBe('went on\n');
+    expect(seen.out).toBe('went on\n');
   });
 
   it('a delayed kill lets the step go on, then dies, and says how late it really was', async () => {
@@ -125,6 +139,34 @@ describe('crash plans', () => {
     expect(out).toBe('step returned\n');
     const line = parseCrashLine(err.split('\n').find((l) => l.startsWith('CRASHPOINT'))!);
     expect(line).toMatchObject({ point: 'after-model', action: 'kill', pid: child.pid });
+    expect(line!.delayMs).toBeGreaterThanOrEqual(30);
+    // How busy the machine was over the delay, from /proc/stat where there is one.
+    if (existsSync('/proc/stat')) expect(line!.cpu?.ticks).toBeGreaterThanOrEqual(0);
+    else expect(line!.cpu).toBeUndefined();
+  });
+
+  it('held, a delayed kill waits at its point for the go, and the delay counts from there', async () => {
+    const child = underPlan(
+      'after-model+30',
+      [
+        "await reach('after-model');",
+        "process.stdout.write('step returned\\n');",
+        'await new Promise((r) => setTimeout(r, 60_000));',
+      ],
+      { [CRASH_HOLD_ENV]: '1' },
+    );
+    const { seen, saw } = watched(child, (l) => HOLD_LINE.test(l));
+    await saw;
+    // Held: the step has not returned, and nothing kills it until the go.
+    expect(seen.out).toBe('');
+    const goAt = performance.now();
+    child.kill(HOLD_GO_SIGNAL);
+    const signal = await new Promise((resolve) => child.once('close', (_c, sig) => resolve(sig)));
+    expect(signal).toBe('SIGKILL');
+    expect(performance.now() - goAt).toBeGreaterThanOrEqual(29);
+    expect(seen.out).toBe('step returned\n');
+    const line = parseCrashLine(seen.err.split('\n').find((l) => l.startsWith('CRASHPOINT'))!);
+    expect(line).toMatchObject({ point: 'after-model', action: 'kill' });
     expect(line!.delayMs).toBeGreaterThanOrEqual(30);
   });
 

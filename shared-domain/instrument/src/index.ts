@@ -3,5 +3,6 @@ export * from './plan.ts';
 export { armCrashPlan, isArmed, reach } from './act.ts';
 export { watchCall, type CallWatch } from './calls.ts';
 export { installHttpWatch } from './http.ts';
-export { stepBegins, commitWritten, runWaits, waitArmed, watchForWait } from './sites.ts';
-export { installCrashPoints, CRASH_PLAN_ENV } from './install.ts';
+export { stepBegins, startCalled, commitWritten, runWaits, waitArmed, watchForWait } from './sites.ts';
+export { installCrashPoints, CRASH_PLAN_ENV, START_AGAIN_ENV } from './install.ts';
+export { CRASH_HOLD_ENV, HOLD_GO_SIGNAL, HOLD_LINE } from './hold.ts';

@@ -10,6 +10,13 @@ import { CrashPlanError, parseCrashPlan } from './plan.ts';
 export const CRASH_PLAN_ENV = 'CRASH_PLAN';
 
 /**
+ * Set (to 1) for the worker that resumes a cell killed at `start-call`: where its harness makes the
+ * start call, it makes it again with the same id even when the run exists, to show whether that
+ * makes a second run.
+ */
+export const START_AGAIN_ENV = 'START_AGAIN';
+
+/**
  * Arms this process with the plan in `env` and lays the call sites over its HTTP clients when a
  * call point is armed (an unarmed worker runs untouched). A plan that names an unknown point is
  * one line on stderr and exit 2, before the app starts.

@@ -63,17 +63,24 @@ export interface CrashLine {
   at: number;
   /** A delayed kill: the milliseconds that really passed between the point and the kill. */
   delayMs?: number;
+  /**
+   * A delayed kill: the share of the machine's CPU time (all cores, /proc/stat) that was busy over
+   * the delay, null when no tick passed, and the ticks (10 ms of one core each) it rests on; absent
+   * where there is no /proc/stat.
+   */
+  cpu?: { share: number | null; ticks: number };
   /** Free text after the fields, e.g. `sibling=3/3` or `url=…`. */
   detail: string;
 }
 
 export function formatCrashLine(l: CrashLine): string {
   const delay = l.delayMs === undefined ? '' : ` delay=${l.delayMs.toFixed(3)}`;
-  return `CRASHPOINT ${l.point}@${l.occurrence} pid=${l.pid} at=${l.at} action=${l.action}${delay}${l.detail ? ` ${l.detail}` : ''}`;
+  const cpu = l.cpu ? ` cpu=${l.cpu.share === null ? '-' : l.cpu.share.toFixed(3)}/${l.cpu.ticks}` : '';
+  return `CRASHPOINT ${l.point}@${l.occurrence} pid=${l.pid} at=${l.at} action=${l.action}${delay}${cpu}${l.detail ? ` ${l.detail}` : ''}`;
 }
 
 const CRASH_LINE =
-  /^CRASHPOINT ([a-z-]+)@(\d+) pid=(\d+) at=(\d+) action=(kill|stop|term)(?: delay=(\d+(?:\.\d+)?))?(?: (.*))?$/;
+  /^CRASHPOINT ([a-z-]+)@(\d+) pid=(\d+) at=(\d+) action=(kill|stop|term)(?: delay=(\d+(?:\.\d+)?))?(?: cpu=(-|\d+(?:\.\d+)?)\/(\d+))?(?: (.*))?$/;
 
 /** The parser beside the writer: a line that is not a crash announcement (or names an unknown point) is null. */
 export function parseCrashLine(line: string): CrashLine | null {
@@ -87,6 +94,7 @@ export function parseCrashLine(line: string): CrashLine | null {
     at: Number(m[4]),
     action: m[5] as CrashAction,
     ...(m[6] !== undefined ? { delayMs: Number(m[6]) } : {}),
-    detail: m[7] ?? '',
+    ...(m[7] !== undefined ? { cpu: { share: m[7] === '-' ? null : Number(m[7]), ticks: Number(m[8]) } } : {}),
+    detail: m[9] ?? '',
   };
 }

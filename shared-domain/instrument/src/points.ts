@@ -8,7 +8,9 @@
  * - a **step**: a step beginning, seen at the runtime's own extension point (a LangGraph callback,
  *   a Temporal interceptor, a Restate hook, or the smallest wrapper around what the app composes);
  * - a **commit**: the runtime writing a step's result, where our side reaches it (a saver);
- * - a **wait**: the run durably waiting for a person, as the runtime's own record says.
+ * - a **wait**: the run durably waiting for a person, as the runtime's own record says;
+ * - a **start**: the call that starts a run (LangGraph's `invoke()`, DBOS's `startWorkflow`, a
+ *   client's submit), in the process that makes it, reported by the harness around that call.
  * What each point means and what a crash there must show is the catalogue's (conformance).
  */
 export const CRASH_POINT_NAMES = [
@@ -21,6 +23,7 @@ export const CRASH_POINT_NAMES = [
   'parallel-fetch',
   'awaiting-approval',
   'first-step',
+  'start-call',
   'mid-commit',
   'before-deliver',
 ] as const;
@@ -31,12 +34,12 @@ export function isCrashPointName(name: string): name is CrashPointName {
 }
 
 /**
- * The points the crash matrix and chaos arm. `first-step` belongs to the commit window suite (the
- * first checkpoint, swept over delays), where a single kill would say little; `before-deliver` is
+ * The points the crash matrix and chaos arm. `first-step` and `start-call` belong to the commit
+ * window suite (the first checkpoint, swept over delays), where a single kill would say little; `before-deliver` is
  * where the partition hazard cuts a worker off, and a kill there would repeat nothing.
  */
 export const MATRIX_CRASH_POINTS: readonly CrashPointName[] = CRASH_POINT_NAMES.filter(
-  (p) => p !== 'first-step' && p !== 'before-deliver',
+  (p) => p !== 'first-step' && p !== 'start-call' && p !== 'before-deliver',
 );
 
 /**
@@ -73,7 +76,8 @@ export type PointSite =
   | { kind: 'call'; call: CallKind; moment: CallMoment; settleMs?: number }
   | { kind: 'step'; steps: readonly string[] }
   | { kind: 'commit'; step: string }
-  | { kind: 'wait' };
+  | { kind: 'wait' }
+  | { kind: 'start' };
 
 /**
  * Counted from the moment the model request leaves: long enough for it to reach the model, well
@@ -109,6 +113,7 @@ export const POINT_SITES: Record<CrashPointName, PointSite> = {
   'after-deliver': { kind: 'call', call: 'mail', moment: 'after' },
   // Inside the commit of the first checkpoint that keeps this step's result (the first model call).
   'mid-commit': { kind: 'commit', step: MID_COMMIT_STEP },
+  'start-call': { kind: 'start' },
   'awaiting-approval': { kind: 'wait' },
 };
 

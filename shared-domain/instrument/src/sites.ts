@@ -25,6 +25,14 @@ export async function commitWritten(detail = ''): Promise<void> {
   await reach('mid-commit', { detail });
 }
 
+/**
+ * The start call of a run is about to be made, in the process that makes it: a delayed kill (the
+ * first checkpoint's `start-call+δ`) returns at once and lands δ ms after the call began.
+ */
+export async function startCalled(detail = ''): Promise<void> {
+  await reach('start-call', { detail });
+}
+
 /** Whether anyone must watch for the run's wait for a person (watching costs a read a tick). */
 export function waitArmed(): boolean {
   return isArmed('awaiting-approval');

@@ -57,6 +57,12 @@ export const CRASH_POINTS: Record<CrashPointName, { where: string; lesson: strin
     lesson:
       'A run is only safe once the runtime has kept something of it: a kill before its first checkpoint loses the run where nothing but the worker held it.',
   },
+  'start-call': {
+    where:
+      "the call that starts the run has begun, in the process that makes it (invoke(), startWorkflow, a client's submit): nothing of the run may be kept yet",
+    lesson:
+      'A run is only safe once the runtime has kept its start: a kill of the process that made the start call before that loses the run, or leaves it to whoever retries the start with the same id.',
+  },
   'awaiting-approval': {
     where: 'the run is durably waiting for a human approval',
     lesson:

@@ -71,6 +71,7 @@ export const CRASH_RULES: Record<CrashPointName, Record<Variant, CrashOutcome>> 
   'awaiting-approval': same(none),
   // Nothing has run yet that the world saw: the resumer starts the run, and nothing repeats.
   'first-step': same(none),
+  'start-call': same(none),
   'before-deliver': same(none),
   // The step's work is done: a runtime that keeps every finished step has what the commit was writing.
   'mid-commit': same(none),

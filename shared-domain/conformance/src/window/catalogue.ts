@@ -18,11 +18,11 @@ export const WINDOW_STEP_POINTS: Record<
   { point: CrashPointName; kind: 'model' | 'tracker' | null; title: string; where: string }
 > = {
   start: {
-    point: 'first-step',
+    point: 'start-call',
     kind: null,
     title: 'the first checkpoint',
     where:
-      "the run was accepted and its first step has begun; δ counts from there: is the run resumable yet, or lost with the worker (langgraph#8764's question)?",
+      "δ counts from the call that starts the run, in the process that makes it (invoke(), startWorkflow, the submit), and that process is killed: does the run exist and resume, or is it lost (langgraph#8764's question), and does retrying the start with the same id make a second run?",
   },
   model: {
     point: 'after-model',
@@ -72,7 +72,8 @@ export function windowSeries(runtimes: readonly RuntimeInfo[], sel: WindowSelect
       if (granularityOf(c) !== DEFAULT_GRANULARITY) continue;
       if (sel.variants && !sel.variants.includes(c.variant)) continue;
       if (sel.durabilities && c.durability !== null && !sel.durabilities.includes(c.durability)) continue;
-      for (const step of sel.steps ?? WINDOW_STEPS)
+      // The first checkpoint needs the start call in a process a cell kills (RuntimeInfo.startCall).
+      for (const step of (sel.steps ?? WINDOW_STEPS).filter((st) => st !== 'start' || rt.startCall))
         out.push({ runtime: rt.name, variant: c.variant, durability: c.durability, step });
     }
   }

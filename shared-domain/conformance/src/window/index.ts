@@ -11,5 +11,14 @@ export {
   type WindowSeries,
   type WindowStep,
 } from './catalogue.ts';
-export { windowOutcome, type WindowOutcome } from './measure.ts';
-export { nextDelays, timeToDurable, windowPoint, type WindowPoint, type WindowRun } from './sweep.ts';
+export { windowOutcome, type StartOutcome, type WindowOutcome } from './measure.ts';
+export {
+  nextDelays,
+  timeToDurable,
+  windowSeriesFigures,
+  windowPoint,
+  type WindowSeriesFigures,
+  type WindowPoint,
+  type WindowRun,
+} from './sweep.ts';
+export { spanLock, type SpanLock } from './alone.ts';

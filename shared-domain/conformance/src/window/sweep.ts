@@ -35,6 +35,54 @@ function cleanFrom(points: readonly WindowPoint[]): number | null {
   return from;
 }
 
+/**
+ * A series' window in the δs asked, from the runs at each one, as results.json and the report give
+ * it. A run that did not keep the step ran it again or lost the run; only runs that say either way
+ * count (`of`).
+ */
+export interface WindowSeriesFigures {
+  /** The largest δ at which a run did not keep the step; null when none did at any δ. */
+  lastRerunMs: number | null;
+  /** The smallest δ from which no run failed to keep it, at that δ and every larger one tried; null while the largest still did. */
+  noneFromMs: number | null;
+  /**
+   * Where half the runs stopped keeping it: the δ at which the share not kept falls through one
+   * half, linear between the last δ at or above a half and the next one tried. Null when no δ
+   * reached a half (below the smallest δ tried), or the largest still did.
+   */
+  halfMs: number | null;
+  /** Every δ tried, rising: its runs, and of the runs that say, how many did not keep the step. */
+  points: { delayMs: number; runs: number; of: number; notKept: number }[];
+}
+
+export function windowSeriesFigures(points: readonly WindowPoint[]): WindowSeriesFigures {
+  const sorted = [...points].sort((a, b) => a.delayMs - b.delayMs);
+  const counted = sorted.map((p) => ({
+    delayMs: p.delayMs,
+    runs: p.runs,
+    of: p.judged + p.lost,
+    notKept: p.reran + p.lost,
+  }));
+  const notKept = counted.filter((p) => p.notKept > 0);
+  const said = counted.filter((p) => p.of > 0);
+  const share = (p: (typeof said)[number]) => p.notKept / p.of;
+  let lastHalf = -1;
+  said.forEach((p, i) => {
+    if (share(p) >= 0.5) lastHalf = i;
+  });
+  let halfMs: number | null = null;
+  if (lastHalf >= 0 && lastHalf < said.length - 1) {
+    const [a, b] = [said[lastHalf]!, said[lastHalf + 1]!];
+    halfMs = a.delayMs + ((share(a) - 0.5) / (share(a) - share(b))) * (b.delayMs - a.delayMs);
+  }
+  return {
+    lastRerunMs: notKept.length ? notKept.at(-1)!.delayMs : null,
+    noneFromMs: cleanFrom(points),
+    halfMs,
+    points: counted,
+  };
+}
+
 /** One judged run: how late its worker really died, and whether the finished step ran again. */
 export interface WindowRun {
   realDelayMs: number;

@@ -4,7 +4,8 @@ import type { CellObservation } from '../observation.ts';
 import type { RuntimeInfo } from '../adapter.ts';
 import { windowScenario, windowSeries, type WindowScenario } from './catalogue.ts';
 import { windowOutcome } from './measure.ts';
-import { nextDelays, timeToDurable, type WindowPoint } from './sweep.ts';
+import { nextDelays, timeToDurable, windowSeriesFigures, type WindowPoint } from './sweep.ts';
+import { spanLock } from './alone.ts';
 
 const point = (delayMs: number, reran: number, judged = 3): WindowPoint => ({
   delayMs,
@@ -60,6 +61,7 @@ const info: RuntimeInfo = {
   label: 'LG',
   title: 'LG',
   colour: '#000000',
+  startCall: 'the worker, at invoke()',
   configurations: [
     { variant: 'naive', durability: 'async' },
     { variant: 'hardened', durability: null },
@@ -74,12 +76,15 @@ function observed(
   s: WindowScenario,
   ledger: LedgerEntry[],
   delayMs?: number,
+  more: Partial<CellObservation> = {},
 ): CellObservation & { scenario: WindowScenario } {
   return {
     scenario: s,
     status: 'completed',
     note: null,
     ledger,
+    durableAtCrash: null,
+    durableFinal: null,
     crash: {
       point: s.crashPoint!,
       occurrence: 1,
@@ -87,10 +92,13 @@ function observed(
       pid: 1,
       at: 0,
       detail: '',
-      ...(delayMs === undefined ? {} : { delayMs }),
+      ...(delayMs === undefined ? {} : { delayMs, cpu: { share: 0.25, ticks: 4 } }),
     },
+    ...more,
   } as unknown as CellObservation & { scenario: WindowScenario };
 }
+
+const record = (runs: number) => ({ runtime: 'lg', kind: 'checkpoints' as const, marks: [], runs });
 
 describe('the commit window catalogue and its judge', () => {
   it('one series per fine-grained configuration and step; a delay of 0 kills at once', () => {
@@ -102,6 +110,14 @@ describe('the commit window catalogue and its judge', () => {
       'hardened/null/model',
       'hardened/null/note',
     ]);
+    // The first checkpoint only where the start call is made in a process a cell kills.
+    expect(windowSeries([{ ...info, startCall: undefined }]).map((s) => s.step)).toEqual([
+      'model',
+      'note',
+      'model',
+      'note',
+    ]);
+    expect(windowScenario(info, windowSeries([info])[0]!, 5).crashPoint).toBe('start-call');
     const [series] = windowSeries([info], { steps: ['model'] });
     expect(windowScenario(info, series!, 0).killDelayMs).toBeUndefined();
     expect(windowScenario(info, series!, 5)).toMatchObject({
@@ -116,7 +132,16 @@ describe('the commit window catalogue and its judge', () => {
     const m = windowScenario(info, model!, 5);
     const n = windowScenario(info, note!, 5);
     const calls = [entry(1, 'web', 'w'), entry(2, 'model', 'm1'), entry(3, 'tracker', 't1'), entry(4, 'model', 'm2')];
-    expect(windowOutcome(observed(m, calls, 5.4))).toEqual({ reran: false, lost: false, realDelayMs: 5.4, why: null });
+    expect(windowOutcome(observed(m, calls, 5.4))).toEqual({
+      reran: false,
+      lost: false,
+      realDelayMs: 5.4,
+      lateMs: expect.closeTo(0.4, 6),
+      cpuBusy: 0.25,
+      cpuTicks: 4,
+      start: null,
+      why: null,
+    });
     expect(windowOutcome(observed(m, [...calls, entry(5, 'model', 'm1')])).reran).toBe(true);
     expect(windowOutcome(observed(n, [...calls, entry(5, 'tracker', 't1', 'deduplicated')])).reran).toBe(true);
     // An injected fault is no call the step made.
@@ -132,5 +157,138 @@ describe('the commit window catalogue and its judge', () => {
       reran: null,
       lost: true,
     });
+  });
+});
+
+describe('the first checkpoint: the start call, the run it left, and the start retried', () => {
+  const [start] = windowSeries([info], { variants: ['hardened'], steps: ['start'] });
+  const s = windowScenario(info, start!, 5);
+  const mail = (seq: number) => entry(seq, 'mail', `mail-${seq}`);
+
+  it('held when worker A died and resumed: kept, one run', () => {
+    const o = windowOutcome(observed(s, [mail(9)], 5, { durableAtCrash: record(1), durableFinal: record(1) }));
+    expect(o).toMatchObject({
+      reran: false,
+      lost: false,
+      start: { existedAtKill: true, runsAfter: 1, secondRun: false },
+    });
+  });
+
+  it('not held when worker A died: lost with it, once, whatever worker B then made of the start', () => {
+    const o = windowOutcome(observed(s, [mail(9)], 5, { durableAtCrash: record(0), durableFinal: record(1) }));
+    expect(o).toMatchObject({ reran: null, lost: true, start: { existedAtKill: false, secondRun: false } });
+    expect(o.why).toContain('made it anew');
+  });
+
+  it('a second run, in the record or in the world', () => {
+    const inRecord = { durableAtCrash: record(1), durableFinal: record(2) };
+    expect(windowOutcome(observed(s, [mail(9)], 5, inRecord)).start?.secondRun).toBe(true);
+    const inWorld = { durableAtCrash: record(1), durableFinal: record(1) };
+    expect(windowOutcome(observed(s, [mail(9), mail(12)], 5, inWorld)).start).toMatchObject({
+      mails: 2,
+      secondRun: true,
+    });
+  });
+
+  it('an adapter that does not count runs says nothing of them', () => {
+    expect(windowOutcome(observed(s, [mail(9)], 5)).start).toMatchObject({ existedAtKill: null, runsAfter: null });
+  });
+});
+
+describe("a series' figures, in the delays asked", () => {
+  const p = (delayMs: number, reran: number, of = 4, lost = 0): WindowPoint => ({
+    delayMs,
+    runs: of,
+    judged: of - lost,
+    reran,
+    lost,
+  });
+
+  it('the last δ with a re-run, the first after which none did, and where half stopped keeping it', () => {
+    const f = windowSeriesFigures([p(10, 1), p(0, 4), p(5, 3), p(20, 0), p(50, 0)]);
+    expect(f).toMatchObject({ lastRerunMs: 10, noneFromMs: 20 });
+    // 3/4 at 5 ms, 1/4 at 10 ms: half at 7.5 ms.
+    expect(f.halfMs).toBeCloseTo(7.5, 6);
+    expect(f.points.map((x) => [x.delayMs, x.notKept, x.of])).toEqual([
+      [0, 4, 4],
+      [5, 3, 4],
+      [10, 1, 4],
+      [20, 0, 4],
+      [50, 0, 4],
+    ]);
+  });
+
+  it('a lost run did not keep the step; a δ nobody could judge says nothing', () => {
+    const f = windowSeriesFigures([p(0, 0, 2, 2), p(1, 0, 3, 3), p(2, 0, 3, 0)]);
+    expect(f).toMatchObject({ lastRerunMs: 1, noneFromMs: 2, halfMs: 1.5 });
+    expect(windowSeriesFigures([p(0, 0, 3, 0), { ...p(1, 0), judged: 0 }, p(2, 0)])).toMatchObject({
+      lastRerunMs: null,
+      noneFromMs: 2,
+    });
+  });
+
+  it('half is null below the smallest δ or past the largest, and nothing is never durable', () => {
+    expect(windowSeriesFigures([p(0, 1), p(5, 0)]).halfMs).toBeNull();
+    expect(windowSeriesFigures([p(0, 4), p(5, 3)])).toMatchObject({ halfMs: null, noneFromMs: null, lastRerunMs: 5 });
+    expect(windowSeriesFigures([])).toEqual({ lastRerunMs: null, noneFromMs: null, halfMs: null, points: [] });
+  });
+});
+
+describe('a measured worker A alone', () => {
+  /** A worker as the lock sees it: the signals it was sent, in order. */
+  const worker = (name: string) => {
+    const got: string[] = [];
+    return {
+      name,
+      got,
+      alive: true,
+      signal(sig: NodeJS.Signals) {
+        got.push(sig);
+      },
+    };
+  };
+
+  it('freezes every other worker for the span, wakes them after, one span at a time', async () => {
+    const lock = spanLock();
+    const [a, b, c] = [worker('A'), worker('B'), worker('C')];
+    for (const w of [a, b, c]) lock.track(w);
+    const order: string[] = [];
+    let endFirst!: () => void;
+    const first = lock.alone(a, async () => {
+      order.push('A go');
+      a.signal('SIGUSR2');
+      await new Promise<void>((r) => (endFirst = r));
+    });
+    const second = lock.alone(c, async () => {
+      order.push('C go');
+    });
+    await new Promise((r) => setImmediate(r));
+    // B and C are frozen while A's span runs, A is not; C's turn waits.
+    expect([a.got, b.got, c.got, order]).toEqual([['SIGUSR2'], ['SIGSTOP'], ['SIGSTOP'], ['A go']]);
+    // A worker started during the span is frozen at once.
+    const d = worker('D');
+    lock.track(d);
+    expect(d.got).toEqual(['SIGSTOP']);
+    endFirst();
+    await first;
+    await second;
+    expect(order).toEqual(['A go', 'C go']);
+    expect(b.got).toEqual(['SIGSTOP', 'SIGCONT', 'SIGSTOP', 'SIGCONT']);
+    // C was woken after A's span, and not frozen during its own; A was frozen during C's.
+    expect(c.got).toEqual(['SIGSTOP', 'SIGCONT']);
+    expect(a.got).toEqual(['SIGUSR2', 'SIGSTOP', 'SIGCONT']);
+  });
+
+  it('leaves alone a worker that has left, and a span that fails still wakes the others', async () => {
+    const lock = spanLock();
+    const [a, b, gone] = [worker('A'), worker('B'), worker('gone')];
+    lock.track(a);
+    lock.track(b);
+    const untrack = lock.track(gone);
+    untrack();
+    await expect(lock.alone(a, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect([b.got, gone.got]).toEqual([['SIGSTOP', 'SIGCONT'], []]);
+    await lock.alone(b, async () => {});
+    expect(a.got).toEqual(['SIGSTOP', 'SIGCONT']);
   });
 });
