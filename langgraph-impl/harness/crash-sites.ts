@@ -2,11 +2,7 @@ import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { Serialized } from '@langchain/core/load/serializable';
 import type { ChainValues } from '@langchain/core/utils/types';
 import type { Checkpoint } from '@langchain/langgraph-checkpoint';
-<<<<<<< HEAD
-import { commitWritten, MID_COMMIT_STEP, stepBegins, watchForWait } from '@vendor-review/instrument';
-=======
-import { commitWritten, startCalled, stepBegins, watchForWait } from '@vendor-review/instrument';
->>>>>>> w54
+import { commitWritten, MID_COMMIT_STEP, startCalled, stepBegins, watchForWait } from '@vendor-review/instrument';
 import type pg from 'pg';
 import { ReviewSaver } from '../src/checkpointer.ts';
 import { ENTRYPOINT_NAME } from '../src/functional/review.ts';
