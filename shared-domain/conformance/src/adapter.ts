@@ -1,5 +1,5 @@
 import type { Durability, Granularity, ReviewRequestInput, RunView, Decision, Variant } from '@vendor-review/pipeline';
-import type { CrashDeviation } from './catalogue/crash-rules.ts';
+import type { ApproverDeviation, CrashDeviation } from './catalogue/crash-rules.ts';
 import type { HazardDeviation } from './catalogue/hazards.ts';
 import type { WorkerSpec } from '@vendor-review/testbed';
 
@@ -112,6 +112,8 @@ export interface RuntimeInfo {
   readonly crashDeviations?: readonly CrashDeviation[];
   /** Where its hazard rows end elsewhere than the catalogue expects (hazards.ts), each with its reason. */
   readonly hazardDeviations?: readonly HazardDeviation[];
+  /** Where the approver's inbox holds other than one request (crash-rules.ts APPROVER_INBOX), each with its reason. */
+  readonly approverDeviations?: readonly ApproverDeviation[];
 }
 
 /**

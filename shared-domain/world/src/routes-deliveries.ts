@@ -7,6 +7,7 @@ const NoteSchema = z.object({
   requirementId: z.string().optional(),
   text: z.string().min(1),
 });
+const AskSchema = z.object({ runId: z.string().min(1), vendor: z.string().min(1), summary: z.string().min(1) });
 const MailSchema = z.object({ to: z.string().min(3), subject: z.string().min(1), body: z.string().min(1) });
 
 function parseJson(body: string): unknown {
@@ -42,6 +43,20 @@ export function trackerRoute(req: RouteRequest, notes: DeliveryStore): Answer {
       'invalid_note',
     );
   return deliverWith(notes, { ...req, runId: req.runId ?? note.data.runId }, note.data);
+}
+
+/** POST /approver/notify: the approver's inbox, a receiver of its own (not a mail, not a note). */
+export function approverRoute(req: RouteRequest, inbox: DeliveryStore): Answer {
+  if (req.method !== 'POST' || req.path !== '/approver/notify')
+    return apiError(404, `no approver route ${req.method} ${req.path}`, 'not_found');
+  const ask = AskSchema.safeParse(parseJson(req.body));
+  if (!ask.success)
+    return apiError(
+      422,
+      `an approval request needs runId, vendor and summary: ${ask.error.issues.map((i) => i.path.join('.')).join(', ')}`,
+      'invalid_request',
+    );
+  return deliverWith(inbox, { ...req, runId: req.runId ?? ask.data.runId }, ask.data);
 }
 
 /** POST /mail/send */
