@@ -29,6 +29,14 @@ export const PLAIN: RuntimeInfo = {
   ],
   // The reference row of the crash table; the production hazards are about what a runtime adds.
   suites: ['crash'],
+  approverDeviations: [
+    {
+      variant: 'naive',
+      killedWhileWaiting: true,
+      inbox: 2,
+      why: 'The job starts again from its request and tells the approver again, with no key to recognise it by (hardened sends one: the inbox keeps one request).',
+    },
+  ],
   crashDeviations: [
     {
       points: ['mid-commit'],
