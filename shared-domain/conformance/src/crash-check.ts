@@ -3,7 +3,6 @@ import {
   expectationFor,
   expectedApproverInbox,
   WAITING_POINT,
-  type ApproverDeviation,
   type Expectation,
 } from './catalogue/crash-rules.ts';
 import { approverCount, computeEvidence, executed, type Evidence } from './evidence.ts';
@@ -41,13 +40,10 @@ export function judgesApproverInbox(s: Pick<Scenario, 'crashPoint'>): boolean {
   return s.crashPoint === null || s.crashPoint === WAITING_POINT;
 }
 
-export function checkApproverInbox(
-  obs: Pick<CellObservation, 'scenario' | 'status' | 'ledger'>,
-  deviations: readonly ApproverDeviation[],
-): string[] | null {
+export function checkApproverInbox(obs: Pick<CellObservation, 'scenario' | 'status' | 'ledger'>): string[] | null {
   if (!judgesApproverInbox(obs.scenario) || obs.status !== 'completed') return null;
   const point = obs.scenario.crashPoint;
-  const { inbox, why } = expectedApproverInbox(deviations, {
+  const { inbox, why } = expectedApproverInbox(obs.scenario.approverDeviations ?? [], {
     variant: obs.scenario.variant,
     killedWhileWaiting: point === WAITING_POINT,
   });

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReviewRequestInput } from '@vendor-review/pipeline';
 import type { RuntimeAdapter } from './adapter.ts';
 import { errorObservation, runCell } from './cell.ts';
-import type { ApproverDeviation } from './catalogue/crash-rules.ts';
 import { checkApproverInbox, checkCrashCell, judgesApproverInbox } from './crash-check.ts';
 import { jobsFor, runMatrix } from './matrix.ts';
 import type { CellObservation } from './observation.ts';
@@ -26,8 +25,6 @@ export interface CrashSpecOptions {
   teardown?(): Promise<void>;
   /** How long running all cells may take. Default: 20 minutes. */
   timeoutMs?: number;
-  /** Where the runtime's approver inbox departs from one request (its module's `approverDeviations`). */
-  approverDeviations?: readonly ApproverDeviation[];
 }
 
 /** The cells a spec ran, for a runtime's own extra checks (what each durability mode keeps…). */
@@ -100,7 +97,7 @@ export function crashSpec(o: CrashSpecOptions): CrashSpecCells {
     it.each(asked.map((s) => [s.id, s] as const))('%s: the approver holds what its unit of replay leaves', (_id, s) => {
       const obs = get(s.id);
       expect(obs.status, obs.note ?? '').toBe('completed');
-      expect(checkApproverInbox(obs, o.approverDeviations ?? [])).toEqual([]);
+      expect(checkApproverInbox(obs)).toEqual([]);
     });
   });
 

@@ -32,7 +32,6 @@ export function crashSpecOf(
   let under: RuntimeUnderTest | undefined;
   const spec = crashSpec({
     name: module.info.title,
-    approverDeviations: module.info.approverDeviations ?? [],
     scenarios: crashCatalogue([module.info], o.stops ? { stops: o.stops } : {}).filter(o.filter ?? (() => true)),
     run: async (scenarios) => {
       under = await runtimeUnderTest(module, { name: 'crash' });
