@@ -1,27 +1,8 @@
-import type { LedgerEntry } from '@vendor-review/world';
 import { describe, expect, it } from 'vitest';
 import { expectedApproverInbox, type ApproverDeviation } from './catalogue/crash-rules.ts';
 import { checkApproverInbox, checkCrashCell, judgesApproverInbox } from './crash-check.ts';
 import { approverCount, computeEvidence, hazardHarm, repeatedOperations } from './evidence.ts';
-import { baselineObservation, crashedObservation, entries } from './fixtures.ts';
-import type { CellObservation } from './observation.ts';
-
-/** The observation with the approver asked once per worker named (keyed repeats as `deduplicated`). */
-function asked(obs: CellObservation, asks: { worker: string; outcome?: LedgerEntry['outcome'] }[]): CellObservation {
-  const extra = entries(
-    asks.map((a) => ({
-      kind: 'approver' as const,
-      step: 'AWAIT_APPROVAL',
-      opKey: `ask:${obs.runId}`,
-      method: 'POST',
-      path: '/approver/notify',
-      worker: a.worker,
-      outcome: a.outcome ?? 'ok',
-    })),
-    obs.runId,
-  ).map((e, i) => ({ ...e, seq: obs.ledger.length + i + 1 }));
-  return { ...obs, ledger: [...obs.ledger, ...extra] };
-}
+import { baselineObservation, crashedObservation, withAsks } from './fixtures.ts';
 
 const waiting = () => crashedObservation({ crashPoint: 'awaiting-approval', crashAfter: 11, resumeFrom: 11 });
 
@@ -29,8 +10,8 @@ describe("the approver's requests are counted apart from the repeat and duplicat
   it('told again on resume, the approver moves no figure of the crash row and breaks no rule', () => {
     const baseline = baselineObservation();
     const without = computeEvidence(waiting(), baseline);
-    const obs = asked(waiting(), [{ worker: 'A' }, { worker: 'B' }]);
-    const e = computeEvidence(obs, asked(baseline, [{ worker: 'A' }]));
+    const obs = withAsks(waiting(), [{ worker: 'A' }, { worker: 'B' }]);
+    const e = computeEvidence(obs, withAsks(baseline, [{ worker: 'A' }]));
     expect(e.repeated).toEqual(without.repeated);
     expect(e.repeatSeqs).toEqual(without.repeatSeqs);
     expect(e.sideEffectDuplicated).toBe(false);
@@ -41,16 +22,16 @@ describe("the approver's requests are counted apart from the repeat and duplicat
 
   it('even with no baseline (a hazard run), a request seen twice is no repeat and no duplicate', () => {
     const plain = baselineObservation().ledger;
-    const obs = asked(baselineObservation(), [{ worker: 'A' }, { worker: 'A' }]);
+    const obs = withAsks(baselineObservation(), [{ worker: 'A' }, { worker: 'A' }]);
     expect(repeatedOperations(obs.ledger, null)).toEqual(repeatedOperations(plain, null));
     expect(hazardHarm(obs.ledger)).toEqual(hazardHarm(plain));
     expect(hazardHarm(obs.ledger).sideEffectDuplicated).toBe(false);
   });
 
   it('a keyed repeat reached the approver but the inbox kept one; an injected fault is no request', () => {
-    const obs = asked(baselineObservation(), [{ worker: 'A' }, { worker: 'B', outcome: 'deduplicated' }]);
+    const obs = withAsks(baselineObservation(), [{ worker: 'A' }, { worker: 'B', outcome: 'deduplicated' }]);
     expect(approverCount(obs.ledger)).toEqual({ asked: 2, inbox: 1 });
-    const faulted = asked(baselineObservation(), [{ worker: 'A', outcome: 'fault' }, { worker: 'A' }]);
+    const faulted = withAsks(baselineObservation(), [{ worker: 'A', outcome: 'fault' }, { worker: 'A' }]);
     expect(approverCount(faulted.ledger)).toEqual({ asked: 1, inbox: 1 });
   });
 });
@@ -71,17 +52,15 @@ describe("what the approver's inbox must hold", () => {
     expect(judgesApproverInbox({ crashPoint: null })).toBe(true);
     expect(judgesApproverInbox({ crashPoint: 'awaiting-approval' })).toBe(true);
     expect(judgesApproverInbox({ crashPoint: 'after-model' })).toBe(false);
-    const twice = asked(waiting(), [{ worker: 'A' }, { worker: 'B' }]);
-    expect(checkApproverInbox(twice)).toEqual([
-      "the approver's inbox holds 2 request(s), expected 1",
-    ]);
+    const twice = withAsks(waiting(), [{ worker: 'A' }, { worker: 'B' }]);
+    expect(checkApproverInbox(twice)).toEqual(["the approver's inbox holds 2 request(s), expected 1"]);
     expect(checkApproverInbox({ ...twice, scenario: { ...twice.scenario, approverDeviations: [naiveTwice] } })).toEqual(
       [],
     );
     expect(checkApproverInbox({ ...twice, status: 'lost' })).toBeNull();
-    const elsewhere = asked(crashedObservation({ crashPoint: 'after-model', crashAfter: 5, resumeFrom: 4 }), []);
+    const elsewhere = withAsks(crashedObservation({ crashPoint: 'after-model', crashAfter: 5, resumeFrom: 4 }), []);
     expect(checkApproverInbox(elsewhere)).toBeNull();
-    expect(checkApproverInbox(asked(baselineObservation(), []))).toEqual([
+    expect(checkApproverInbox(withAsks(baselineObservation(), []))).toEqual([
       "the approver's inbox holds 0 request(s), expected 1",
     ]);
   });

@@ -1,10 +1,5 @@
 import { type OperationKind } from '@vendor-review/pipeline';
-import {
-  expectationFor,
-  expectedApproverInbox,
-  WAITING_POINT,
-  type Expectation,
-} from './catalogue/crash-rules.ts';
+import { expectationFor, expectedApproverInbox, WAITING_POINT, type Expectation } from './catalogue/crash-rules.ts';
 import { approverCount, computeEvidence, executed, type Evidence } from './evidence.ts';
 import type { CellObservation, StopObservation } from './observation.ts';
 import type { Scenario } from './scenarios.ts';

@@ -40,7 +40,13 @@ export {
   type Evidence,
   type RepeatedOperation,
 } from './evidence.ts';
-export { checkCrashCell, checkApproverInbox, judgesApproverInbox, extraByKind, type CrashVerdict } from './crash-check.ts';
+export {
+  checkCrashCell,
+  checkApproverInbox,
+  judgesApproverInbox,
+  extraByKind,
+  type CrashVerdict,
+} from './crash-check.ts';
 export { crashSpec, runThroughAdapter, type CrashSpecOptions, type CrashSpecCells } from './crash-spec.ts';
 export { crashSpecOf, productionSpecOf } from './module-specs.ts';
 export * from './production/index.ts';
