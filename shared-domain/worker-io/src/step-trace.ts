@@ -104,7 +104,8 @@ export function stepTrace(write: TraceWrite): StepTrace {
           call(
             meta.runId,
             () => p.approver.notify(request, meta),
-            (r) => `${meta.step} approver ${r.duplicate ? 'recognised the key: not told again' : 'told the review waits'}`,
+            (r) =>
+              `${meta.step} approver ${r.duplicate ? 'recognised the key: not told again' : 'told the review waits'}`,
             `${meta.step} approver`,
           ),
       },

@@ -21,7 +21,8 @@ export interface HttpPortsOptions {
 /** Every port over HTTP. */
 export function createHttpPorts(opts: HttpPortsOptions = {}): Ports {
   const worldUrl = opts.worldUrl ?? process.env.WORLD_URL;
-  if (!worldUrl) throw new Error('createHttpPorts: pass worldUrl or set WORLD_URL (where the tracker, mailer and approver live)');
+  if (!worldUrl)
+    throw new Error('createHttpPorts: pass worldUrl or set WORLD_URL (where the tracker, mailer and approver live)');
   const timeoutMs = opts.timeoutMs ?? 10_000;
   return {
     web: httpWeb({ timeoutMs }),
