@@ -1,7 +1,7 @@
 import { END, START, Send, StateGraph, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { DEFAULT_GRANULARITY, hasMoreRequirements, type Granularity, type ReviewState } from '@vendor-review/pipeline';
 import { ReviewChannels } from './channels.ts';
-import { createNodes, createStageNodes, type NodeDeps } from './nodes.ts';
+import { createNodes, createStageNodes, type Node, type NodeDeps } from './nodes.ts';
 import { nodeRetryPolicy } from './retry.ts';
 
 /**
@@ -36,18 +36,17 @@ function reviewFrame(deps: NodeDeps) {
   const n = createNodes(deps);
   const policy = nodePolicy(deps);
   const gate = approvalGate(deps);
-  return new StateGraph(ReviewChannels)
+  const nodes = new StateGraph(ReviewChannels)
     .addNode('VALIDATE', n.VALIDATE, policy('VALIDATE'))
     .addNode('DISCOVER', n.DISCOVER, policy('DISCOVER'))
     .addNode('DRAFT', n.DRAFT, policy('DRAFT'))
-    .addNode('ASK_APPROVAL', n.ASK_APPROVAL, policy('ASK_APPROVAL'))
     .addNode('AWAIT_APPROVAL', n.AWAIT_APPROVAL)
     .addNode('DELIVER', n.DELIVER, policy('DELIVER'))
-    .addNode('DEAD_LETTER', n.DEAD_LETTER)
+    .addNode('DEAD_LETTER', n.DEAD_LETTER);
+  return withApprovalAsk(nodes, deps)
     .addEdge(START, 'VALIDATE')
     .addConditionalEdges('VALIDATE', failedOr('DISCOVER'), ['DISCOVER', 'DEAD_LETTER'])
     .addConditionalEdges('DRAFT', failedOr(gate), [gate, 'DEAD_LETTER'])
-    .addConditionalEdges('ASK_APPROVAL', failedOr('AWAIT_APPROVAL'), ['AWAIT_APPROVAL', 'DEAD_LETTER'])
     .addConditionalEdges('AWAIT_APPROVAL', (s: ReviewState) => (s.approval?.approved ? 'DELIVER' : END), [
       'DELIVER',
       END,
@@ -125,15 +124,14 @@ export function buildCoarseGraph(deps: NodeDeps) {
   const stage = createStageNodes(deps);
   const policy = nodePolicy(deps);
   const gate = approvalGate(deps);
-  return new StateGraph(ReviewChannels)
+  const nodes = new StateGraph(ReviewChannels)
     .addNode('REVIEW', stage.REVIEW, policy('REVIEW'))
-    .addNode('ASK_APPROVAL', n.ASK_APPROVAL, policy('ASK_APPROVAL'))
     .addNode('AWAIT_APPROVAL', n.AWAIT_APPROVAL)
     .addNode('SEND', stage.SEND, policy('SEND'))
-    .addNode('DEAD_LETTER', n.DEAD_LETTER)
+    .addNode('DEAD_LETTER', n.DEAD_LETTER);
+  return withApprovalAsk(nodes, deps)
     .addEdge(START, 'REVIEW')
     .addConditionalEdges('REVIEW', failedOr(gate), [gate, 'DEAD_LETTER'])
-    .addConditionalEdges('ASK_APPROVAL', failedOr('AWAIT_APPROVAL'), ['AWAIT_APPROVAL', 'DEAD_LETTER'])
     .addConditionalEdges('AWAIT_APPROVAL', (s: ReviewState) => (s.approval?.approved ? 'SEND' : END), ['SEND', END])
     .addConditionalEdges('SEND', failedOr(END), [END, 'DEAD_LETTER'])
     .addEdge('DEAD_LETTER', END);
@@ -158,11 +156,29 @@ export type ReviewGraph = ReturnType<typeof compileGraph>;
 
 /**
  * The node the run enters the approval gate by: hardened, ASK_APPROVAL (the approver told in a node
- * of its own); naive, AWAIT_APPROVAL itself, which tells them before its interrupt(). Naive's graph
- * keeps ASK_APPROVAL unreachable rather than drawing two shapes of every graph.
+ * of its own); naive, AWAIT_APPROVAL itself, which tells them before its interrupt(). Typed as the
+ * node the builder's type knows: ASK_APPROVAL is added outside it (withApprovalAsk).
  */
-function approvalGate(deps: Pick<NodeDeps, 'variant'>): 'ASK_APPROVAL' | 'AWAIT_APPROVAL' {
-  return deps.variant === 'hardened' ? 'ASK_APPROVAL' : 'AWAIT_APPROVAL';
+function approvalGate(deps: Pick<NodeDeps, 'variant'>): 'AWAIT_APPROVAL' {
+  return (deps.variant === 'hardened' ? 'ASK_APPROVAL' : 'AWAIT_APPROVAL') as 'AWAIT_APPROVAL';
+}
+
+/** The builder's two calls withApprovalAsk makes, for a node its type does not name. */
+interface AddsNodes {
+  addNode(name: string, node: Node, options: object): AddsNodes;
+  addConditionalEdges(source: string, path: (s: ReviewState) => string, ends: string[]): AddsNodes;
+}
+
+/**
+ * hardened: ASK_APPROVAL, the approver told in a node of its own, and its edge on to the wait
+ * (the builder adds in place). Naive's graph has no such node: LangGraph refuses one nothing leads to.
+ */
+function withApprovalAsk<G>(graph: G, deps: NodeDeps): G {
+  if (deps.variant !== 'hardened') return graph;
+  (graph as unknown as AddsNodes)
+    .addNode('ASK_APPROVAL', createNodes(deps).ASK_APPROVAL, nodePolicy(deps)('ASK_APPROVAL'))
+    .addConditionalEdges('ASK_APPROVAL', failedOr('AWAIT_APPROVAL'), ['AWAIT_APPROVAL', 'DEAD_LETTER']);
+  return graph;
 }
 
 /** A conditional edge that takes a failed run to DEAD_LETTER and any other to `next`. */
