@@ -34,7 +34,13 @@ export const PLAIN: RuntimeInfo = {
       variant: 'naive',
       killedWhileWaiting: true,
       inbox: 2,
-      why: 'The job starts again from its request and tells the approver again, with no key to recognise it by (hardened sends one: the inbox keeps one request).',
+      why: 'The job starts again from its request and tells the approver again, with no key to recognise it by.',
+    },
+    {
+      variant: 'hardened',
+      killedWhileWaiting: true,
+      inbox: 1,
+      why: 'The job starts again from its request and tells the approver again; the key derived from the run lets the inbox keep one request.',
     },
   ],
   crashDeviations: [

@@ -109,7 +109,7 @@ export function approverInboxSection(rows: readonly ResultRow[]): Section | null
     { title: 'runtime / variant', width: 22 },
     { title: 'no crash', numeric: true, width: 10 },
     { title: 'killed while waiting', textTitle: 'killed waiting', numeric: true, width: 15 },
-    { title: 'why', wrap: true },
+    { title: 'why', wrap: true, width: 70 },
   ];
   return {
     heading: "The approver's inbox: where each runtime's unit of replay lies",

@@ -183,7 +183,7 @@ const lineTitle = (l: ScoreLine) =>
   l.kind === 'crash'
     ? `crash: ${l.id}`
     : l.kind === 'approver'
-      ? "the approver's inbox: no crash · killed while waiting"
+      ? "approver's inbox"
       : HAZARDS[l.id as keyof typeof HAZARDS].title;
 
 /**
