@@ -15,7 +15,7 @@ import { DBOS } from '@dbos-inc/dbos-sdk';
 import {
   applyApproval,
   applyUpdate,
-  approvalQuestion,
+  askApprover,
   composeDelivery,
   deadLetter,
   deliver,
@@ -195,7 +195,9 @@ export function makeVendorReview(deps: () => WorkflowDeps) {
         await s('DRAFT', 'DRAFT', draft);
       }
 
-      await step('AWAIT_APPROVAL', 'AWAIT_APPROVAL', async () => approvalQuestion(state));
+      // The approver is told in a step: a recovery gets its recorded output, and tells nobody again.
+      const asked = ctx('AWAIT_APPROVAL', 'AWAIT_APPROVAL');
+      await step('AWAIT_APPROVAL', 'AWAIT_APPROVAL', () => askApprover(state, ports, asked));
       await phase('awaiting-approval');
       // Durable: a message sent while no worker was alive waits in DBOS's notifications table.
       const decision = await DBOS.recv<Decision>(APPROVAL_TOPIC, { timeoutSeconds: APPROVAL_WAIT_S });

@@ -15,6 +15,13 @@ export const LANGGRAPH: RuntimeInfo = {
   colour: '#2563eb',
   // The coarser granularities' naive runs in `sync`: every boundary is paid on the way.
   configurations: runConfigurations({ naive: ['async', 'sync', 'exit'], coarser: 'sync' }),
+  approverDeviations: [
+    {
+      variant: 'naive',
+      inbox: 2,
+      why: 'Naive tells the approver in AWAIT_APPROVAL, before interrupt(), and LangGraph runs an interrupted node again from its first line when it is resumed: the approver is told again on the resume, crash or no crash (hardened tells them in ASK_APPROVAL, a node of its own, under a key).',
+    },
+  ],
   hazardDeviations: [
     {
       hazard: 'partition',

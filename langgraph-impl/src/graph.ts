@@ -1,7 +1,7 @@
 import { END, START, Send, StateGraph, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { DEFAULT_GRANULARITY, hasMoreRequirements, type Granularity, type ReviewState } from '@vendor-review/pipeline';
 import { ReviewChannels } from './channels.ts';
-import { createNodes, createStageNodes, type NodeDeps } from './nodes.ts';
+import { createNodes, createStageNodes, type Node, type NodeDeps } from './nodes.ts';
 import { nodeRetryPolicy } from './retry.ts';
 
 /**
@@ -12,13 +12,14 @@ import { nodeRetryPolicy } from './retry.ts';
  *   fine (buildGraph, the default):
  *     START → VALIDATE → DISCOVER → SELECT_REQUIREMENT → SELECT_PAGE ⇉ FETCH (one task per
  *     candidate page, in parallel, via Send) → EXTRACT → VERIFY → SAVE_PROGRESS → (more
- *     requirements? loop : DRAFT) → AWAIT_APPROVAL (interrupt) → DELIVER (unless rejected) → END
+ *     requirements? loop : DRAFT) → [ASK_APPROVAL →] AWAIT_APPROVAL (interrupt) → DELIVER (unless rejected) → END
  *   per-requirement (buildPerRequirementGraph):
  *     START → VALIDATE → DISCOVER → REQUIREMENT (looped) → DRAFT → AWAIT_APPROVAL → DELIVER → END
  *   coarse (buildCoarseGraph):
  *     START → REVIEW → AWAIT_APPROVAL → SEND → END
  *
- * In every one, a run that fails for good goes to DEAD_LETTER → END.
+ * In every one, a run that fails for good goes to DEAD_LETTER → END, and hardened tells the
+ * approver in ASK_APPROVAL, a node of its own before AWAIT_APPROVAL (naive tells them inside it).
  */
 
 /**
@@ -34,16 +35,18 @@ import { nodeRetryPolicy } from './retry.ts';
 function reviewFrame(deps: NodeDeps) {
   const n = createNodes(deps);
   const policy = nodePolicy(deps);
-  return new StateGraph(ReviewChannels)
+  const gate = approvalGate(deps);
+  const nodes = new StateGraph(ReviewChannels)
     .addNode('VALIDATE', n.VALIDATE, policy('VALIDATE'))
     .addNode('DISCOVER', n.DISCOVER, policy('DISCOVER'))
     .addNode('DRAFT', n.DRAFT, policy('DRAFT'))
     .addNode('AWAIT_APPROVAL', n.AWAIT_APPROVAL)
     .addNode('DELIVER', n.DELIVER, policy('DELIVER'))
-    .addNode('DEAD_LETTER', n.DEAD_LETTER)
+    .addNode('DEAD_LETTER', n.DEAD_LETTER);
+  return withApprovalAsk(nodes, deps)
     .addEdge(START, 'VALIDATE')
     .addConditionalEdges('VALIDATE', failedOr('DISCOVER'), ['DISCOVER', 'DEAD_LETTER'])
-    .addConditionalEdges('DRAFT', failedOr('AWAIT_APPROVAL'), ['AWAIT_APPROVAL', 'DEAD_LETTER'])
+    .addConditionalEdges('DRAFT', failedOr(gate), [gate, 'DEAD_LETTER'])
     .addConditionalEdges('AWAIT_APPROVAL', (s: ReviewState) => (s.approval?.approved ? 'DELIVER' : END), [
       'DELIVER',
       END,
@@ -120,13 +123,15 @@ export function buildCoarseGraph(deps: NodeDeps) {
   const n = createNodes(deps);
   const stage = createStageNodes(deps);
   const policy = nodePolicy(deps);
-  return new StateGraph(ReviewChannels)
+  const gate = approvalGate(deps);
+  const nodes = new StateGraph(ReviewChannels)
     .addNode('REVIEW', stage.REVIEW, policy('REVIEW'))
     .addNode('AWAIT_APPROVAL', n.AWAIT_APPROVAL)
     .addNode('SEND', stage.SEND, policy('SEND'))
-    .addNode('DEAD_LETTER', n.DEAD_LETTER)
+    .addNode('DEAD_LETTER', n.DEAD_LETTER);
+  return withApprovalAsk(nodes, deps)
     .addEdge(START, 'REVIEW')
-    .addConditionalEdges('REVIEW', failedOr('AWAIT_APPROVAL'), ['AWAIT_APPROVAL', 'DEAD_LETTER'])
+    .addConditionalEdges('REVIEW', failedOr(gate), [gate, 'DEAD_LETTER'])
     .addConditionalEdges('AWAIT_APPROVAL', (s: ReviewState) => (s.approval?.approved ? 'SEND' : END), ['SEND', END])
     .addConditionalEdges('SEND', failedOr(END), [END, 'DEAD_LETTER'])
     .addEdge('DEAD_LETTER', END);
@@ -148,6 +153,33 @@ export function compileGraph(
 }
 
 export type ReviewGraph = ReturnType<typeof compileGraph>;
+
+/**
+ * The node the run enters the approval gate by: hardened, ASK_APPROVAL (the approver told in a node
+ * of its own); naive, AWAIT_APPROVAL itself, which tells them before its interrupt(). Typed as the
+ * node the builder's type knows: ASK_APPROVAL is added outside it (withApprovalAsk).
+ */
+function approvalGate(deps: Pick<NodeDeps, 'variant'>): 'AWAIT_APPROVAL' {
+  return (deps.variant === 'hardened' ? 'ASK_APPROVAL' : 'AWAIT_APPROVAL') as 'AWAIT_APPROVAL';
+}
+
+/** The builder's two calls withApprovalAsk makes, for a node its type does not name. */
+interface AddsNodes {
+  addNode(name: string, node: Node, options: object): AddsNodes;
+  addConditionalEdges(source: string, path: (s: ReviewState) => string, ends: string[]): AddsNodes;
+}
+
+/**
+ * hardened: ASK_APPROVAL, the approver told in a node of its own, and its edge on to the wait
+ * (the builder adds in place). Naive's graph has no such node: LangGraph refuses one nothing leads to.
+ */
+function withApprovalAsk<G>(graph: G, deps: NodeDeps): G {
+  if (deps.variant !== 'hardened') return graph;
+  (graph as unknown as AddsNodes)
+    .addNode('ASK_APPROVAL', createNodes(deps).ASK_APPROVAL, nodePolicy(deps)('ASK_APPROVAL'))
+    .addConditionalEdges('ASK_APPROVAL', failedOr('AWAIT_APPROVAL'), ['AWAIT_APPROVAL', 'DEAD_LETTER']);
+  return graph;
+}
 
 /** A conditional edge that takes a failed run to DEAD_LETTER and any other to `next`. */
 function failedOr<T extends string>(next: T) {

@@ -31,6 +31,7 @@ export const DOMAIN_STEPS = {
   saveProgress: domain.saveProgress,
   draft: domain.draft,
   approvalQuestion: domain.approvalQuestion,
+  askApprover: domain.askApprover,
   applyApproval: domain.applyApproval,
   composeDelivery: domain.composeDelivery,
   deliver: domain.deliver,
@@ -187,15 +188,28 @@ export function createNodes(deps: NodeDeps) {
 
     /**
      * interrupt() stores the question in the checkpoint and stops the run; the worker resumes it
-     * with Command({ resume: decision }). Nothing before interrupt() has effects, so running this
-     * node again on resume is harmless.
+     * with Command({ resume: decision }), and LangGraph runs the node again from its first line.
+     * naive tells the approver here, before interrupt(), as a node is usually written: the resume
+     * tells them again, crash or no crash. hardened tells them in ASK_APPROVAL, the node before
+     * (LangGraph's advice: side effects before an interrupt in a node of their own), and this node
+     * has no effect to repeat.
      */
-    AWAIT_APPROVAL: (async (state) => {
+    AWAIT_APPROVAL: (async (state, config) => {
       assertCurrentVersion(state);
       if (state.failure) return {};
-      const decision = interrupt(steps.approvalQuestion(state)) as { approved: boolean; by: string; note?: string };
+      const question =
+        deps.variant === 'naive'
+          ? await steps.askApprover(state, ports, stepContext(deps, 'AWAIT_APPROVAL', state, config))
+          : steps.approvalQuestion(state);
+      const decision = interrupt(question) as { approved: boolean; by: string; note?: string };
       return steps.applyApproval(state, decision);
     }) as Node,
+
+    /** hardened: the approver told in a node of its own, under its key, so the world keeps one request even if it runs again. */
+    ASK_APPROVAL: wrap(deps, 'ASK_APPROVAL', async (s, ctx) => {
+      await steps.askApprover(s, ports, ctx);
+      return {};
+    }),
 
     DELIVER: wrap(deps, 'DELIVER', async (s, ctx) => {
       if (deps.variant === 'naive') return steps.deliver(s, ports, ctx);

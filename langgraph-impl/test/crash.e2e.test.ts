@@ -34,7 +34,8 @@ const SYNC_KEEPS: Record<
   'mid-model': () => 'FETCH',
   'after-model': () => 'FETCH',
   'after-progress': () => 'VERIFY',
-  'awaiting-approval': () => 'DRAFT',
+  // hardened tells the approver in ASK_APPROVAL, a node of its own before the wait
+  'awaiting-approval': (v) => (v === 'naive' ? 'DRAFT' : 'ASK_APPROVAL'),
   // naive dies inside DELIVER; hardened's DELIVER only enqueued, and the drainer died after the graph ended
   'after-deliver': (v) => (v === 'naive' ? 'AWAIT_APPROVAL' : 'DELIVER'),
   // EXTRACT's own checkpoint was rolled back with the transaction the kill cut

@@ -2,6 +2,7 @@ import {
   PermanentError,
   TransientError,
   applyApproval,
+  callMeta,
   deadLetter,
   parseReviewRequest,
   type CallMeta,
@@ -17,7 +18,7 @@ import type { DomainSteps } from '../src/nodes.ts';
 
 /** An in-memory stand-in for the world: records every call, honours idempotency keys, injects faults. */
 export interface FakeCall {
-  kind: 'web' | 'model' | 'tracker' | 'mail';
+  kind: 'web' | 'model' | 'tracker' | 'mail' | 'approver';
   op: string;
   meta: CallMeta;
   outcome: 'ok' | 'deduplicated' | 'fault';
@@ -46,7 +47,7 @@ export function fakePorts() {
       ? new TransientError(`${op}: 503`, 'unavailable', 503)
       : new PermanentError(`${op}: 422`, 'unprocessable', 422);
   };
-  const receipt = (kind: 'tracker' | 'mail', op: string, meta: CallMeta) => {
+  const receipt = (kind: 'tracker' | 'mail' | 'approver', op: string, meta: CallMeta) => {
     maybeFail(kind, op, meta);
     const known = meta.idempotencyKey ? seenKeys.get(meta.idempotencyKey) : undefined;
     if (known) {
@@ -76,6 +77,7 @@ export function fakePorts() {
     },
     tracker: { note: async (note, meta) => receipt('tracker', `note:${note.requirementId}`, meta) },
     mailer: { send: async (mail, meta) => receipt('mail', `mail:${mail.subject}`, meta) },
+    approver: { notify: async (request, meta) => receipt('approver', `ask:${request.runId}`, meta) },
   };
   return { ports, calls, faults };
 }
@@ -133,6 +135,11 @@ export const fakeSteps: DomainSteps = {
   },
   approvalQuestion(state) {
     return { runId: state.runId, vendor: state.request.vendor.name, summary: 'approve?' };
+  },
+  async askApprover(state, ports, ctx) {
+    const question = fakeSteps.approvalQuestion(state);
+    await ports.approver.notify(question, callMeta(ctx));
+    return question;
   },
   applyApproval,
   composeDelivery(state: ReviewState): Mail {

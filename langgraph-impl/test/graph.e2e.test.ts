@@ -16,36 +16,47 @@ afterAll(async () => {
   await db?.drop();
 });
 
+/** A graph on fake steps in memory, run up to its approval interrupt. */
+async function untilApproval(variant: 'naive' | 'hardened', n: string) {
+  const world = fakePorts();
+  const graph = compileGraph({ variant, ports: world.ports, worker: 'T', steps: fakeSteps }, new MemorySaver());
+  const config = { configurable: { thread_id: `t-${n}` } };
+  await graph.invoke(initialState(`run-${n}`, parseReviewRequest(sampleRequest())), config);
+  return { world, graph, config };
+}
+
 describe('graph wiring (fake steps, in-process)', () => {
   it('runs every step, fans FETCH out per candidate, stops at the approval interrupt and delivers after resume', async () => {
-    const world = fakePorts();
-    const graph = compileGraph(
-      { variant: 'naive', ports: world.ports, worker: 'T', steps: fakeSteps },
-      new MemorySaver(),
-    );
-    const config = { configurable: { thread_id: 't-1' } };
-    await graph.invoke(initialState('run-1', parseReviewRequest(sampleRequest())), config);
+    const { world, graph, config } = await untilApproval('naive', '1');
     const waiting = await graph.getState(config);
     expect(waiting.next).toEqual(['AWAIT_APPROVAL']);
     // 1 sitemap + 3 pages for each of the 2 requirements
     expect(world.calls.filter((c) => c.kind === 'web')).toHaveLength(7);
     expect(world.calls.filter((c) => c.kind === 'tracker')).toHaveLength(2);
+    const asks = () => world.calls.filter((c) => c.kind === 'approver');
+    expect(asks()).toHaveLength(1);
     await graph.invoke(new Command({ resume: { approved: true, by: 'qa' } }), config);
     const done = (await graph.getState(config)).values as ReviewState;
     expect(done.delivery?.to).toBe('priya@example.com');
+    // the resume ran AWAIT_APPROVAL again from its first line: the approver was told again, with no crash
+    expect(asks()).toHaveLength(2);
     expect(Object.keys(done.verdicts).sort()).toEqual(['dpa', 'soc2']);
     // naive sends no keys
     expect(world.calls.every((c) => c.meta.idempotencyKey === undefined)).toBe(true);
   });
 
+  it('hardened: the approver is told in ASK_APPROVAL, a node of its own, once, under its key', async () => {
+    const { world, graph, config } = await untilApproval('hardened', '3');
+    expect((await graph.getState(config)).next).toEqual(['AWAIT_APPROVAL']);
+    // rejected, so the run ends before DELIVER (which needs the outbox this graph was built without)
+    await graph.invoke(new Command({ resume: { approved: false, by: 'qa' } }), config);
+    const asks = world.calls.filter((c) => c.kind === 'approver');
+    expect(asks.map((c) => c.meta.step)).toEqual(['ASK_APPROVAL']);
+    expect(typeof asks[0]!.meta.idempotencyKey).toBe('string');
+  });
+
   it('a rejection ends the run without delivering', async () => {
-    const world = fakePorts();
-    const graph = compileGraph(
-      { variant: 'naive', ports: world.ports, worker: 'T', steps: fakeSteps },
-      new MemorySaver(),
-    );
-    const config = { configurable: { thread_id: 't-2' } };
-    await graph.invoke(initialState('run-2', parseReviewRequest(sampleRequest())), config);
+    const { world, graph, config } = await untilApproval('naive', '2');
     await graph.invoke(new Command({ resume: { approved: false, by: 'qa', note: 'no' } }), config);
     const done = (await graph.getState(config)).values as ReviewState;
     expect(done.approval).toEqual({ approved: false, by: 'qa', note: 'no' });

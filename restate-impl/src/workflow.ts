@@ -18,7 +18,7 @@ import * as restate from '@restatedev/restate-sdk';
 import {
   applyApproval,
   applyUpdate,
-  approvalQuestion,
+  askApprover,
   composeDelivery,
   deadLetter,
   deliver,
@@ -216,7 +216,9 @@ export function reviewWorkflow(deps: WorkflowDeps, options: WorkflowOptions = {}
             await s('DRAFT', 'DRAFT', draft);
           }
 
-          await step('AWAIT_APPROVAL', 'AWAIT_APPROVAL', async () => approvalQuestion(state));
+          // The approver is told in a ctx.run: a replay gets its journaled result, and tells nobody again.
+          const asked = stepCtx('AWAIT_APPROVAL', 'AWAIT_APPROVAL');
+          await step('AWAIT_APPROVAL', 'AWAIT_APPROVAL', () => askApprover(state, ports, asked));
           phase('awaiting-approval');
           // Resolved by the `approve` handler, which the server holds until an endpoint is alive.
           const decision = await ctx.promise<Decision>(APPROVAL_PROMISE).get();

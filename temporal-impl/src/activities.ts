@@ -6,7 +6,7 @@
 import { Context } from '@temporalio/activity';
 import {
   applyApproval as applyApprovalStep,
-  approvalQuestion,
+  askApprover,
   composeDelivery,
   deadLetter,
   deliver as deliverStep,
@@ -120,7 +120,8 @@ export function createActivities(deps: ActivityDeps) {
     /** coarse: DRAFT and DELIVER in one activity; the mail goes out straight from it (with its key in hardened). */
     send: (a: StepArgs): Promise<StateUpdate> => stage('SEND', a, draftAndDeliver),
 
-    requestApproval: (a: StepArgs) => run('AWAIT_APPROVAL', a, async () => approvalQuestion(a.state)),
+    /** Tells the approver, and records the question as the activity's result: a resume replays the result, not the call. */
+    requestApproval: (a: StepArgs) => run('AWAIT_APPROVAL', a, (ctx) => askApprover(a.state, ports, ctx)),
     applyApproval: (a: StepArgs & { decision: ApprovalDecision }): Promise<StateUpdate> =>
       run('AWAIT_APPROVAL', a, async () => applyApprovalStep(a.state, a.decision)),
 

@@ -29,6 +29,20 @@ export const PLAIN: RuntimeInfo = {
   ],
   // The reference row of the crash table; the production hazards are about what a runtime adds.
   suites: ['crash'],
+  approverDeviations: [
+    {
+      variant: 'naive',
+      killedWhileWaiting: true,
+      inbox: 2,
+      why: 'The job starts again from its request and tells the approver again, with no key to recognise it by.',
+    },
+    {
+      variant: 'hardened',
+      killedWhileWaiting: true,
+      inbox: 1,
+      why: 'The job starts again from its request and tells the approver again; the key derived from the run lets the inbox keep one request.',
+    },
+  ],
   crashDeviations: [
     {
       points: ['mid-commit'],

@@ -109,6 +109,16 @@ export const CrashRowSchema = z
     outcomes: z.array(OutcomeSchema).describe('the distribution over repetitions, most frequent first'),
     violations: z.array(z.string()).describe('where the cell departs from what its crash point must show'),
     deviation: z.string().nullable().describe('why this runtime and configuration is documented to depart, or null'),
+    approver: z
+      .object({
+        asked: z.number().int().describe('approval requests that reached the approver, keyed repeats included'),
+        inbox: z.number().int().describe('approval requests its inbox kept'),
+        expected: z.number().int().describe('what the inbox must hold, uncrashed or killed while waiting'),
+        why: z.string().nullable().describe('why this runtime and variant departs from one request, or null'),
+      })
+      .describe(
+        "what the approver was sent, in the run with the most requests: apart from the repeats (where the runtime's unit of replay lies, not what a crash cost)",
+      ),
   })
   .describe(
     'one cell of the crash suite: a runtime, variant and durability killed at one crash point (or the baseline)',

@@ -13,6 +13,7 @@ import {
   seconds,
   TABLE_WIDTH,
 } from '../table.ts';
+import { approverInboxSection } from './approver-inbox.ts';
 import { cellCard, TIMELINE_LEGEND } from './cell-card.ts';
 import { renderCostChart } from './chart.ts';
 import type { Block, Cell, Column, Row, Section } from './document.ts';
@@ -235,6 +236,7 @@ export function crashReport(
       blocks: [{ kind: 'html' as const, html: TIMELINE_LEGEND }],
     },
     ...crashSections(rows, { observations: o.observations, width: o.width }),
+    ...[approverInboxSection(rows)].filter((s) => s !== null),
     crashSummarySection(rows, { wallTimeMs: o.meta.wallTimeMs, labels: labelsLine(o.meta) }),
   ];
 }

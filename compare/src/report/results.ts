@@ -7,7 +7,9 @@ import {
   atTheKill,
   atTheKillText,
   dependsOnTiming,
+  expectedApproverInbox,
   hazardSeverity,
+  WAITING_POINT,
   HAZARDS,
   SEVERITIES,
   type HazardSpec,
@@ -263,9 +265,23 @@ export function buildRows(
       outcomes,
       violations,
       deviation: verdicts[0]?.expectation.why ?? null,
+      approver: approverOf(
+        s,
+        judged.map((j) => j.e.approver),
+      ),
     });
   }
   return rows;
+}
+
+/** The approver's inbox of a cell: its fullest run's, beside what the cell must show. */
+function approverOf(s: CellObservation['scenario'], counts: Evidence['approver'][]): ResultRow['approver'] {
+  const fullest = counts.reduce((a, b) => (b.inbox > a.inbox ? b : a), counts[0] ?? { asked: 0, inbox: 0 });
+  const { inbox, why } = expectedApproverInbox(s.approverDeviations ?? [], {
+    variant: s.variant,
+    killedWhileWaiting: s.crashPoint === WAITING_POINT,
+  });
+  return { ...fullest, expected: inbox, why };
 }
 
 /** Exit code of the whole comparison: 1 when any cell or hazard row could not run (error), else 0. */

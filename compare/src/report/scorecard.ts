@@ -21,6 +21,7 @@ import {
   type ResultRow,
   type Results,
 } from './results.ts';
+import { approverScoreLine } from './approver-inbox.ts';
 import type { Cell, Column, Row, Section, Tone } from './document.ts';
 import { esc } from './svg.ts';
 
@@ -40,7 +41,8 @@ export interface ScoreCell {
 }
 
 export interface ScoreLine {
-  kind: 'crash' | 'hazard';
+  /** approver: the approver's inbox, uncrashed and killed while waiting (approver-inbox.ts). */
+  kind: 'crash' | 'hazard' | 'approver';
   id: string;
   cells: (ScoreCell | null)[];
 }
@@ -147,6 +149,8 @@ export function buildScorecard(results: Results): Scorecard {
       }),
     });
   }
+  const inbox = approverScoreLine(crashRows(results), columns);
+  if (inbox) lines.push(inbox);
   for (const id of HAZARD_IDS) {
     const mine = hazards.filter((r) => r.scenario === id);
     if (!mine.length) continue;
@@ -178,7 +182,11 @@ function leftOutNote(left: string[]): string | null {
 }
 
 const lineTitle = (l: ScoreLine) =>
-  l.kind === 'crash' ? `crash: ${l.id}` : HAZARDS[l.id as keyof typeof HAZARDS].title;
+  l.kind === 'crash'
+    ? `crash: ${l.id}`
+    : l.kind === 'approver'
+      ? "approver's inbox"
+      : HAZARDS[l.id as keyof typeof HAZARDS].title;
 
 /**
  * Twelve columns of verdicts share what the line titles leave of the page, so a word such as

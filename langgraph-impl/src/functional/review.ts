@@ -49,8 +49,8 @@ export interface EntrypointDeps extends NodeDeps {
  * step a task. The tasks are the StateGraph's nodes (nodes.ts: the context, the key from the
  * thread and the step's identity, the dead letter by the retry rule), called inside a task
  * instead of a node, so both APIs run one definition of every step. Page fetches are tasks called
- * together and awaited together; the approval is interrupt() in the entrypoint itself, resumed
- * with Command({ resume }).
+ * together and awaited together; the approver is told in a task, then the approval is interrupt()
+ * in the entrypoint itself, resumed with Command({ resume }).
  *
  * How a resume works (measured in MEASUREMENTS.md, not assumed): LangGraph runs the entrypoint
  * again from its first line, and every task call whose result is in the checkpoint's pending
@@ -83,6 +83,7 @@ export function buildReviewEntrypoint(deps: EntrypointDeps, checkpointer: BaseCh
     VERIFY: taskOf('VERIFY', nodes.VERIFY),
     SAVE_PROGRESS: taskOf('SAVE_PROGRESS', nodes.SAVE_PROGRESS),
     DRAFT: taskOf('DRAFT', nodes.DRAFT),
+    ASK_APPROVAL: taskOf('ASK_APPROVAL', nodes.ASK_APPROVAL),
     DELIVER: taskOf('DELIVER', nodes.DELIVER),
   };
 
@@ -126,6 +127,9 @@ export function buildReviewEntrypoint(deps: EntrypointDeps, checkpointer: BaseCh
     // worker before the checkpoint, leaving a failed run whose state holds no failure: measured by
     // the retry-lost-workers-exhausted hazard.)
     if (!(await research())) return state;
+    // The approver is told in a task (LangGraph's advice for an effect before interrupt()): the
+    // resume runs the entrypoint again from its first line, and the task hands back its recorded result.
+    if (!(await run('ASK_APPROVAL'))) return state;
     const decision = interrupt(steps.approvalQuestion(state)) as Decision;
     state = applyUpdate(state, steps.applyApproval(state, decision));
     if (state.approval?.approved) await run('DELIVER');

@@ -1,5 +1,5 @@
 import type { Durability, Granularity, ReviewRequestInput, RunView, Decision, Variant } from '@vendor-review/pipeline';
-import type { CrashDeviation } from './catalogue/crash-rules.ts';
+import type { ApproverDeviation, CrashDeviation } from './catalogue/crash-rules.ts';
 import type { HazardDeviation, HazardId } from './catalogue/hazards.ts';
 import type { WorkerSpec } from '@vendor-review/testbed';
 
@@ -126,6 +126,8 @@ export interface RuntimeInfo {
   readonly hazardDeviations?: readonly HazardDeviation[];
   /** The catalogue's opt-in hazards (`optIn` in hazards.ts) it takes part in. */
   readonly optInHazards?: readonly HazardId[];
+  /** Where the approver's inbox holds other than one request (crash-rules.ts APPROVER_INBOX), each with its reason. */
+  readonly approverDeviations?: readonly ApproverDeviation[];
 }
 
 /**

@@ -1,7 +1,8 @@
 import { type OperationKind } from '@vendor-review/pipeline';
-import { expectationFor, type Expectation } from './catalogue/crash-rules.ts';
-import { computeEvidence, executed, type Evidence } from './evidence.ts';
+import { expectationFor, expectedApproverInbox, WAITING_POINT, type Expectation } from './catalogue/crash-rules.ts';
+import { approverCount, computeEvidence, executed, type Evidence } from './evidence.ts';
 import type { CellObservation, StopObservation } from './observation.ts';
+import type { Scenario } from './scenarios.ts';
 
 /**
  * Holds one crashed cell to what its crash point must show (domain/crash-expectations.ts), from
@@ -14,13 +15,37 @@ export interface CrashVerdict {
   violations: string[];
 }
 
+// The kinds the repeat rules judge: the approver's requests are counted apart (evidence.ts UNJUDGED_KINDS).
 const KINDS: OperationKind[] = ['web', 'model', 'tracker', 'mail'];
 
 /** Extra executions per kind beyond the baseline, as the evidence counted them. */
 export function extraByKind(evidence: Evidence): Record<OperationKind, number> {
-  const out: Record<OperationKind, number> = { web: 0, model: 0, tracker: 0, mail: 0 };
+  const out: Record<OperationKind, number> = { web: 0, model: 0, tracker: 0, mail: 0, approver: 0 };
   for (const r of evidence.repeated) out[r.kind] += r.count - r.baselineCount;
   return out;
+}
+
+/**
+ * The approver's inbox against what the runtime must leave there, for an uncrashed run or one
+ * killed while it waited (other cells are not judged on it: null). A run that did not complete is
+ * not judged either: its inbox says nothing about the unit of replay.
+ */
+/** The cells the approver's inbox is judged in: the uncrashed baseline, and a kill (or stop) while waiting. */
+export function judgesApproverInbox(s: Pick<Scenario, 'crashPoint'>): boolean {
+  return s.crashPoint === null || s.crashPoint === WAITING_POINT;
+}
+
+export function checkApproverInbox(obs: Pick<CellObservation, 'scenario' | 'status' | 'ledger'>): string[] | null {
+  if (!judgesApproverInbox(obs.scenario) || obs.status !== 'completed') return null;
+  const point = obs.scenario.crashPoint;
+  const { inbox, why } = expectedApproverInbox(obs.scenario.approverDeviations ?? [], {
+    variant: obs.scenario.variant,
+    killedWhileWaiting: point === WAITING_POINT,
+  });
+  const seen = approverCount(obs.ledger).inbox;
+  return seen === inbox
+    ? []
+    : [`the approver's inbox holds ${seen} request(s), expected ${inbox}${why ? ` (${why})` : ''}`];
 }
 
 /** A stopped worker left by itself (an exit, or death by the SIGTERM) or was killed when the grace ended. */

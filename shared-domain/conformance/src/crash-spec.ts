@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReviewRequestInput } from '@vendor-review/pipeline';
 import type { RuntimeAdapter } from './adapter.ts';
 import { errorObservation, runCell } from './cell.ts';
-import { checkCrashCell } from './crash-check.ts';
+import { checkApproverInbox, checkCrashCell, judgesApproverInbox } from './crash-check.ts';
 import { jobsFor, runMatrix } from './matrix.ts';
 import type { CellObservation } from './observation.ts';
 import type { Scenario } from './scenarios.ts';
@@ -90,6 +90,14 @@ export function crashSpec(o: CrashSpecOptions): CrashSpecCells {
         .filter(Boolean)
         .join('\n');
       expect(violations, context).toEqual([]);
+    });
+
+    // Where each runtime's unit of replay lies, shown by the approver's inbox: uncrashed, and killed while waiting.
+    const asked = o.scenarios.filter(judgesApproverInbox);
+    it.each(asked.map((s) => [s.id, s] as const))('%s: the approver holds what its unit of replay leaves', (_id, s) => {
+      const obs = get(s.id);
+      expect(obs.status, obs.note ?? '').toBe('completed');
+      expect(checkApproverInbox(obs)).toEqual([]);
     });
   });
 

@@ -2,7 +2,7 @@ import { reviewDigest, type ReviewState } from '@vendor-review/pipeline';
 import { type DurableMark, type DurableRecord } from './adapter.ts';
 import { type Harm } from './catalogue/severity.ts';
 import type { WorkerLife } from '@vendor-review/testbed';
-import { type LedgerEntry, sumCosts } from '@vendor-review/world';
+import { type LedgerEntry, type LedgerKind, sumCosts } from '@vendor-review/world';
 import type { CellObservation } from './observation.ts';
 
 /**
@@ -14,7 +14,7 @@ export interface RepeatedOperation {
   opKey: string;
   /** The operation in words that do not name the run (what two repeats of a cell compare). */
   subject: string;
-  kind: LedgerEntry['kind'];
+  kind: JudgedKind;
   step: string | null;
   count: number;
   baselineCount: number;
@@ -42,6 +42,31 @@ export interface Evidence {
   baselineDigest: string | null;
   /** Ledger seqs of entries that re-executed an operation (the 2nd, 3rd… occurrence beyond the baseline). */
   repeatSeqs: number[];
+  /** What the approver was sent in this run, judged apart from the repeats (UNJUDGED_KINDS). */
+  approver: ApproverCount;
+}
+
+/**
+ * Kinds of call the repeat and duplicate rules leave out. The approver's notification is no part
+ * of the review: a runtime that runs a node again on resume tells the approver again with no crash
+ * at all, so counted as a repeat it would move every row of that runtime for a reason that is not
+ * the crash's. Its count is a row of its own (ApproverCount).
+ */
+export const UNJUDGED_KINDS = ['approver'] as const satisfies readonly LedgerKind[];
+export type JudgedKind = Exclude<LedgerKind, (typeof UNJUDGED_KINDS)[number]>;
+
+const judged = (e: LedgerEntry): e is LedgerEntry & { kind: JudgedKind } =>
+  !(UNJUDGED_KINDS as readonly LedgerKind[]).includes(e.kind);
+
+/** How often a run asked the approver (keyed repeats included) and how many requests the inbox kept. */
+export interface ApproverCount {
+  asked: number;
+  inbox: number;
+}
+
+export function approverCount(ledger: readonly LedgerEntry[]): ApproverCount {
+  const asked = executed(ledger).filter((e) => e.kind === 'approver');
+  return { asked: asked.length, inbox: asked.filter((e) => e.outcome === 'ok').length };
 }
 
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
@@ -82,6 +107,8 @@ export function operationLabel(e: Pick<LedgerEntry, 'kind' | 'path' | 'method' |
       return 'tracker note';
     case 'mail':
       return 'mail';
+    case 'approver':
+      return 'approval request';
   }
 }
 
@@ -90,10 +117,10 @@ export function repeatedOperations(
   run: readonly LedgerEntry[],
   baseline: readonly LedgerEntry[] | null,
 ): RepeatedOperation[] {
-  const ran = executed(run);
+  const ran = executed(run).filter(judged);
   const counts = countBy(ran, (e) => e.opKey);
   // Without a baseline, or for a key the baseline cannot have (it names the run), anything seen twice is the repeat.
-  const base = baseline ? countBy(executed(baseline), (e) => e.opKey) : null;
+  const base = baseline ? countBy(executed(baseline).filter(judged), (e) => e.opKey) : null;
   const out: RepeatedOperation[] = [];
   for (const [opKey, count] of counts) {
     // An operation the baseline never made under this key (the mail's key names the run) was expected once.
@@ -349,5 +376,6 @@ export function computeEvidence(obs: CellObservation, baseline: CellObservation 
     digest,
     baselineDigest,
     repeatSeqs: repeatSeqs(obs.ledger, repeated),
+    approver: approverCount(obs.ledger),
   };
 }

@@ -339,3 +339,24 @@ export function crashedObservation(opts: {
     approvals: [],
   };
 }
+
+/** The observation with the approver asked once per worker named (keyed repeats as `deduplicated`). */
+export function withAsks(
+  obs: CellObservation,
+  asks: { worker: string; outcome?: LedgerEntry['outcome'] }[],
+): CellObservation {
+  const extra = entries(
+    asks.map((a) => ({
+      kind: 'approver' as const,
+      step: 'AWAIT_APPROVAL',
+      opKey: `ask:${obs.runId}`,
+      method: 'POST',
+      path: '/approver/notify',
+      worker: a.worker,
+      outcome: a.outcome ?? 'ok',
+    })),
+    obs.runId,
+    (obs.ledger.at(-1)?.at ?? T0) + 100,
+  ).map((e, i) => ({ ...e, seq: obs.ledger.length + i + 1 }));
+  return { ...obs, ledger: [...obs.ledger, ...extra] };
+}

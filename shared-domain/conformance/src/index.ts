@@ -33,11 +33,21 @@ export {
   operationLabel,
   recoveryMs,
   safeDigest,
+  approverCount,
+  UNJUDGED_KINDS,
+  type ApproverCount,
+  type JudgedKind,
   type Evidence,
   type RepeatedOperation,
 } from './evidence.ts';
 export { atTheKill, atTheKillText, type AtTheKill } from './at-the-kill.ts';
-export { checkCrashCell, extraByKind, type CrashVerdict } from './crash-check.ts';
+export {
+  checkCrashCell,
+  checkApproverInbox,
+  judgesApproverInbox,
+  extraByKind,
+  type CrashVerdict,
+} from './crash-check.ts';
 export { crashSpec, runThroughAdapter, type CrashSpecOptions, type CrashSpecCells } from './crash-spec.ts';
 export { crashSpecOf, productionSpecOf } from './module-specs.ts';
 export * from './production/index.ts';

@@ -6,7 +6,7 @@ import {
   type Variant,
 } from '@vendor-review/pipeline';
 import { MATRIX_CRASH_POINTS, STOP_GRACE_MS, type CrashPointName, type StopMode } from '@vendor-review/instrument';
-import { expectationFor, type CrashDeviation } from './catalogue/crash-rules.ts';
+import { expectationFor, type ApproverDeviation, type CrashDeviation } from './catalogue/crash-rules.ts';
 import { type RuntimeInfo } from './adapter.ts';
 import type { FaultRuleInput } from '@vendor-review/world';
 
@@ -40,6 +40,8 @@ export interface Scenario {
   approveAtStart?: boolean;
   /** Where its runtime departs from the crash rule (its runtime module's `crashDeviations`). */
   deviations: readonly CrashDeviation[];
+  /** Where its runtime's approver inbox departs from one request (its module's `approverDeviations`); none when left out. */
+  approverDeviations?: readonly ApproverDeviation[];
   /**
    * How worker A leaves at the crash point: `kill` (SIGKILL; when left out) or `term` (SIGTERM
    * with the step in flight, SIGKILL once `graceMs` has passed).
@@ -136,6 +138,7 @@ export function scenarioFor(
     faults: [],
     ...(config.granularity ? { granularity: config.granularity } : {}),
     deviations: runtime.crashDeviations ?? [],
+    ...(runtime.approverDeviations ? { approverDeviations: runtime.approverDeviations } : {}),
   };
 }
 

@@ -73,12 +73,29 @@ export interface Mailer {
   send(mail: Mail, meta: CallMeta): Promise<Receipt>;
 }
 
-/** The four kinds of call a run makes to the outside world, one per port. */
-export type OperationKind = 'web' | 'model' | 'tracker' | 'mail';
+/** What the approver is told: a review waits for their decision, in their words. */
+export interface ApprovalRequest {
+  runId: string;
+  vendor: string;
+  summary: string;
+}
+
+/**
+ * Whoever decides at the approval gate: told that a review waits, before the run waits. A
+ * notification is no side effect the review is judged by (the crash rules leave it out), but its
+ * count is the clearest picture of where a runtime's unit of replay lies.
+ */
+export interface Approver {
+  notify(request: ApprovalRequest, meta: CallMeta): Promise<Receipt>;
+}
+
+/** The kinds of call a run makes to the outside world, one per port. */
+export type OperationKind = 'web' | 'model' | 'tracker' | 'mail' | 'approver';
 
 export interface Ports {
   web: Web;
   model: Model;
   tracker: Tracker;
   mailer: Mailer;
+  approver: Approver;
 }

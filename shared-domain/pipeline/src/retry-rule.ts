@@ -117,6 +117,8 @@ const KIND_OF_STEP: Record<string, RetryStepKind> = {
   VERIFY: 'pure',
   SAVE_PROGRESS: 'effect',
   DRAFT: 'model',
+  // The approver's notification, in a node or task of its own: keyed in hardened, as a note is.
+  ASK_APPROVAL: 'effect',
   AWAIT_APPROVAL: 'pure',
   // Hardened DELIVER writes the outbox row (an effect); waiting for its send is the delivery kind.
   DELIVER: 'effect',

@@ -22,6 +22,7 @@ function mailer(script: (n: number) => Promise<Receipt>): Ports & { keys: (strin
     web: { get: unused },
     model: { complete: unused },
     tracker: { note: unused },
+    approver: { notify: unused },
     mailer: {
       send: async (_mail, meta) => {
         keys.push(meta.idempotencyKey);

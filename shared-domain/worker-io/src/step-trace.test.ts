@@ -23,6 +23,7 @@ const ports = (): Ports => ({
     },
   },
   tracker: { note: async () => ({ id: 'note-1', duplicate: false }) },
+  approver: { notify: async () => ({ id: 'ask-1', duplicate: false }) },
   mailer: {
     send: async () => {
       throw new Error('mailer down');

@@ -99,6 +99,16 @@ export function stepTrace(write: TraceWrite): StepTrace {
             `${meta.step} mail`,
           ),
       },
+      approver: {
+        notify: (request, meta) =>
+          call(
+            meta.runId,
+            () => p.approver.notify(request, meta),
+            (r) =>
+              `${meta.step} approver ${r.duplicate ? 'recognised the key: not told again' : 'told the review waits'}`,
+            `${meta.step} approver`,
+          ),
+      },
     }),
   };
 }

@@ -48,5 +48,6 @@ export function kindOf(path: string): LedgerKind {
   if (path.startsWith('/v1/')) return 'model';
   if (path.startsWith('/tracker/')) return 'tracker';
   if (path.startsWith('/mail/')) return 'mail';
+  if (path.startsWith('/approver/')) return 'approver';
   return 'web';
 }

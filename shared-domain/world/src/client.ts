@@ -46,6 +46,8 @@ export function worldClient(url: string) {
       (await call<{ deliveries: DeliveryView[] }>('GET', `/mail/outbox${q({ runId })}`)).deliveries,
     notes: async (runId?: string) =>
       (await call<{ notes: DeliveryView[] }>('GET', `/tracker/notes${q({ runId })}`)).notes,
+    inbox: async (runId?: string) =>
+      (await call<{ requests: DeliveryView[] }>('GET', `/approver/inbox${q({ runId })}`)).requests,
     config: () => call<WorldConfig>('GET', '/__config'),
     configure: (config: Partial<WorldConfig>) => call<WorldConfig>('POST', '/__config', config),
     reset: () => call<{ ok: true }>('POST', '/__reset'),

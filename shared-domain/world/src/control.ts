@@ -25,6 +25,7 @@ export interface WorldParts {
   faults: FaultBook;
   notes: DeliveryStore;
   outbox: DeliveryStore;
+  inbox: DeliveryStore;
   variation: ModelVariation;
   config: WorldConfig;
 }
@@ -35,13 +36,15 @@ export const ROUTES = [
   'POST /v1/chat/completions              OpenAI-compatible, deterministic, billed',
   'POST /tracker/notes                    { runId, requirementId?, text }, honours Idempotency-Key (422 if reused with another body)',
   'POST /mail/send                        { to, subject, body }, honours Idempotency-Key (422 if reused with another body)',
+  'POST /approver/notify                  { runId, vendor, summary }, honours Idempotency-Key (422 if reused with another body)',
   'GET  /mail/outbox?runId=               { deliveries }',
+  'GET  /approver/inbox?runId=            { requests }',
   'GET  /tracker/notes?runId=             { notes }',
   'GET  /__ledger?runId=&kind=            { entries }        DELETE /__ledger resets it',
   'GET  /__faults                         { faults }         POST /__faults { route, kind, times?, runId?, step?, method?, delayMs? }',
   'DELETE /__faults[/<id>]                clear all or one fault',
   'GET|POST /__config                     { modelLatencyMs, pageLatencyMs, modelVaries }',
-  'POST /__reset                          ledger, faults, outbox and notes emptied',
+  'POST /__reset                          ledger, faults, outbox, notes and inbox emptied',
   'GET  /__health                         { ok, vendors, models }',
 ];
 
@@ -66,7 +69,7 @@ export function isControlRoute(method: string, path: string): boolean {
   return (
     path === '/' ||
     path.startsWith('/__') ||
-    (method === 'GET' && (path === '/mail/outbox' || path === '/tracker/notes'))
+    (method === 'GET' && (path === '/mail/outbox' || path === '/tracker/notes' || path === '/approver/inbox'))
   );
 }
 
@@ -118,11 +121,14 @@ export function handleControl(
       parts.faults.clear();
       parts.notes.reset();
       parts.outbox.reset();
+      parts.inbox.reset();
       parts.variation.reset();
       return send(res, 200, { ok: true });
     }
     if (method === 'GET' && path === '/mail/outbox')
       return send(res, 200, { deliveries: parts.outbox.list(runId).map(flatten) });
+    if (method === 'GET' && path === '/approver/inbox')
+      return send(res, 200, { requests: parts.inbox.list(runId).map(flatten) });
     if (method === 'GET' && path === '/tracker/notes')
       return send(res, 200, { notes: parts.notes.list(runId).map(flatten) });
     return send(res, 404, { error: `no control route ${method} ${path}` });

@@ -1,6 +1,7 @@
 import { htmlTitle, htmlToText } from '@vendor-review/worker-io';
 import {
   PermanentError,
+  type ApprovalRequest,
   type CallMeta,
   type Mail,
   type ModelRequest,
@@ -17,7 +18,8 @@ export type FakeCall =
   | { kind: 'web'; url: string; meta: CallMeta }
   | { kind: 'model'; req: ModelRequest; meta: CallMeta }
   | { kind: 'tracker'; note: TrackerNote; meta: CallMeta }
-  | { kind: 'mail'; mail: Mail; meta: CallMeta };
+  | { kind: 'mail'; mail: Mail; meta: CallMeta }
+  | { kind: 'approver'; request: ApprovalRequest; meta: CallMeta };
 
 /**
  * In-memory ports for unit tests: the world's vendor sites and simulated model without HTTP, and a
@@ -69,6 +71,12 @@ export function fakePorts(overrides: { model?: (req: ModelRequest) => string } =
       async send(mail, meta) {
         calls.push({ kind: 'mail', mail, meta });
         return receipt(meta, 'msg');
+      },
+    },
+    approver: {
+      async notify(request, meta) {
+        calls.push({ kind: 'approver', request, meta });
+        return receipt(meta, 'ask');
       },
     },
   };

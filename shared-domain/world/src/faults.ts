@@ -14,7 +14,13 @@ export function servesRequest(kind: FaultKind): boolean {
   return kind === 'slow' || kind === 'vary';
 }
 
-const ROUTE_ALIASES: Record<string, string> = { web: '/vendors/', model: '/v1/', tracker: '/tracker/', mail: '/mail/' };
+const ROUTE_ALIASES: Record<string, string> = {
+  web: '/vendors/',
+  model: '/v1/',
+  tracker: '/tracker/',
+  mail: '/mail/',
+  approver: '/approver/',
+};
 
 export const FaultRuleInputSchema = z.object({
   route: z.string().min(1),

@@ -19,7 +19,7 @@ export const LedgerEntrySchema = z.object({
   attempt: z.number().int().nullable(),
   worker: z.string().nullable(),
   idempotencyKey: z.string().nullable(),
-  kind: z.enum(['web', 'model', 'tracker', 'mail']),
+  kind: z.enum(['web', 'model', 'tracker', 'mail', 'approver']),
   method: z.string(),
   path: z.string(),
   /** The logical operation, independent of attempt: the same opKey twice means the work was repeated. */

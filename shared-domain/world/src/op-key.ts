@@ -25,6 +25,8 @@ export function opKeyOf(kind: LedgerKind, method: string, path: string, body: st
       return `note:${field(body, 'requirementId') ?? shortHash(field(body, 'text') ?? body)}`;
     case 'mail':
       return `mail:${shortHash(`${field(body, 'subject') ?? ''}\u0000${field(body, 'to') ?? ''}`)}`;
+    case 'approver':
+      return `ask:${field(body, 'runId') ?? shortHash(body)}`;
   }
 }
 
@@ -56,5 +58,7 @@ export function operationSubject(
       return `note ${field(body, 'requirementId') ?? ''}`.trim();
     case 'mail':
       return 'review mail';
+    case 'approver':
+      return 'approval request';
   }
 }

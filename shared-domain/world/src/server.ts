@@ -9,7 +9,7 @@ import { ModelVariation } from './model-variation.ts';
 import { opKeyOf, operationSubject } from './op-key.ts';
 import { forwardModelCall, type ModelUpstream } from './model-upstream.ts';
 import { costUsd } from './pricing.ts';
-import { mailRoute, trackerRoute } from './routes-deliveries.ts';
+import { approverRoute, mailRoute, trackerRoute } from './routes-deliveries.ts';
 import { modelRoute } from './routes-model.ts';
 import { webRoute } from './routes-web.ts';
 
@@ -143,7 +143,9 @@ export function createWorldServer(parts: WorldParts, modelUpstream?: ModelUpstre
           ? trackerRoute(route, parts.notes)
           : kind === 'mail'
             ? mailRoute(route, parts.outbox)
-            : webRoute(route, parts.config.pageLatencyMs);
+            : kind === 'approver'
+              ? approverRoute(route, parts.inbox)
+              : webRoute(route, parts.config.pageLatencyMs);
     const delay = answer.latencyMs + (fault?.kind === 'slow' ? fault.delayMs : 0);
     // A fault that still serves the request is named on its entry.
     const slow = fault && servesRequest(fault.kind) ? { fault: fault.kind } : {};
@@ -199,8 +201,10 @@ export interface World {
   faults(): FaultRule[];
   outbox(runId?: string): ReturnType<DeliveryStore['list']>;
   notes(runId?: string): ReturnType<DeliveryStore['list']>;
+  /** The approver's inbox: every approval request it received (a keyed repeat is not stored again). */
+  inbox(runId?: string): ReturnType<DeliveryStore['list']>;
   configure(config: Partial<WorldConfig>): WorldConfig;
-  /** Ledger, faults, outbox and notes emptied (config kept). */
+  /** Ledger, faults, outbox, notes and inbox emptied (config kept). */
   reset(): void;
 }
 
@@ -210,6 +214,7 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
     faults: new FaultBook(),
     notes: new DeliveryStore('note'),
     outbox: new DeliveryStore('msg'),
+    inbox: new DeliveryStore('ask'),
     variation: new ModelVariation(),
     config: {
       modelLatencyMs: opts.modelLatencyMs ?? 150,
@@ -243,12 +248,14 @@ export async function startWorld(opts: WorldOptions = {}): Promise<World> {
     faults: () => parts.faults.list(),
     outbox: (runId) => parts.outbox.list(runId),
     notes: (runId) => parts.notes.list(runId),
+    inbox: (runId) => parts.inbox.list(runId),
     configure: (config) => Object.assign(parts.config, config),
     reset: () => {
       parts.ledger.reset();
       parts.faults.clear();
       parts.notes.reset();
       parts.outbox.reset();
+      parts.inbox.reset();
       parts.variation.reset();
     },
   };

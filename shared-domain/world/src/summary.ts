@@ -17,7 +17,7 @@ export interface LedgerSummary {
 
 /** The numbers the comparison table needs from one run's ledger entries. */
 export function summarizeLedger(entries: LedgerEntry[]): LedgerSummary {
-  const calls: Record<LedgerKind, number> = { web: 0, model: 0, tracker: 0, mail: 0 };
+  const calls: Record<LedgerKind, number> = { web: 0, model: 0, tracker: 0, mail: 0, approver: 0 };
   const ops = new Map<string, number>();
   let promptTokens = 0;
   let completionTokens = 0;

@@ -211,6 +211,27 @@ describe('tracker and mailer', () => {
       expect.stringMatching(/^note:/),
     ]);
   });
+
+  it("the approver's inbox is a receiver and a ledger kind of its own, keyed like the others", async () => {
+    const ask = { runId: 'run-q', vendor: 'Acme', summary: 'Send the review?' };
+    await post('/approver/notify', ask, headers('run-q', 'AWAIT_APPROVAL'));
+    await post('/approver/notify', ask, headers('run-q', 'AWAIT_APPROVAL'));
+    const h = headers('run-q', 'ASK_APPROVAL', { 'Idempotency-Key': 'q-1' });
+    await post('/approver/notify', ask, h);
+    expect((await post('/approver/notify', ask, h)).headers.get('idempotent-replayed')).toBe('true');
+    expect((await post('/approver/notify', { runId: 'run-q' }, h)).status).toBe(422);
+    expect(await client.inbox('run-q')).toHaveLength(3);
+    expect(await client.outbox('run-q')).toEqual([]);
+    const entries = await client.ledger({ runId: 'run-q', kind: 'approver' });
+    expect(entries.map((e) => [e.outcome, e.subject])).toEqual([
+      ['ok', 'approval request'],
+      ['ok', 'approval request'],
+      ['ok', 'approval request'],
+      ['deduplicated', 'approval request'],
+      ['error', 'approval request'],
+    ]);
+    expect(new Set(entries.slice(0, 4).map((e) => e.opKey))).toEqual(new Set(['ask:run-q']));
+  });
 });
 
 describe('fault injection', () => {

@@ -120,6 +120,39 @@ export interface CrashDeviation {
   why: string;
 }
 
+/**
+ * What the approver's inbox holds once a run has ended, uncrashed or killed while it waited for
+ * the decision: one request. The notification is made in a recorded unit (an activity, a step, a
+ * `ctx.run`, a task, a node of its own) right before the wait, and a resume hands back the unit's
+ * result instead of running it. A runtime whose unit of replay holds more than the call departs, in
+ * its module's `approverDeviations`, with why. Apart from the repeat and duplicate rules above
+ * (evidence.ts UNJUDGED_KINDS): it is where the unit of replay lies, not what a crash cost.
+ */
+export const APPROVER_INBOX = 1;
+
+export interface ApproverDeviation {
+  variant?: Variant;
+  /** Only the runs killed (or stopped) while they waited (true), or only the uncrashed (false); both when omitted. */
+  killedWhileWaiting?: boolean;
+  inbox: number;
+  why: string;
+}
+
+/** The crash point where a run is killed while it waits for the approval. */
+export const WAITING_POINT: CrashPointName = 'awaiting-approval';
+
+export function expectedApproverInbox(
+  deviations: readonly ApproverDeviation[],
+  cell: { variant: Variant; killedWhileWaiting: boolean },
+): { inbox: number; why: string | null } {
+  const d = deviations.find(
+    (x) =>
+      (x.variant === undefined || x.variant === cell.variant) &&
+      (x.killedWhileWaiting === undefined || x.killedWhileWaiting === cell.killedWhileWaiting),
+  );
+  return d ? { inbox: d.inbox, why: d.why } : { inbox: APPROVER_INBOX, why: null };
+}
+
 /** The crash points before the approval gate, where a run has done its research and mailed nothing. */
 export const BEFORE_THE_GATE: readonly CrashPointName[] = [
   'boundary',

@@ -3,7 +3,7 @@ import type { Ports } from '../ports.ts';
 import type { Decision } from '../run.ts';
 import type { ReviewRequestInput } from '../request.ts';
 import { applyUpdate, hasMoreRequirements, initialState, type ReviewState, type StateUpdate } from '../state.ts';
-import { applyApproval } from '../steps/approval.ts';
+import { applyApproval, askApprover } from '../steps/approval.ts';
 import { deriveIdempotencyKey, type StepContext } from '../steps/context.ts';
 import { deadLetter } from '../steps/dead-letter.ts';
 import { deliver } from '../steps/deliver.ts';
@@ -95,6 +95,7 @@ export async function runPlain(
     }
     await step('DRAFT', draft);
     stepName = 'AWAIT_APPROVAL';
+    await askApprover(state, ports, ctx('AWAIT_APPROVAL'));
     const decision = opts.approve ? await opts.approve(state) : { approved: true, by: 'plain-runner (auto-approve)' };
     apply('AWAIT_APPROVAL', applyApproval(state, decision));
     if (decision.approved) await step('DELIVER', deliver);

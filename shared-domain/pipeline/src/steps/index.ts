@@ -9,7 +9,7 @@ export { extract } from './extract.ts';
 export { verify } from './verify.ts';
 export { saveProgress } from './save-progress.ts';
 export { draft } from './draft.ts';
-export { approvalQuestion, applyApproval } from './approval.ts';
+export { approvalQuestion, askApprover, applyApproval } from './approval.ts';
 export { composeDelivery, sendDelivery, deliver } from './deliver.ts';
 export { deadLetter } from './dead-letter.ts';
 export { sitemapUrl, parseSitemap } from './discover.ts';

@@ -12,6 +12,8 @@ export const STEP_NAMES = [
   'VERIFY',
   'SAVE_PROGRESS',
   'DRAFT',
+  // A node of its own for the approver's notification, where a runtime replays a whole node on resume (LangGraph hardened).
+  'ASK_APPROVAL',
   'AWAIT_APPROVAL',
   'DELIVER',
   'DEAD_LETTER',

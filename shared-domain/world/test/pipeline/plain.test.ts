@@ -56,7 +56,7 @@ describe('plain runner against the world', () => {
     expect(a.state.draft?.text).toContain('| sso | contradictory | 0.50 | /security, /pricing |');
   });
 
-  it('with keys, running the same run again repeats the reads and the paid calls but not the note or the mail', async () => {
+  it('with keys, running the same run again repeats the reads and the paid calls but not the note, the approval request or the mail', async () => {
     const ports = createHttpPorts({ worldUrl: world.url });
     const first = await runPlain(fixture('cobalt-mail'), ports, { runId: 'plain-keys', keys: true });
     const again = await runPlain(fixture('cobalt-mail'), ports, { runId: 'plain-keys', keys: true });
@@ -64,8 +64,9 @@ describe('plain runner against the world', () => {
     expect(again.state.progressNotes).toEqual(first.state.progressNotes);
     expect(world.outbox('plain-keys')).toHaveLength(1);
     expect(world.notes('plain-keys')).toHaveLength(6);
+    expect(world.inbox('plain-keys')).toHaveLength(1);
     const usage = summarizeLedger(world.ledger({ runId: 'plain-keys' }));
-    expect(usage.deduplicated).toBe(7);
+    expect(usage.deduplicated).toBe(8);
     expect(usage.calls.model).toBe(14);
   });
 
