@@ -297,7 +297,11 @@ function firstAfter(
   resumer: WorkerLife | null,
   crashAt: number,
 ): { short: string; long: string; at: number | null } {
-  const fromLedger = obs.ledger.find((e) => (resumer ? isWorker(e, resumer) : e.at > crashAt) && e.at >= crashAt);
+  // The approver's notification is left out here too: a node run again tells them again, and the row
+  // would then say that instead of the review's own first call.
+  const fromLedger = obs.ledger.find(
+    (e) => judged(e) && (resumer ? isWorker(e, resumer) : e.at > crashAt) && e.at >= crashAt,
+  );
   const byResumer = progressMarks(obs, resumer, crashAt);
   const mark = byResumer.find((m) => !/wf task/.test(m.short)) ?? byResumer[0] ?? null;
   if (fromLedger) {
@@ -316,7 +320,7 @@ function firstAfter(
 export function recoveryMs(obs: CellObservation, resumer: WorkerLife | null, crashAt: number): number | null {
   if (!resumer) return null;
   const times: number[] = [];
-  const e = obs.ledger.find((x) => isWorker(x, resumer) && x.at >= crashAt);
+  const e = obs.ledger.find((x) => judged(x) && isWorker(x, resumer) && x.at >= crashAt);
   if (e) times.push(e.at);
   for (const m of progressMarks(obs, resumer, crashAt)) if (m.at !== null) times.push(m.at);
   if (!times.length) return null;
