@@ -19,6 +19,7 @@ export default defineConfig({
       'dbos-impl',
       'restate-impl',
       'compare',
+      'crash-test',
       {
         // LangGraph's checkpoint conformance suite calls describe/it/expect as globals; only this project turns them on.
         test: {
