@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { JOB_ENV, type WorkerJob } from './job.ts';
-import { resolveSdk } from './resolve-sdk.ts';
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
-const TSX = resolveSdk(fileURLToPath(import.meta.url), 'tsx');
+// The tool's own tsx (the app need not have it): it loads the app's TypeScript in each worker.
+const TSX = createRequire(import.meta.url).resolve('tsx');
 
 export interface StartedWorker {
   pid: number;
