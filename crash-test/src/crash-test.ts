@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,6 +99,7 @@ export async function crashTest(o: CrashTestOptions, log: (line: string) => void
     if (err instanceof MissingSdkError) throw new UsageError(err.message, { seeHelp: false });
     throw err;
   }
+  let kept = true;
   try {
     log(`crash-test: ${driver.runtime}, baseline run (outbound calls recorded; worker output in ${workDir})`);
     const baseline = await driver.run({ id: 'baseline', crash: null, mode: 'record' });
@@ -129,6 +130,7 @@ export async function crashTest(o: CrashTestOptions, log: (line: string) => void
       return { ...f, timeline: timelineOf(run), profile: run.profile };
     });
     progress.stop();
+    kept = false;
     return ResultsSchema.parse({
       tool: 'crash-test',
       module: path.relative(o.cwd, o.module) || o.module,
@@ -163,6 +165,8 @@ export async function crashTest(o: CrashTestOptions, log: (line: string) => void
     });
   } finally {
     await driver.close();
+    // The recording holds whole answers (what an endpoint returned may be a secret): kept only to debug a failure.
+    if (!kept) await rm(workDir, { recursive: true, force: true });
   }
 }
 
