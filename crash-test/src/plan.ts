@@ -63,8 +63,8 @@ export function narrow(cells: readonly PlannedCell[], n: Narrowing): PlannedCell
   }
   const max = n.maxCells;
   if (max !== undefined && kept.length > max) {
-    const step = kept.length / max;
-    kept = Array.from({ length: max }, (_, i) => kept[Math.floor(i * step)]!);
+    const last = kept.length - 1;
+    kept = Array.from({ length: max }, (_, i) => kept[max === 1 ? 0 : Math.round((i * last) / (max - 1))]!);
   }
   return kept;
 }
