@@ -133,7 +133,11 @@ describe('each workspace package depends on what it imports', () => {
   });
 
   it('counts a peer dependency, and the dev dependency that installs it, as used', () => {
-    const pkg = { name: '@vendor-review/example', peerDependencies: { sdk: '1' }, devDependencies: { sdk: '1', gone: '1' } };
+    const pkg = {
+      name: '@vendor-review/example',
+      peerDependencies: { sdk: '1' },
+      devDependencies: { sdk: '1', gone: '1' },
+    };
     expect(mismatch(pkg, [{ file: 'src/a.ts', text: '' }])).toEqual({ undeclared: {}, unused: ['gone'] });
   });
 

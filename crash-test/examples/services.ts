@@ -28,14 +28,22 @@ export async function startExampleServices(): Promise<ExampleServices> {
       const key = req.headers['idempotency-key'];
       received.push({ method: req.method ?? 'GET', path, idempotencyKey: typeof key === 'string' ? key : null });
       const vendor = /^\/vendors\/([^/]+)$/.exec(path);
-      if (req.method === 'GET' && vendor) return json(res, 200, { id: vendor[1], name: `Vendor ${vendor[1]}`, soc2: false });
+      if (req.method === 'GET' && vendor)
+        return json(res, 200, { id: vendor[1], name: `Vendor ${vendor[1]}`, soc2: false });
       if (req.method === 'POST' && path === '/v1/chat/completions') {
-        const asked = (JSON.parse(body || '{}') as { messages?: { content?: string }[] }).messages?.at(-1)?.content ?? '';
+        const asked =
+          (JSON.parse(body || '{}') as { messages?: { content?: string }[] }).messages?.at(-1)?.content ?? '';
         return json(res, 200, {
           id: 'chatcmpl-example',
           object: 'chat.completion',
           model: 'example-model',
-          choices: [{ index: 0, message: { role: 'assistant', content: `risk: high (${asked.length} chars read)` }, finish_reason: 'stop' }],
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: `risk: high (${asked.length} chars read)` },
+              finish_reason: 'stop',
+            },
+          ],
           usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 },
         });
       }

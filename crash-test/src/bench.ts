@@ -42,7 +42,8 @@ runCli('crash-test bench', async () => {
     );
     const wallMs = performance.now() - started;
     const phases = new Map<string, number[]>();
-    for (const f of r.findings) for (const [k, v] of Object.entries(f.profile)) phases.set(k, [...(phases.get(k) ?? []), v]);
+    for (const f of r.findings)
+      for (const [k, v] of Object.entries(f.profile)) phases.set(k, [...(phases.get(k) ?? []), v]);
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     process.stdout.write(
       [

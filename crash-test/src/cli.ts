@@ -10,7 +10,11 @@ runCli(
     const o = parseOptions(process.argv.slice(2), cwd);
     const results = await crashTest(o, (line) => process.stderr.write(`${line}\n`));
     const failed = writeCrashTestReport(results, o);
-    process.stdout.write(o.json ? `${JSON.stringify(results, null, 2)}\n` : `${renderText(results, { color: process.stdout.isTTY ?? false, profile: o.profile })}\n`);
+    process.stdout.write(
+      o.json
+        ? `${JSON.stringify(results, null, 2)}\n`
+        : `${renderText(results, { color: process.stdout.isTTY ?? false, profile: o.profile })}\n`,
+    );
     if (!o.json) process.stdout.write(`\nreport: ${o.reportDir}/report.html, results.json\n`);
     if (failed) {
       process.stderr.write(`crash-test: ${failed}\n`);

@@ -17,7 +17,14 @@ import { deriveCells, narrow } from './plan.ts';
 import { callsOf } from './record.ts';
 import { MissingSdkError } from './resolve-sdk.ts';
 import { renderHtml, renderText } from './report.ts';
-import { gitCommit, resultsJsonSchema, ResultsSchema, UNSEEN, type CrashTestResults, type FindingRow } from './results.ts';
+import {
+  gitCommit,
+  resultsJsonSchema,
+  ResultsSchema,
+  UNSEEN,
+  type CrashTestResults,
+  type FindingRow,
+} from './results.ts';
 
 /** The app's shape, checked before anything starts: a module that is none of them is a usage mistake. */
 async function driverFor(o: CrashTestOptions, ctx: DriverContext): Promise<Driver> {
@@ -25,15 +32,24 @@ async function driverFor(o: CrashTestOptions, ctx: DriverContext): Promise<Drive
   if (temporal) {
     if (!o.activities) throw new UsageError('a Temporal app needs --activities <module> (its activities)');
     const types = workflowTypes(await importUserModule(o.module, 'workflows module'));
-    if (types.length === 0) throw new UsageError(`${o.module} exports no workflow function (${SHAPES})`, { seeHelp: false });
+    if (types.length === 0)
+      throw new UsageError(`${o.module} exports no workflow function (${SHAPES})`, { seeHelp: false });
     const workflowType = o.workflow ?? (types.length === 1 ? types[0]! : null);
-    if (!workflowType) throw new UsageError(`${o.module} exports several workflows (${types.join(', ')}): name one with --workflow`);
+    if (!workflowType)
+      throw new UsageError(`${o.module} exports several workflows (${types.join(', ')}): name one with --workflow`);
     if (!types.includes(workflowType)) {
-      throw new UsageError(`workflow type "${workflowType}" does not exist in ${o.module} (it exports: ${types.join(', ')})`, { seeHelp: false });
+      throw new UsageError(
+        `workflow type "${workflowType}" does not exist in ${o.module} (it exports: ${types.join(', ')})`,
+        { seeHelp: false },
+      );
     }
     const input = o.input === undefined ? [] : Array.isArray(o.input) ? o.input : [o.input];
     return temporalDriver(
-      { app: { runtime: 'temporal', workflowsPath: o.module, activitiesPath: o.activities, workflowType }, args: input, signals: o.signals },
+      {
+        app: { runtime: 'temporal', workflowsPath: o.module, activitiesPath: o.activities, workflowType },
+        args: input,
+        signals: o.signals,
+      },
       ctx,
     );
   }
@@ -58,7 +74,8 @@ function timelineOf(run: CellRun): FindingRow['timeline'] {
   const rel = (t: number) => Math.max(0, t - run.startedAt);
   const of = (worker: 'A' | 'B', events: readonly WorkerEvent[]) =>
     events.flatMap((e): FindingRow['timeline'] => {
-      if (e.e === 'sent') return [{ worker, t: rel(e.t), what: `${e.method} ${e.host}${e.path} #${e.occurrence}`, kind: 'call' }];
+      if (e.e === 'sent')
+        return [{ worker, t: rel(e.t), what: `${e.method} ${e.host}${e.path} #${e.occurrence}`, kind: 'call' }];
       if (e.e === 'step') return [{ worker, t: rel(e.t), what: `step ${e.name}`, kind: 'step' }];
       if (e.e === 'crash') return [{ worker, t: rel(e.t), what: `dies: ${e.what}`, kind: 'crash' }];
       if (e.e === 'done') return [{ worker, t: rel(e.t), what: `ends: ${e.status}`, kind: 'done' }];
@@ -105,9 +122,15 @@ export async function crashTest(o: CrashTestOptions, log: (line: string) => void
     const baseline = await driver.run({ id: 'baseline', crash: null, mode: 'record' });
     const baselineCalls = callsOf(baseline.a);
     const failed = baselineCalls.find((c) => c.failed);
-    if (failed) throw new UsageError(`the baseline could not reach ${failed.key}: ${failed.failed} (is it up?)`, { seeHelp: false });
+    if (failed)
+      throw new UsageError(`the baseline could not reach ${failed.key}: ${failed.failed} (is it up?)`, {
+        seeHelp: false,
+      });
     if (!baseline.final) {
-      throw new UsageError(`the baseline run did not end: ${baseline.stuck ?? 'no result'} (see ${workDir}/baseline.a.log)`, { seeHelp: false });
+      throw new UsageError(
+        `the baseline run did not end: ${baseline.stuck ?? 'no result'} (see ${workDir}/baseline.a.log)`,
+        { seeHelp: false },
+      );
     }
     await writeFile(ctx.recordingPath, JSON.stringify(baselineCalls));
     const cells = narrow(deriveCells(baseline.a), {
@@ -126,7 +149,9 @@ export async function crashTest(o: CrashTestOptions, log: (line: string) => void
       const run = await driver.run({ id: cell.id, crash: cell.crash, mode });
       progress.finished(cell.id);
       const f = findingOf(driver.runtime, run, cell.label, baseline.a, baseline.final!.state, o.prices);
-      progress.log(`${cell.label}: ${f.again.length ? `${f.again.map((r) => r.call).join(', ')} again` : 'nothing again'}${f.stuck ? ' (did not end)' : ''}`);
+      progress.log(
+        `${cell.label}: ${f.again.length ? `${f.again.map((r) => r.call).join(', ')} again` : 'nothing again'}${f.stuck ? ' (did not end)' : ''}`,
+      );
       return { ...f, timeline: timelineOf(run), profile: run.profile };
     });
     progress.stop();
@@ -140,9 +165,15 @@ export async function crashTest(o: CrashTestOptions, log: (line: string) => void
         node: process.versions.node,
         sdk: driver.versions,
         machine: machine(),
-        commit: { tool: gitCommit(path.dirname(fileURLToPath(import.meta.url))), app: gitCommit(path.dirname(o.module)) },
+        commit: {
+          tool: gitCommit(path.dirname(fileURLToPath(import.meta.url))),
+          app: gitCommit(path.dirname(o.module)),
+        },
         infra: driver.infra,
-        notes: [...driver.notes, `calls in the crash cells: ${mode === 'live' ? 'sent to the real endpoints (--live)' : "answered from the baseline's recording"}`],
+        notes: [
+          ...driver.notes,
+          `calls in the crash cells: ${mode === 'live' ? 'sent to the real endpoints (--live)' : "answered from the baseline's recording"}`,
+        ],
         unseen: UNSEEN,
         stop: o.stop,
       },
@@ -171,7 +202,10 @@ export async function crashTest(o: CrashTestOptions, log: (line: string) => void
 }
 
 /** results.json (with its schema beside it) and report.html; null when written, else the line to print. */
-export function writeCrashTestReport(r: CrashTestResults, o: Pick<CrashTestOptions, 'reportDir' | 'profile' | 'cwd'>): string | null {
+export function writeCrashTestReport(
+  r: CrashTestResults,
+  o: Pick<CrashTestOptions, 'reportDir' | 'profile' | 'cwd'>,
+): string | null {
   const text = () => `${JSON.stringify(r, null, 2)}\n`;
   return writeReport(
     [

@@ -22,21 +22,22 @@ export interface Usage {
   model: string | null;
 }
 
+/** A request as it left: what is known of a call before its answer. */
+export interface SentCall {
+  method: string;
+  host: string;
+  path: string;
+  /** 1-based, counted over the whole cell (every worker of it) by method, host and path. */
+  occurrence: number;
+  bodyHash: string;
+  idempotencyKey: boolean;
+  /** Secrets redacted. */
+  headers: Record<string, string>;
+}
+
 export type WorkerEvent =
   | { e: 'ready'; t: number; pid: number }
-  | {
-      e: 'sent';
-      t: number;
-      pid: number;
-      method: string;
-      host: string;
-      path: string;
-      /** 1-based, counted over the whole cell (every worker of it) by method, host and path. */
-      occurrence: number;
-      bodyHash: string;
-      idempotencyKey: boolean;
-      headers: Record<string, string>;
-    }
+  | ({ e: 'sent'; t: number; pid: number } & SentCall)
   | {
       e: 'answered';
       t: number;

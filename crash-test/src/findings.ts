@@ -94,7 +94,10 @@ function whatTheRuntimeDid(runtime: Runtime, run: CellRun): string {
 function adviceFor(runtime: Runtime, f: Omit<Finding, 'advice'>): string[] {
   const advice: string[] = [];
   const unit = runtime === 'temporal' ? 'an activity' : runtime === 'functional' ? 'a task' : 'a node';
-  if (!f.reached) return ['the baseline reached this point and this run did not: the app does not take the same path twice (check what differs between runs)'];
+  if (!f.reached)
+    return [
+      'the baseline reached this point and this run did not: the app does not take the same path twice (check what differs between runs)',
+    ];
   for (const r of f.again) {
     const method = r.call.split(' ')[0];
     if (r.extraInputTokens || r.extraOutputTokens) {
@@ -104,17 +107,26 @@ function adviceFor(runtime: Runtime, f: Omit<Finding, 'advice'>): string[] {
     } else if (method === 'GET' || method === 'HEAD') {
       advice.push(`${r.call} is read again when the worker dies ${f.label}: harmless if reading has no effect`);
     } else if (r.withKey) {
-      advice.push(`${r.call} runs again with its idempotency key when the worker dies ${f.label}: make sure the server honours the key`);
+      advice.push(
+        `${r.call} runs again with its idempotency key when the worker dies ${f.label}: make sure the server honours the key`,
+      );
     } else {
       advice.push(
         `${r.call} runs again when the worker dies ${f.label}: give it an idempotency key, or move it behind an outbox`,
       );
     }
   }
-  if (f.bodyDiffers.length) advice.push(`the repeated ${f.bodyDiffers.join(', ')} sent a different body than the baseline: the retry is not the same request (a timestamp, a random id?)`);
-  if (f.refused.length) advice.push(`calls the baseline never made were refused in replay (${f.refused.join(', ')}): run with --live to send them`);
+  if (f.bodyDiffers.length)
+    advice.push(
+      `the repeated ${f.bodyDiffers.join(', ')} sent a different body than the baseline: the retry is not the same request (a timestamp, a random id?)`,
+    );
+  if (f.refused.length)
+    advice.push(
+      `calls the baseline never made were refused in replay (${f.refused.join(', ')}): run with --live to send them`,
+    );
   if (f.stuck) advice.push(`the run did not end: ${f.stuck}`);
-  else if (f.sameFinal === false) advice.push('the run ends with a different result than the baseline: compare the two in results.json');
+  else if (f.sameFinal === false)
+    advice.push('the run ends with a different result than the baseline: compare the two in results.json');
   if (advice.length === 0) advice.push('nothing ran twice here');
   return advice;
 }

@@ -25,7 +25,8 @@ export async function importUserModule(file: string, what = 'module'): Promise<R
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 /** A StateGraph builder: something to compile. */
-const isBuilder = (v: unknown): boolean => isObject(v) && typeof v.compile === 'function' && typeof v.addNode === 'function';
+const isBuilder = (v: unknown): boolean =>
+  isObject(v) && typeof v.compile === 'function' && typeof v.addNode === 'function';
 /** A compiled graph or an entrypoint: LangGraph's Pregel. */
 const isPregel = (v: unknown): boolean =>
   isObject(v) && typeof v.invoke === 'function' && typeof v.getState === 'function' && 'checkpointer' in v;
@@ -66,7 +67,8 @@ export async function graphOf(
   const v = mod[app.exportName] as Record<string, unknown> & ((c: unknown) => unknown);
   if (app.kind === 'build') {
     const built = await v(checkpointer);
-    if (!isPregel(built)) throw new UsageError('build(checkpointer) did not return a compiled graph', { seeHelp: false });
+    if (!isPregel(built))
+      throw new UsageError('build(checkpointer) did not return a compiled graph', { seeHelp: false });
     return built as never;
   }
   if (app.kind === 'builder') return (v.compile as (o: unknown) => never)({ checkpointer });
@@ -88,15 +90,20 @@ export function workflowTypes(mod: Record<string, unknown>): string[] {
 }
 
 /** Activities are an object of functions, or a factory (`createActivities()`) that returns one. */
-export async function activitiesOf(mod: Record<string, unknown>): Promise<Record<string, (...a: unknown[]) => unknown>> {
+export async function activitiesOf(
+  mod: Record<string, unknown>,
+): Promise<Record<string, (...a: unknown[]) => unknown>> {
   const factory = Object.entries(mod).find(([k, v]) => typeof v === 'function' && /^(create|make)Activities$/.test(k));
   if (factory) return (await (factory[1] as () => unknown)()) as never;
   if (isObject(mod.activities)) return mod.activities as never;
   const fns = Object.fromEntries(Object.entries(mod).filter(([, v]) => typeof v === 'function'));
   if (Object.keys(fns).length === 0) {
-    throw new UsageError('the activities module exports no functions (expected the activities, or createActivities())', {
-      seeHelp: false,
-    });
+    throw new UsageError(
+      'the activities module exports no functions (expected the activities, or createActivities())',
+      {
+        seeHelp: false,
+      },
+    );
   }
   return fns as never;
 }

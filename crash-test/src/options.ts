@@ -83,14 +83,19 @@ const Signal = z.string().transform((text, ctx) => {
 const Price = z.string().transform((text, ctx) => {
   const m = /^(.+)=(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(text);
   if (!m) {
-    ctx.addIssue({ code: 'custom', message: `--price must be model=in/out (USD per million tokens), got ${JSON.stringify(text)}` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `--price must be model=in/out (USD per million tokens), got ${JSON.stringify(text)}`,
+    });
     return z.NEVER;
   }
   return [m[1]!, [Number(m[2]), Number(m[3])]] as const;
 });
 
 const Raw = z.object({
-  runtime: z.enum(['langgraph', 'functional', 'temporal'], { message: '--runtime must be langgraph, functional or temporal' }).optional(),
+  runtime: z
+    .enum(['langgraph', 'functional', 'temporal'], { message: '--runtime must be langgraph, functional or temporal' })
+    .optional(),
   durability: z.enum(['sync', 'async', 'exit'], { message: '--durability must be sync, async or exit' }).optional(),
   stop: z.enum(['kill', 'term'], { message: '--stop must be kill or term' }).default('kill'),
   input: json('--input').optional(),
@@ -99,7 +104,31 @@ const Raw = z.object({
   price: z.array(Price).default([]),
 });
 
-const list = (text: string | undefined) => text?.split(',').map((s) => s.trim()).filter(Boolean);
+const STRING_NAMES = [
+  'runtime',
+  'activities',
+  'workflow',
+  'input',
+  'resume',
+  'durability',
+  'calls',
+  'steps',
+  'max-cells',
+  'stop',
+  'concurrency',
+  'bound',
+  'report-dir',
+] as const;
+const STRING_OPTIONS = Object.fromEntries(STRING_NAMES.map((name) => [name, { type: 'string' }])) as Record<
+  (typeof STRING_NAMES)[number],
+  { type: 'string' }
+>;
+
+const list = (text: string | undefined) =>
+  text
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export function parseOptions(argv: string[], cwd: string): CrashTestOptions {
   const { values, positionals } = parseCli(
@@ -107,22 +136,10 @@ export function parseOptions(argv: string[], cwd: string): CrashTestOptions {
       usage: USAGE,
       allowPositionals: true,
       options: {
-        runtime: { type: 'string' },
-        activities: { type: 'string' },
-        workflow: { type: 'string' },
-        input: { type: 'string' },
-        resume: { type: 'string' },
+        ...STRING_OPTIONS,
         signal: { type: 'string', multiple: true },
-        durability: { type: 'string' },
-        calls: { type: 'string' },
-        steps: { type: 'string' },
-        'max-cells': { type: 'string' },
-        stop: { type: 'string' },
-        live: { type: 'boolean' },
         price: { type: 'string', multiple: true },
-        concurrency: { type: 'string' },
-        bound: { type: 'string' },
-        'report-dir': { type: 'string' },
+        live: { type: 'boolean' },
         profile: { type: 'boolean' },
         json: { type: 'boolean' },
       },
@@ -133,7 +150,8 @@ export function parseOptions(argv: string[], cwd: string): CrashTestOptions {
   const parsed = Raw.safeParse(values);
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]!.message);
   const r = parsed.data;
-  if (values.activities && r.runtime && r.runtime !== 'temporal') throw new UsageError('--activities is for --runtime temporal');
+  if (values.activities && r.runtime && r.runtime !== 'temporal')
+    throw new UsageError('--activities is for --runtime temporal');
   const maxCells = wholeNumber('--max-cells', values['max-cells'], { min: 1, max: 10_000 });
   return {
     module: path.resolve(cwd, positionals[0]!),

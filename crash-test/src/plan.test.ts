@@ -71,16 +71,27 @@ describe('the crash plan, derived from the baseline', () => {
 describe('replay', () => {
   const recording = callsOf(baseline);
   it('answers the same request at the same occurrence, a repeat with the same body, a changed body with a note, and nothing it never saw', () => {
-    expect(answerFor(recording, { key: 'POST api.test/b', occurrence: 1, bodyHash: 'h' })).toMatchObject({ bodyDiffers: false });
-    expect(answerFor(recording, { key: 'POST api.test/b', occurrence: 3, bodyHash: 'h' })).toMatchObject({ bodyDiffers: false });
-    expect(answerFor(recording, { key: 'POST api.test/b', occurrence: 1, bodyHash: 'other' })).toMatchObject({ bodyDiffers: true });
+    expect(answerFor(recording, { key: 'POST api.test/b', occurrence: 1, bodyHash: 'h' })).toMatchObject({
+      bodyDiffers: false,
+    });
+    expect(answerFor(recording, { key: 'POST api.test/b', occurrence: 3, bodyHash: 'h' })).toMatchObject({
+      bodyDiffers: false,
+    });
+    expect(answerFor(recording, { key: 'POST api.test/b', occurrence: 1, bodyHash: 'other' })).toMatchObject({
+      bodyDiffers: true,
+    });
     expect(answerFor(recording, { key: 'DELETE api.test/b', occurrence: 1, bodyHash: 'h' })).toBeNull();
   });
 });
 
 describe('what is written down', () => {
   it('keeps no credential', () => {
-    const h = new Headers({ authorization: 'Bearer x', 'x-api-key': 'k', cookie: 'c=1', 'content-type': 'application/json' });
+    const h = new Headers({
+      authorization: 'Bearer x',
+      'x-api-key': 'k',
+      cookie: 'c=1',
+      'content-type': 'application/json',
+    });
     expect(redactHeaders(h)).toEqual({
       authorization: '[redacted]',
       'x-api-key': '[redacted]',
@@ -90,8 +101,16 @@ describe('what is written down', () => {
   });
 
   it('reads OpenAI- and Anthropic-shaped usage', () => {
-    expect(usageOf('{"model":"m","usage":{"prompt_tokens":3,"completion_tokens":4}}')).toEqual({ inputTokens: 3, outputTokens: 4, model: 'm' });
-    expect(usageOf('{"usage":{"input_tokens":5,"output_tokens":6}}')).toEqual({ inputTokens: 5, outputTokens: 6, model: null });
+    expect(usageOf('{"model":"m","usage":{"prompt_tokens":3,"completion_tokens":4}}')).toEqual({
+      inputTokens: 3,
+      outputTokens: 4,
+      model: 'm',
+    });
+    expect(usageOf('{"usage":{"input_tokens":5,"output_tokens":6}}')).toEqual({
+      inputTokens: 5,
+      outputTokens: 6,
+      model: null,
+    });
     expect(usageOf('not json')).toBeNull();
   });
 });

@@ -28,10 +28,18 @@ export function deriveCells(baseline: readonly WorkerEvent[]): PlannedCell[] {
     const name = `${c.key} #${c.occurrence}`;
     const slug = `${c.method.toLowerCase()}-${(c.host + c.path).replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}-${c.occurrence}`;
     const entries: PlannedCell[] = [
-      { id: `in-flight-${slug}`, crash: { at: 'in-flight', call: c.key, occurrence: c.occurrence }, label: `while ${name} is in flight` },
+      {
+        id: `in-flight-${slug}`,
+        crash: { at: 'in-flight', call: c.key, occurrence: c.occurrence },
+        label: `while ${name} is in flight`,
+      },
     ];
     if (c.response) {
-      entries.push({ id: `after-${slug}`, crash: { at: 'after-call', call: c.key, occurrence: c.occurrence }, label: `after ${name} returned` });
+      entries.push({
+        id: `after-${slug}`,
+        crash: { at: 'after-call', call: c.key, occurrence: c.occurrence },
+        label: `after ${name} returned`,
+      });
     }
     byTime.push({ t: c.sentAt, cells: entries });
   }
@@ -40,7 +48,13 @@ export function deriveCells(baseline: readonly WorkerEvent[]): PlannedCell[] {
     const slug = `${ev.name.replace(/[^a-z0-9]+/gi, '-')}-${ev.occurrence}`;
     byTime.push({
       t: ev.t,
-      cells: [{ id: `step-${slug}`, crash: { at: 'step', step: ev.name, occurrence: ev.occurrence }, label: `as step ${ev.name} #${ev.occurrence} begins` }],
+      cells: [
+        {
+          id: `step-${slug}`,
+          crash: { at: 'step', step: ev.name, occurrence: ev.occurrence },
+          label: `as step ${ev.name} #${ev.occurrence} begins`,
+        },
+      ],
     });
   }
   byTime.sort((x, y) => x.t - y.t);

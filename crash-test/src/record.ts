@@ -1,15 +1,8 @@
-import { callKey, type RecordedResponse, type Usage, type WorkerEvent } from './events.ts';
+import { callKey, type RecordedResponse, type SentCall, type Usage, type WorkerEvent } from './events.ts';
 
 /** One outbound call of a run, as the harness pieces it together from a worker's events. */
-export interface RecordedCall {
+export interface RecordedCall extends SentCall {
   key: string;
-  method: string;
-  host: string;
-  path: string;
-  occurrence: number;
-  bodyHash: string;
-  idempotencyKey: boolean;
-  headers: Record<string, string>;
   /** Absent: the call never got an answer (it was in flight when the worker died, or it failed). */
   response?: RecordedResponse;
   usage: Usage | null;
@@ -28,19 +21,8 @@ export function callsOf(events: readonly WorkerEvent[]): RecordedCall[] {
   const open = new Map<string, RecordedCall>();
   for (const ev of events) {
     if (ev.e === 'sent') {
-      const call: RecordedCall = {
-        key: callKey(ev.method, ev.host, ev.path),
-        method: ev.method,
-        host: ev.host,
-        path: ev.path,
-        occurrence: ev.occurrence,
-        bodyHash: ev.bodyHash,
-        idempotencyKey: ev.idempotencyKey,
-        headers: ev.headers,
-        usage: null,
-        pid: ev.pid,
-        sentAt: ev.t,
-      };
+      const { e: _e, t, ...sent } = ev;
+      const call: RecordedCall = { ...sent, key: callKey(ev.method, ev.host, ev.path), usage: null, sentAt: t };
       calls.push(call);
       open.set(`${call.key}#${call.occurrence}`, call);
       continue;

@@ -6,7 +6,8 @@ import type { Usage } from './events.ts';
  * where they cannot be a credential: authorization, API keys, cookies and anything named like a
  * token or secret are `[redacted]`, in the recording and so in every report made from it.
  */
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|api[-_]?key|token|secret|password|signature/i;
+const SECRET_HEADER =
+  /^(authorization|proxy-authorization|cookie|set-cookie)$|api[-_]?key|token|secret|password|signature/i;
 const IDEMPOTENCY_HEADER = /idempotency|idempotent/i;
 /** Headers the interception layer or the transport adds, never the app. */
 const INTERNAL_HEADER = /^x-interceptors-/i;

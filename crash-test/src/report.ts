@@ -15,7 +15,9 @@ function againText(f: FindingRow): Cell {
   if (!f.reached) return { text: 'not reached', tone: 'muted' };
   if (f.again.length === 0) return { text: 'nothing', tone: 'ok' };
   return {
-    text: f.again.map((r) => `${r.call}${r.extra > 1 ? ` ×${r.extra}` : ''} (${r.withKey ? 'with key' : 'no key'})`).join('; '),
+    text: f.again
+      .map((r) => `${r.call}${r.extra > 1 ? ` ×${r.extra}` : ''} (${r.withKey ? 'with key' : 'no key'})`)
+      .join('; '),
     tone: f.again.every((r) => r.withKey || /^(GET|HEAD) /.test(r.call)) ? 'warn' : 'bad',
     strong: true,
   };
@@ -87,7 +89,13 @@ export function reportDocument(r: CrashTestResults, o: { profile?: boolean } = {
       {
         kind: 'table',
         table: {
-          columns: [{ title: 'call' }, { title: '#', numeric: true }, { title: 'status', numeric: true }, { title: 'key' }, { title: 'tokens', numeric: true }],
+          columns: [
+            { title: 'call' },
+            { title: '#', numeric: true },
+            { title: 'status', numeric: true },
+            { title: 'key' },
+            { title: 'tokens', numeric: true },
+          ],
           rows: r.baseline.calls.map((c) => ({
             cells: [
               c.call,
@@ -109,14 +117,19 @@ export function reportDocument(r: CrashTestResults, o: { profile?: boolean } = {
             {
               kind: 'list',
               items: r.findings.map(
-                (f) => `${f.id}: ${Object.entries(f.profile).map(([k, v]) => `${k} ${seconds(v)}`).join(', ')}`,
+                (f) =>
+                  `${f.id}: ${Object.entries(f.profile)
+                    .map(([k, v]) => `${k} ${seconds(v)}`)
+                    .join(', ')}`,
               ),
             },
           ],
         },
       ]
     : [];
-  const sdk = Object.entries(r.meta.sdk).map(([k, v]) => `${k} ${v ?? 'not installed'}`).join(', ');
+  const sdk = Object.entries(r.meta.sdk)
+    .map(([k, v]) => `${k} ${v ?? 'not installed'}`)
+    .join(', ');
   return {
     title: `crash test: ${r.module}`,
     meta: [

@@ -30,7 +30,12 @@ export const FindingSchema = z.object({
   advice: z.array(z.string()),
   /** For the report's timeline: each worker's calls and steps, ms from the cell's start. */
   timeline: z.array(
-    z.object({ worker: z.enum(['A', 'B']), t: z.number(), what: z.string(), kind: z.enum(['call', 'step', 'crash', 'done']) }),
+    z.object({
+      worker: z.enum(['A', 'B']),
+      t: z.number(),
+      what: z.string(),
+      kind: z.enum(['call', 'step', 'crash', 'done']),
+    }),
   ),
   profile: z.record(z.string(), z.number()),
 });
@@ -55,14 +60,8 @@ export const ResultsSchema = z.object({
     startedAt: z.string(),
     node: z.string(),
     sdk: z.record(z.string(), z.string().nullable()),
-    machine: z.object({
-      hostname: z.string(),
-      cpus: z.number().int(),
-      cpuModel: z.string(),
-      platform: z.string(),
-      memoryGiB: z.number(),
-      loadAverage: z.object({ start: z.number(), end: z.number().nullable() }),
-    }),
+    /** As compare's bench describes a machine (bench/machine.ts): its cores, memory, platform and load. */
+    machine: z.object({ hostname: z.string(), cpus: z.number().int(), cpuModel: z.string() }).loose(),
     /** This tool's checkout and the app's repository, where each is a git checkout. */
     commit: z.object({ tool: z.string().nullable(), app: z.string().nullable() }),
     infra: z.array(z.string()),
@@ -93,6 +92,5 @@ export function gitCommit(dir: string): string | null {
     return null;
   }
 }
-
 
 export const resultsJsonSchema = (): string => `${JSON.stringify(z.toJSONSchema(ResultsSchema), null, 2)}\n`;

@@ -77,7 +77,8 @@ export function installSite(opts: SiteOptions): void {
     const key = callKey(request.method, url.host, url.pathname);
     const occurrence = (callCounts.get(key) ?? 0) + 1;
     callCounts.set(key, occurrence);
-    const body = request.method === 'GET' || request.method === 'HEAD' ? new ArrayBuffer(0) : await request.clone().arrayBuffer();
+    const body =
+      request.method === 'GET' || request.method === 'HEAD' ? new ArrayBuffer(0) : await request.clone().arrayBuffer();
     const hash = bodyHash(body);
     const headers = new Headers(request.headers);
     for (const h of [...headers.keys()]) if (/^x-interceptors-/i.test(h)) headers.delete(h);
@@ -121,7 +122,8 @@ export function installSite(opts: SiteOptions): void {
       try {
         res = await pending;
       } catch (err) {
-        const message = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+        const message =
+          err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
         writeEvent(opts.log, { e: 'failed', t: Date.now(), pid: process.pid, call: key, occurrence, message });
         controller.errorWith(err instanceof Error ? err : new Error(message));
         return;

@@ -20,7 +20,10 @@ export interface StartedWorker {
  * A worker of a cell in a process of its own, so that it can die: the user's app loads there from
  * the user's directory (`cwd`), its output goes to `output` for the report to point at.
  */
-export function startWorker(job: WorkerJob, o: { cwd: string; output: string; env?: NodeJS.ProcessEnv }): StartedWorker {
+export function startWorker(
+  job: WorkerJob,
+  o: { cwd: string; output: string; env?: NodeJS.ProcessEnv },
+): StartedWorker {
   const out = openSync(o.output, 'a');
   const child = spawn(process.execPath, ['--import', TSX, WORKER], {
     cwd: o.cwd,

@@ -21,7 +21,11 @@ beforeAll(async () => {
 });
 afterAll(() => services.close());
 
-function crashTest(args: string[], env: NodeJS.ProcessEnv = {}, api: ExampleServices = services): Promise<{ code: number; stdout: string; stderr: string }> {
+function crashTest(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  api: ExampleServices = services,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
@@ -32,13 +36,20 @@ function crashTest(args: string[], env: NodeJS.ProcessEnv = {}, api: ExampleServ
   });
 }
 
-async function run(args: string[], api?: ExampleServices): Promise<{ results: CrashTestResults; html: string; json: string }> {
+async function run(
+  args: string[],
+  api?: ExampleServices,
+): Promise<{ results: CrashTestResults; html: string; json: string }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'crash-test-e2e-'));
   const r = await crashTest([...args, '--report-dir', dir], {}, api);
   expect(r.stderr + r.stdout).not.toContain(SECRET);
   expect(r.code, r.stderr).toBe(0);
   const json = await readFile(path.join(dir, 'results.json'), 'utf8');
-  return { results: ResultsSchema.parse(JSON.parse(json)), html: await readFile(path.join(dir, 'report.html'), 'utf8'), json };
+  return {
+    results: ResultsSchema.parse(JSON.parse(json)),
+    html: await readFile(path.join(dir, 'report.html'), 'utf8'),
+    json,
+  };
 }
 
 // The cells run side by side: each spawns its own workers, and the e2e budget is wall time.
@@ -46,11 +57,18 @@ describe.concurrent('pnpm crash-test on the examples', () => {
   it('LangGraph, replayed: the ticket POST goes out again without a key, wherever the worker dies around it', async () => {
     const { results, html, json } = await run(['examples/langgraph/graph.ts', '--calls', '/tickets']);
     expect(results.runtime).toBe('langgraph');
-    expect(results.findings.map((f) => f.id)).toEqual([expect.stringMatching(/^in-flight-post-.*tickets-1$/), expect.stringMatching(/^after-post-.*tickets-1$/)]);
+    expect(results.findings.map((f) => f.id)).toEqual([
+      expect.stringMatching(/^in-flight-post-.*tickets-1$/),
+      expect.stringMatching(/^after-post-.*tickets-1$/),
+    ]);
     for (const f of results.findings) {
       expect(f).toMatchObject({ reached: true, resumed: true, sameFinal: true, mode: 'replay' });
-      expect(f.again).toContainEqual(expect.objectContaining({ call: expect.stringMatching(/^POST .*\/tickets$/), extra: 1, withKey: false }));
-      expect(f.advice.join('\n')).toMatch(/tickets runs again .*give it an idempotency key, or move it behind an outbox/);
+      expect(f.again).toContainEqual(
+        expect.objectContaining({ call: expect.stringMatching(/^POST .*\/tickets$/), extra: 1, withKey: false }),
+      );
+      expect(f.advice.join('\n')).toMatch(
+        /tickets runs again .*give it an idempotency key, or move it behind an outbox/,
+      );
     }
     const model = results.baseline.calls.find((c) => c.call.endsWith('/v1/chat/completions'))!;
     expect(model).toMatchObject({ inputTokens: 120, outputTokens: 30 });
@@ -74,6 +92,17 @@ describe.concurrent('pnpm crash-test on the examples', () => {
     }
   });
 
+  it('the Functional API: an entrypoint with its checkpointer replaced, its tasks the steps', async () => {
+    const { results } = await run(['examples/functional/workflow.ts', '--steps', 'openTicket', '--durability', 'sync']);
+    expect(results.runtime).toBe('functional');
+    expect(results.baseline.steps).toEqual(['fetchVendor', 'openTicket']);
+    const [f] = results.findings;
+    expect(f).toMatchObject({ reached: true, resumed: true, sameFinal: true });
+    // Worker A died as openTicket began: its POST never left, and worker B's is the first.
+    expect(f!.again.map((r) => r.call)).not.toContainEqual(expect.stringMatching(/tickets$/));
+    expect(f!.runtimeDid).toMatch(/^re-ran the tasks? (.*, )?openTicket$/);
+  });
+
   it('Temporal, replayed: the server hands the activity to a fresh worker, which sends the POST again', async () => {
     const { results } = await run([
       'examples/temporal/workflows.ts',
@@ -88,19 +117,34 @@ describe.concurrent('pnpm crash-test on the examples', () => {
     ]);
     expect(results.runtime).toBe('temporal');
     const [f] = results.findings;
-    expect(f).toMatchObject({ reached: true, resumed: true, sameFinal: true, runtimeDid: 're-ran the activity openTicket' });
-    expect(f!.again).toContainEqual(expect.objectContaining({ call: expect.stringMatching(/tickets$/), withKey: false }));
+    expect(f).toMatchObject({
+      reached: true,
+      resumed: true,
+      sameFinal: true,
+      runtimeDid: 're-ran the activity openTicket',
+    });
+    expect(f!.again).toContainEqual(
+      expect.objectContaining({ call: expect.stringMatching(/tickets$/), withKey: false }),
+    );
     expect(results.meta.sdk['@temporalio/worker']).toMatch(/^1\./);
   });
 
   it.each([
-    ['a module that is no app', ['examples/services.ts'], /^crash-test: .*examples\/services\.ts is not an app this tool knows: expected one of/],
+    [
+      'a module that is no app',
+      ['examples/services.ts'],
+      /^crash-test: .*examples\/services\.ts is not an app this tool knows: expected one of/,
+    ],
     [
       'a workflow type that does not exist',
       ['examples/temporal/workflows.ts', '--activities', 'examples/temporal/activities.ts', '--workflow', 'nope'],
       /^crash-test: workflow type "nope" does not exist in .*workflows\.ts \(it exports: reviewVendor\)/,
     ],
-    ['a module that does not exist', ['examples/none.ts'], /^crash-test: module examples\/none\.ts does not exist|^crash-test: module .*none\.ts does not exist/],
+    [
+      'a module that does not exist',
+      ['examples/none.ts'],
+      /^crash-test: module examples\/none\.ts does not exist|^crash-test: module .*none\.ts does not exist/,
+    ],
     ['bad JSON', ['examples/langgraph/graph.ts', '--input', '{x'], /^crash-test: --input must be JSON/],
   ])('%s: one line, exit 2', async (_what, args, line) => {
     const r = await crashTest(args);

@@ -12,7 +12,13 @@ const State = Annotation.Root({
 });
 
 const post = async (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  (await fetch(`${API}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })).json();
+  (
+    await fetch(`${API}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    })
+  ).json();
 
 async function read(state: typeof State.State) {
   const profiles = await Promise.all(state.vendors.map(async (v) => (await fetch(`${API}/vendors/${v}`)).json()));
@@ -22,7 +28,10 @@ async function read(state: typeof State.State) {
 async function judge(state: typeof State.State) {
   const verdicts: string[] = [];
   for (const p of state.profiles.slice(0, 2)) {
-    const r = (await post('/v1/chat/completions', { model: 'example-model', messages: [{ role: 'user', content: JSON.stringify(p) }] })) as {
+    const r = (await post('/v1/chat/completions', {
+      model: 'example-model',
+      messages: [{ role: 'user', content: JSON.stringify(p) }],
+    })) as {
       choices: { message: { content: string } }[];
     };
     verdicts.push(r.choices[0]!.message.content);
@@ -41,15 +50,10 @@ async function tell(state: typeof State.State) {
   return {};
 }
 
+// One node after another, as `addSequence` chains them.
 export const graph = new StateGraph(State)
-  .addNode('read', read)
-  .addNode('judge', judge)
-  .addNode('file', file)
-  .addNode('tell', tell)
+  .addSequence({ read, judge, file, tell })
   .addEdge(START, 'read')
-  .addEdge('read', 'judge')
-  .addEdge('judge', 'file')
-  .addEdge('file', 'tell')
   .addEdge('tell', END);
 
 export const input = { vendors: ['acme', 'globex', 'initech'], profiles: [], verdicts: [], tickets: [] };

@@ -31,7 +31,10 @@ export async function runLangGraph(job: LangGraphJob): Promise<void> {
   const { PostgresSaver } = await importSdk<{
     PostgresSaver: { fromConnString(url: string): { setup(): Promise<void>; end(): Promise<void> } };
   }>(from, '@langchain/langgraph-checkpoint-postgres');
-  const { Command } = await importSdk<{ Command: new (o: { resume: unknown }) => unknown }>(from, '@langchain/langgraph');
+  const { Command } = await importSdk<{ Command: new (o: { resume: unknown }) => unknown }>(
+    from,
+    '@langchain/langgraph',
+  );
   const { BaseCallbackHandler } = await importSdk<{ BaseCallbackHandler: new () => object }>(
     from,
     '@langchain/core/callbacks/base',

@@ -28,7 +28,11 @@ export interface LangGraphDriverOptions {
   durability?: 'sync' | 'async' | 'exit';
 }
 
-export const LANGGRAPH_PACKAGES = ['@langchain/langgraph', '@langchain/langgraph-checkpoint-postgres', '@langchain/core'];
+export const LANGGRAPH_PACKAGES = [
+  '@langchain/langgraph',
+  '@langchain/langgraph-checkpoint-postgres',
+  '@langchain/core',
+];
 
 /** Ends a worker that is still there: at once for a kill, after the grace period for a SIGTERM. */
 export async function ended(w: StartedWorker, boundMs: number): Promise<{ at: number } | null> {
@@ -87,11 +91,26 @@ export async function langGraphDriver(o: LangGraphDriverOptions, ctx: DriverCont
       const died = diedAt(aEvents);
       if (died !== null && ctx.stop === 'term') await leaves(a, 'term');
       profile['worker A'] = (aEnd?.at ?? Date.now()) - a.startedAt;
-      const base: CellRun = { spec: cell, a: aEvents, b: [], startedAt, aDiedAt: died, endedAt: null, final: null, stuck: null, profile };
+      const base: CellRun = {
+        spec: cell,
+        a: aEvents,
+        b: [],
+        startedAt,
+        aDiedAt: died,
+        endedAt: null,
+        final: null,
+        stuck: null,
+        profile,
+      };
       if (died === null || cell.crash === null) {
         const done = doneOf(aEvents);
         const stuck = aEnd ? errorOf(aEvents) : `worker A did not finish within ${ctx.boundMs / 1000} s`;
-        return { ...base, endedAt: done?.t ?? null, final: done, stuck: done ? null : (stuck ?? 'worker A ended without a result') };
+        return {
+          ...base,
+          endedAt: done?.t ?? null,
+          final: done,
+          stuck: done ? null : (stuck ?? 'worker A ended without a result'),
+        };
       }
       const bJob = job(cell, 'resume', priorCounts(aEvents));
       const b = startWorker(bJob, { cwd: ctx.cwd, output: outputOf(ctx, cell, 'b') });

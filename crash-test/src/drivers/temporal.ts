@@ -3,14 +3,15 @@ import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { stderrLog } from '@vendor-review/testbed';
 import { runtimeModule } from '@vendor-review/compare/runtimes';
-import { readEvents } from '../events.ts';
+import { readEvents, type WorkerEvent } from '../events.ts';
 import type { TemporalJob } from '../job.ts';
 import type { TemporalApp } from '../load-app.ts';
 import { importSdk, sdkPackage } from '../resolve-sdk.ts';
 import { startWorker, within, type StartedWorker } from '../spawn-worker.ts';
 import { STICKY_NOTE } from './temporal-worker.ts';
 import { leaves } from './langgraph.ts';
-import { diedAt, errorOf, outputOf, priorCounts, siteJob, type CellRun, type CellSpec, type Driver, type DriverContext } from './types.ts';
+import * as phase from './types.ts';
+import type { CellRun, CellSpec, Driver, DriverContext } from './types.ts';
 
 export interface TemporalDriverOptions {
   app: TemporalApp;
@@ -42,7 +43,8 @@ interface ClientSdk {
 async function whatItWaitsOn(handle: Handle): Promise<string> {
   const d = await handle.describe().catch(() => null);
   const pending = d?.raw.pendingActivities ?? [];
-  if (pending.length === 0) return 'no activity pending: a workflow task waits (its workflowTaskTimeout, or a signal the run waits for: --signal)';
+  if (pending.length === 0)
+    return 'no activity pending: a workflow task waits (its workflowTaskTimeout, or a signal the run waits for: --signal)';
   return pending
     .map(
       (p) =>
@@ -80,7 +82,7 @@ export async function temporalDriver(o: TemporalDriverOptions, ctx: DriverContex
   const run = randomUUID().slice(0, 8);
   const job = (cell: CellSpec, worker: 'a' | 'b', prior?: Record<string, number>): TemporalJob => ({
     driver: 'temporal',
-    site: siteJob(ctx, cell, worker, prior),
+    site: phase.siteJob(ctx, cell, worker, prior),
     activitiesPath: resolve(o.app.activitiesPath),
     workflowsPath: from,
     bundlePath: join(ctx.workDir, 'workflow-bundle.js'),
@@ -111,47 +113,50 @@ export async function temporalDriver(o: TemporalDriverOptions, ctx: DriverContex
         (value) => ({ value, at: Date.now(), error: null as string | null }),
         (err: unknown) => ({ value: null, at: Date.now(), error: err instanceof Error ? err.message : String(err) }),
       );
-      const a = startWorker(aJob, { cwd: ctx.cwd, output: outputOf(ctx, cell, 'a') });
+      const ran = (
+        a: WorkerEvent[],
+        b: WorkerEvent[],
+        r: Awaited<typeof result> | null,
+        stuck: string | null,
+      ): CellRun => ({
+        spec: cell,
+        a,
+        b,
+        startedAt,
+        aDiedAt: phase.diedAt(a),
+        endedAt: r?.at ?? null,
+        final: r && !r.error ? { state: r.value, status: 'completed' } : null,
+        stuck,
+        profile,
+      });
+      const a = startWorker(aJob, { cwd: ctx.cwd, output: phase.outputOf(ctx, cell, 'a') });
       // Worker A serves the run until it dies at its point, or until the run ends (a point never reached).
-      const first = await within(Promise.race([a.exited.then(() => 'died' as const), result.then(() => 'ended' as const)]), ctx.boundMs);
+      const first = await within(
+        Promise.race([a.exited.then(() => 'died' as const), result.then(() => 'ended' as const)]),
+        ctx.boundMs,
+      );
       profile['worker A'] = Date.now() - a.startedAt;
       if (first !== 'died') {
         const r = first === 'ended' ? await result : null;
         await stopWorker(a);
         const aEvents = readEvents(aJob.site.log);
-        const stuck = r ? r.error : `${errorOf(aEvents) ?? `the run did not end within ${ctx.boundMs / 1000} s`}: ${await whatItWaitsOn(handle)}`;
+        const stuck = r
+          ? r.error
+          : `${phase.errorOf(aEvents) ?? `the run did not end within ${ctx.boundMs / 1000} s`}: ${await whatItWaitsOn(handle)}`;
         if (!r) await handle.terminate('crash-test: bound reached').catch(() => {});
-        return {
-          spec: cell,
-          a: aEvents,
-          b: [],
-          startedAt,
-          aDiedAt: diedAt(aEvents),
-          endedAt: r?.at ?? null,
-          final: r && !r.error ? { state: r.value, status: 'completed' } : null,
-          stuck,
-          profile,
-        };
+        return ran(aEvents, [], r, stuck);
       }
       const aEvents = readEvents(aJob.site.log);
-      const bJob = job(cell, 'b', priorCounts(aEvents));
-      const b = startWorker(bJob, { cwd: ctx.cwd, output: outputOf(ctx, cell, 'b') });
+      const bJob = job(cell, 'b', phase.priorCounts(aEvents));
+      const b = startWorker(bJob, { cwd: ctx.cwd, output: phase.outputOf(ctx, cell, 'b') });
       const r = await within(result, ctx.boundMs);
       profile['worker B'] = Date.now() - b.startedAt;
-      const stuck = r ? r.error : `the run did not end within ${ctx.boundMs / 1000} s after worker A died: ${await whatItWaitsOn(handle)}`;
+      const stuck = r
+        ? r.error
+        : `the run did not end within ${ctx.boundMs / 1000} s after worker A died: ${await whatItWaitsOn(handle)}`;
       if (!r) await handle.terminate('crash-test: bound reached').catch(() => {});
       await stopWorker(b);
-      return {
-        spec: cell,
-        a: aEvents,
-        b: readEvents(bJob.site.log),
-        startedAt,
-        aDiedAt: diedAt(aEvents),
-        endedAt: r?.at ?? null,
-        final: r && !r.error ? { state: r.value, status: 'completed' } : null,
-        stuck,
-        profile,
-      };
+      return ran(aEvents, readEvents(bJob.site.log), r, stuck);
     },
     async close() {
       await connection.close();
