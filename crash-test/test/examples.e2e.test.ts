@@ -103,6 +103,14 @@ describe.concurrent('pnpm crash-test on the examples', () => {
     expect(f!.runtimeDid).toMatch(/^re-ran the tasks? (.*, )?openTicket$/);
   });
 
+  it('a graph that waits in interrupt(): --resume answers it in the baseline and in worker B', async () => {
+    const { results } = await run(['examples/langgraph/approval.ts', '--resume', '"yes"', '--steps', 'open']);
+    // `ask` runs again when it is resumed: LangGraph re-runs an interrupted node from its start.
+    expect(results.baseline.steps).toEqual(['ask', 'ask', 'open']);
+    expect(results.baseline.final).toMatchObject({ approved: true, ticket: expect.stringMatching(/^T-\d+$/) });
+    expect(results.findings[0]).toMatchObject({ reached: true, resumed: true, sameFinal: true });
+  });
+
   it('Temporal, replayed: the server hands the activity to a fresh worker, which sends the POST again', async () => {
     const { results } = await run([
       'examples/temporal/workflows.ts',
