@@ -3,6 +3,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startPostgres, type PostgresHandle } from '@vendor-review/testbed';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExampleServices, type ExampleServices } from '../examples/services.ts';
 import { ResultsSchema, type CrashTestResults } from '../src/results.ts';
@@ -16,10 +17,12 @@ const PKG = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const SECRET = 'sk-example-not-a-secret';
 
 let services: ExampleServices;
+let pg: PostgresHandle;
+// One PostgreSQL for every run here (DATABASE_URL, else one embedded server), not one per run.
 beforeAll(async () => {
-  services = await startExampleServices();
+  [services, pg] = await Promise.all([startExampleServices(), startPostgres({ database: 'crash_test' })]);
 });
-afterAll(() => services.close());
+afterAll(() => Promise.all([services.close(), pg.stop()]));
 
 function crashTest(
   args: string[],
@@ -30,7 +33,11 @@ function crashTest(
     execFile(
       process.execPath,
       ['--import', 'tsx', 'src/cli.ts', ...args],
-      { cwd: PKG, env: { ...process.env, EXAMPLE_API_URL: api.url, INIT_CWD: PKG, ...env }, maxBuffer: 1 << 24 },
+      {
+        cwd: PKG,
+        env: { ...process.env, EXAMPLE_API_URL: api.url, DATABASE_URL: pg.url, INIT_CWD: PKG, ...env },
+        maxBuffer: 1 << 24,
+      },
       (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });

@@ -46,6 +46,22 @@ export async function leaves(w: StartedWorker, stop: 'kill' | 'term'): Promise<v
 }
 
 /**
+ * The checkpointer's migrations are not safe against another crash test setting up the same
+ * database at the same moment (both insert the same migration row): the loser tries again, and finds
+ * the work done.
+ */
+async function setUpOnce(saver: { setup(): Promise<void> }, tries = 5): Promise<void> {
+  for (let i = 1; ; i++) {
+    try {
+      return await saver.setup();
+    } catch (err) {
+      if (i >= tries || (err as { code?: string }).code !== '23505') throw err;
+      await new Promise((r) => setTimeout(r, 100 * i));
+    }
+  }
+}
+
+/**
  * LangGraph (a StateGraph or an entrypoint): one thread per cell on PostgreSQL (DATABASE_URL, or
  * an embedded server), worker A runs it until its point, worker B carries the same thread on.
  */
@@ -58,7 +74,7 @@ export async function langGraphDriver(o: LangGraphDriverOptions, ctx: DriverCont
     }>(from, '@langchain/langgraph-checkpoint-postgres');
     // The checkpointer's tables, made once here: workers that set them up side by side would race.
     const saver = PostgresSaver.fromConnString(pg.url);
-    await saver.setup();
+    await setUpOnce(saver);
     await saver.end();
   } catch (err) {
     await pg.stop();
