@@ -12,6 +12,7 @@ export default defineConfig({
       'shared-domain/*/{src,test}/**/*.test.ts',
       '*-impl/{src,harness,test}/**/*.test.ts',
       'compare/{src,test}/**/*.test.ts',
+      'crash-test/{src,test}/**/*.test.ts',
     ],
     exclude: [...configDefaults.exclude, '**/*.e2e.test.ts', 'langgraph-impl/test/conformance*.test.ts'],
     setupFiles: ['./vitest.unit-guard.ts'],

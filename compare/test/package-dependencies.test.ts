@@ -57,7 +57,11 @@ const typesFor = (dep: string) => {
 export interface Mismatch {
   /** Imported by these files, and not in the package's dependencies, devDependencies or peerDependencies. */
   undeclared: Record<string, string>;
-  /** Declared, and imported by no file of the package. */
+  /**
+   * Declared, and imported by no file of the package. A peer dependency is the user's to install and
+   * may be loaded from the user's own node_modules, not imported by name (the crash test's SDKs):
+   * it, and the dev dependency that installs it here, count as used.
+   */
   unused: string[];
 }
 
@@ -72,12 +76,14 @@ export function mismatch(
   for (const { file, text } of files)
     for (const p of importedPackages(text)) if (!importedBy.has(p)) importedBy.set(p, file);
   const usesBuiltins = files.some(({ text }) => /['"]node:/.test(text));
+  const peers = new Set(field('peerDependencies'));
   const used = (dep: string) =>
-    dep.startsWith('@types/')
+    peers.has(dep) ||
+    (dep.startsWith('@types/')
       ? typesFor(dep) === 'node'
         ? usesBuiltins
         : importedBy.has(typesFor(dep))
-      : importedBy.has(dep);
+      : importedBy.has(dep));
   return {
     undeclared: Object.fromEntries(
       [...importedBy].filter(([p]) => p !== pkg.name && !declared.has(p)).sort(([a], [b]) => a.localeCompare(b)),
@@ -124,6 +130,15 @@ describe('each workspace package depends on what it imports', () => {
       undeclared: { vitest: 'test/a.test.ts' },
       unused: ['@types/gone', 'left'],
     });
+  });
+
+  it('counts a peer dependency, and the dev dependency that installs it, as used', () => {
+    const pkg = {
+      name: '@vendor-review/example',
+      peerDependencies: { sdk: '1' },
+      devDependencies: { sdk: '1', gone: '1' },
+    };
+    expect(mismatch(pkg, [{ file: 'src/a.ts', text: '' }])).toEqual({ undeclared: {}, unused: ['gone'] });
   });
 
   const packages = workspacePackages();
