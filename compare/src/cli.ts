@@ -78,7 +78,7 @@ ${wrap(
                                          the granularity suite's node sizes (default: all three), in the hardened
                                          variant unless --variant says otherwise
   --window-step start,model,note         the window suite's steps (default: all three): the first checkpoint (δ from
-                                         the call that starts the run, in the process that makes it; not Temporal),
+                                         the call that starts the run, in the process that makes it),
                                          after the model's answer, after the tracker's note
   --delay    <ms>[,<ms>…]                the window suite's delays, climbed until two in a row run nothing again, finer
                                          ones added where the outcome flips (default: ${WINDOW_DELAYS_MS.join(',')})

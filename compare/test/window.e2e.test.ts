@@ -20,9 +20,19 @@ import { compareForTest } from './user-database.ts';
  */
 const DELAYS = [0, 200];
 let run: RunCompareResult;
-/** The first checkpoint, LangGraph hardened: killed at once, and long after invoke() began. */
-const START_DELAYS = [0, 1000];
-let startRun: RunCompareResult;
+/**
+ * The first checkpoint, hardened, killed at once and `late` ms after the start call began: LangGraph
+ * (invoke(), in the worker) and Temporal (the client's start, made in worker A's process), each in
+ * a run of its own: a LangGraph worker held at invoke() for its turn goes on with the run meanwhile,
+ * and another runtime's turn beside it can last until the run is over. Its crash line names the
+ * call; Temporal's worker B prints the server's answer to its start.
+ */
+const STARTS = {
+  langgraph: { late: 1000, detail: /^thread=/, answer: null },
+  // Temporal's server answers a start within milliseconds; half a second keeps the cells short.
+  temporal: { late: 500, detail: /^run=/, answer: { lost: /^START started /m, held: /^START already-started /m } },
+} as const;
+const startRuns: Record<string, RunCompareResult> = {};
 
 beforeAll(async () => {
   run = await compareForTest({
@@ -34,14 +44,15 @@ beforeAll(async () => {
     windowDelays: DELAYS,
     repeat: 2,
   });
-  startRun = await compareForTest({
-    suites: ['window'],
-    runtimes: ['langgraph'],
-    variants: ['hardened'],
-    windowSteps: ['start'],
-    windowDelays: START_DELAYS,
-    repeat: 1,
-  });
+  for (const [runtime, { late }] of Object.entries(STARTS))
+    startRuns[runtime] = await compareForTest({
+      suites: ['window'],
+      runtimes: [runtime],
+      variants: ['hardened'],
+      windowSteps: ['start'],
+      windowDelays: [0, late],
+      repeat: 1,
+    });
 }, 15 * 60_000);
 
 type WindowCell = CellObservation & { scenario: WindowScenario };
@@ -108,24 +119,38 @@ describe('the commit window, measured', () => {
     }
   });
 
-  it('the first checkpoint: δ from invoke(), in the worker; the run lost or held, and the start retried makes no second', () => {
-    const mine = cells(startRun);
-    expect(mine.length).toBeGreaterThanOrEqual(START_DELAYS.length);
-    for (const o of mine) {
-      expect([o.scenario.id, o.status], `${o.note} ${JSON.stringify(o.workers)}`).toEqual([o.scenario.id, 'completed']);
-      expect(o.crash).toMatchObject({ point: 'start-call', detail: expect.stringMatching(/^thread=/) });
-      // One run in LangGraph's record and one mail in the world, whatever the kill left.
-      expect(o.durableFinal?.runs).toBe(1);
-      expect(o.ledger.filter((e) => e.kind === 'mail').length).toBe(1);
-    }
-    const at = (d: number) => mine.find((o) => o.scenario.window.delayMs === d)!;
-    // Killed before invoke() could write anything: LangGraph held no run, worker B started it anew.
-    expect(at(0).durableAtCrash?.runs).toBe(0);
-    expect(at(1000).durableAtCrash?.runs).toBe(1);
-    const rows = windowRows(startRun.results);
-    expect(rows.find((r) => r.delayMs === 0)).toMatchObject({ lost: 1, startRuns: { existed: 0, secondRuns: 0 } });
-    expect(rows.find((r) => r.delayMs === 1000)).toMatchObject({ lost: 0, startRuns: { existed: 1, secondRuns: 0 } });
-  });
+  it.each(Object.entries(STARTS))(
+    'the first checkpoint, %s: δ from the start call; the run lost or held, and the start retried makes no second',
+    (runtime, expected) => {
+      const mine = cells(startRuns[runtime]);
+      expect(mine.length).toBeGreaterThanOrEqual(2);
+      for (const o of mine) {
+        expect([o.scenario.id, o.status], `${o.note} ${JSON.stringify(o.workers)}`).toEqual([
+          o.scenario.id,
+          'completed',
+        ]);
+        expect(o.crash).toMatchObject({ point: 'start-call', detail: expect.stringMatching(expected.detail) });
+        // One run in the runtime's record and one mail in the world, whatever the kill left.
+        expect(o.durableFinal?.runs).toBe(1);
+        expect(o.ledger.filter((e) => e.kind === 'mail').length).toBe(1);
+      }
+      const at = (d: number) => mine.find((o) => o.scenario.window.delayMs === d)!;
+      // Killed before the start call could reach the runtime: it held no run, worker B started it anew.
+      expect(at(0).durableAtCrash?.runs).toBe(0);
+      expect(at(expected.late).durableAtCrash?.runs).toBe(1);
+      const answered = (d: number) => at(d).workers.find((w) => w.name === 'B')?.logTail;
+      if (expected.answer) {
+        expect(answered(0)).toMatch(expected.answer.lost);
+        expect(answered(expected.late)).toMatch(expected.answer.held);
+      }
+      const rows = windowRows(startRuns[runtime]!.results);
+      expect(rows.find((r) => r.delayMs === 0)).toMatchObject({ lost: 1, startRuns: { existed: 0, secondRuns: 0 } });
+      expect(rows.find((r) => r.delayMs === expected.late)).toMatchObject({
+        lost: 0,
+        startRuns: { existed: 1, secondRuns: 0 },
+      });
+    },
+  );
 
   it('the report has the table and, in HTML, a chart per step', () => {
     const md = readFileSync(run.files.md, 'utf8');

@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import type { Decision, ReviewRequestInput, RunView } from '@vendor-review/pipeline';
 import {
   newRunOf,
@@ -9,7 +9,7 @@ import {
   type WorkerSpec,
 } from '@vendor-review/conformance';
 import { STOP_GRACE_MS } from '@vendor-review/instrument';
-import { approveRun, getRun, runStatus, startRun } from '../src/client.ts';
+import { approveRun, getRun, RunNotFoundError, runStatus, startRun } from '../src/client.ts';
 import { temporalDrills } from './drills.ts';
 import { toDurableRecord } from './durable-record.ts';
 import { TEMPORAL } from './info.ts';
@@ -18,6 +18,7 @@ import { pendingTasks } from './in-flight.ts';
 import { workflowIdFor } from '../src/identity.ts';
 import { SHUTDOWN_TEARDOWN_MS } from '../src/worker-options.ts';
 import { HARNESS_WORKER_ENTRY } from './paths.ts';
+import { START_RUN_ENV, type StartRunInput } from './start-run.ts';
 import type { TemporalServer } from './server/spec.ts';
 
 /**
@@ -58,6 +59,23 @@ export interface TemporalAdapterOptions {
 interface TemporalHandle extends RunHandle {
   /** One task queue per run: workers of concurrent runs never take each other's tasks or mail. */
   taskQueue: string;
+  /** The start call its workers make (`startInWorker`); until one is accepted the server knows no such workflow. */
+  start?: StartRunInput;
+}
+
+/** The server's record of a workflow, or null when it knows none by that id. */
+function unlessNotFound<T>(read: Promise<T>): Promise<T | null> {
+  return read.catch((err: unknown) => {
+    if (err instanceof WorkflowNotFoundError) return null;
+    throw err;
+  });
+}
+
+/** The executions the server lists under a workflow id (a run per accepted start). */
+async function executions(client: Client, workflowId: string): Promise<number> {
+  let n = 0;
+  for await (const _ of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) n++;
+  return n;
 }
 
 export function temporalUiLink(uiUrl: string, namespace: string, workflowId: string, runId: string): string {
@@ -81,17 +99,37 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
     patienceMs: 10_000,
     isRetryableExit: () => false,
 
-    async startRun(request: ReviewRequestInput, config: RunConfig, opts?: { runId?: string }): Promise<TemporalHandle> {
+    async startRun(
+      request: ReviewRequestInput,
+      config: RunConfig,
+      opts?: { runId?: string; startInWorker?: boolean },
+    ): Promise<TemporalHandle> {
       const { runId, granularity } = newRunOf('tm', request, config, opts);
       const taskQueue = o.taskQueue?.(runId, config) ?? `compare-${runId}`;
-      const started = await startRun({
-        client,
+      const start: StartRunInput = {
+        runId,
         taskQueue,
         request,
         variant: config.variant,
-        runId,
         granularity,
-        ...(o.heartbeatTimeoutMs === undefined ? {} : { timeouts: { heartbeatMs: o.heartbeatTimeoutMs } }),
+        ...(o.heartbeatTimeoutMs === undefined ? {} : { heartbeatMs: o.heartbeatTimeoutMs }),
+      };
+      // Temporal's run id is the server's answer to the start, which a worker will get.
+      if (opts?.startInWorker)
+        return {
+          runId,
+          config,
+          durability: null,
+          taskQueue,
+          start,
+          runtimeIds: { workflowId: workflowIdFor(runId) },
+          link: null,
+        };
+      const { heartbeatMs, ...rest } = start;
+      const started = await startRun({
+        client,
+        ...rest,
+        ...(heartbeatMs === undefined ? {} : { timeouts: { heartbeatMs } }),
       });
       return {
         runId,
@@ -114,6 +152,7 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
           WORLD_URL: o.worldUrl,
           WORKFLOW_BUNDLE: o.bundlePath,
           CRASH_PLAN: crashPlan ?? undefined,
+          [START_RUN_ENV]: h.start ? JSON.stringify(h.start) : undefined,
           STICKY_SCHEDULE_TO_START_MS: o.stickyScheduleToStartMs?.toString(),
           // Hardened drains on SIGTERM; naive keeps the SDK's default (worker-options.ts).
           SHUTDOWN_GRACE_MS: h.config.variant === 'hardened' ? String(HARDENED_SHUTDOWN_GRACE_MS) : undefined,
@@ -121,20 +160,36 @@ export async function createTemporalAdapter(o: TemporalAdapterOptions): Promise<
       };
     },
 
-    status: async (h) => view(await runStatus({ client, runId: h.runId })),
+    // A run its workers start is pending until one of them has: the server knows it only from then.
+    status: async (h) => {
+      const v = await runStatus({ client, runId: h.runId });
+      return h.start && v.status === 'not-found' ? { status: 'pending', state: null } : view(v);
+    },
     inspect: async (h) => view(await getRun({ client, runId: h.runId })),
 
+    // A signal needs the workflow, which a run its workers start may not have yet: the decision is
+    // kept with the start first (the specs of workers spawned from now on carry it), and the
+    // worker sends it on once its start is answered. The workflow keeps the first decision only.
     async approve(h: TemporalHandle, d: Decision): Promise<void> {
-      await approveRun({ client, runId: h.runId, ...d });
+      if (h.start) h.start = { ...h.start, decision: h.start.decision ?? d };
+      await approveRun({ client, runId: h.runId, ...d }).catch((err: unknown) => {
+        if (!(h.start && err instanceof RunNotFoundError)) throw err;
+      });
     },
 
     async durableRecord(h: TemporalHandle): Promise<DurableRecord> {
-      const [events, description] = await Promise.all([
-        readHistory({ client, runId: h.runId }),
-        client.workflow.getHandle(workflowIdFor(h.runId)).describe(),
+      const workflowId = workflowIdFor(h.runId);
+      const [description, listed] = await Promise.all([
+        unlessNotFound(client.workflow.getHandle(workflowId).describe()),
+        executions(client, workflowId),
       ]);
+      // The list is the server's visibility store, written a moment after the start: the describe
+      // (the execution itself) says at once whether there is one.
+      const runs = Math.max(listed, description ? 1 : 0);
+      if (!description) return { runtime: 'temporal', kind: 'history', marks: [], bytes: 0, runs };
+      const events = await readHistory({ client, runId: h.runId });
       // The server's own count of the history's bytes (servers from 1.20 on say it).
-      return { ...toDurableRecord(events), bytes: description.historySize ?? null };
+      return { ...toDurableRecord(events), bytes: description.historySize ?? null, runs };
     },
 
     async abandon(h: TemporalHandle, reason: string): Promise<void> {

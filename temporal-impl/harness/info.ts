@@ -27,6 +27,8 @@ const TEMPORAL_ZOMBIE_AT_EFFECT =
 /** Temporal as the harness sees it: no durability modes, a history instead of checkpoints. */
 export const TEMPORAL: RuntimeInfo = {
   name: 'temporal',
+  startCall:
+    "worker A's process, at the client's start (src/client.ts startRun, made by harness/start-run.ts before the process serves the queue): the process is the client that makes the start call and the worker that would run the run, so the kill takes both; the start is durable once the server has accepted StartWorkflowExecution",
   label: 'TM',
   title: 'Temporal',
   colour: '#7c3aed',

@@ -5,7 +5,9 @@
  * extension point, an activity interceptor:
  * - a step beginning (`first-step`, `boundary`): awaited before the activity's code runs;
  * - the run durably waiting for its approval (`awaiting-approval`): the status the workflow keeps
- *   in its memo, read from the server for each run this worker has run an activity of.
+ *   in its memo, read from the server for each run this worker has run an activity of;
+ * - the run's start call (`start-call`), made here before the worker polls when the adapter hands
+ *   the start to the run's workers (START_RUN, start-run.ts).
  */
 import type { Client } from '@temporalio/client';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
@@ -15,6 +17,7 @@ import type { Activities } from '../src/activities.ts';
 import { runStatus } from '../src/client.ts';
 import { runIdFromWorkflowId } from '../src/identity.ts';
 import { runWorker } from '../src/run-worker.ts';
+import { startFromEnv } from './start-run.ts';
 
 installCrashPoints();
 
@@ -73,4 +76,7 @@ async function waiting(): Promise<string[]> {
 
 watchForWait(waiting, 100);
 
-runCli('worker', () => runWorker({ interceptors: { activity: [crashSites] } }));
+runCli('worker', async () => {
+  await startFromEnv();
+  return runWorker({ interceptors: { activity: [crashSites] } });
+});

@@ -159,9 +159,15 @@ export interface RuntimeAdapter<H extends RunHandle = RunHandle> extends Runtime
   readonly patienceMs?: number;
   /**
    * Registers a run (under `runId` when given). A malformed request is refused here
-   * (InvalidRequestError), before anything exists.
+   * (InvalidRequestError), before anything exists. `startInWorker`: the cell kills the process that
+   * makes the start call (`start-call`), so the run's workers must make it, not this process; an
+   * adapter whose workers start their runs anyway has nothing to do for it.
    */
-  startRun(request: ReviewRequestInput, config: RunConfig, opts?: { runId?: string }): Promise<H>;
+  startRun(
+    request: ReviewRequestInput,
+    config: RunConfig,
+    opts?: { runId?: string; startInWorker?: boolean },
+  ): Promise<H>;
   /** How to start a worker process for this run; `crashPlan` null means no plan. */
   workerSpec(handle: H, opts: { name: string; crashPlan: string | null }): WorkerSpec;
   /** Polled several times a second while a run is driven: must be cheap; `state` may be null. */

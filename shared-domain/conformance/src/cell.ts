@@ -187,11 +187,11 @@ function resumerSpec(cell: Cell, name: string) {
 /** Phase 1: a fresh run, and its per-run world faults. */
 async function startPhase(cell: Cell): Promise<void> {
   const { variant, durability, granularity } = cell.scenario;
-  cell.handle = await cell.deps.adapter.startRun(cell.deps.request, {
-    variant,
-    durability,
-    ...(granularity ? { granularity } : {}),
-  });
+  cell.handle = await cell.deps.adapter.startRun(
+    cell.deps.request,
+    { variant, durability, ...(granularity ? { granularity } : {}) },
+    cell.scenario.crashPoint === 'start-call' ? { startInWorker: true } : undefined,
+  );
   const world = worldClient(cell.deps.worldUrl);
   for (const f of cell.scenario.faults) await world.addFault({ ...f, runId: cell.handle.runId });
   if (cell.scenario.approveAtStart) await approve(cell, null);
