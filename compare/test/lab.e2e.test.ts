@@ -179,8 +179,10 @@ async function checkShowAgainstLedger(runId: string, killedPid: number): Promise
   const baseline = (await world.ledger({ runId: shown.baseline.runId })).filter(
     (e) => e.runId === shown.baseline.runId,
   );
-  const mine = counts(ledger);
-  const base = counts(baseline);
+  // The approver's notification is counted apart from the repeats (it is no part of the review).
+  const review = (entries: LedgerEntry[]) => entries.filter((e) => e.kind !== 'approver');
+  const mine = counts(review(ledger));
+  const base = counts(review(baseline));
   // Repeated: run more often than in the uncrashed run (an operation it never made under that key, once).
   const repeated = [...mine].filter(([op, n]) => n > (base.get(op) ?? 1)).map(([op]) => op);
   expect(shown.evidence.repeatedOperations.sort()).toEqual(repeated.sort());

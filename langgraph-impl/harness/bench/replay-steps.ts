@@ -27,6 +27,7 @@ const WORKING = [
   'verify',
   'saveProgress',
   'draft',
+  'askApprover',
   'deliver',
 ] as const;
 
