@@ -49,7 +49,12 @@ const TEST_ONLY = new Set([
   'esbuild',
   'vitest',
   ...RUNTIMES.flatMap(({ dir }) => {
-    const application = importedUnder(path.join(dir, 'src'));
+    // What the application or the shared packages a worker runs with import is not the harness's own.
+    const application = new Set([
+      ...importedUnder(path.join(dir, 'src')),
+      ...importedUnder(path.join(ROOT, 'shared-domain/pipeline/src')),
+      ...importedUnder(path.join(ROOT, 'shared-domain/worker-io/src')),
+    ]);
     return [...importedUnder(path.join(dir, 'harness'))].filter((p) => !application.has(p));
   }),
 ]);
