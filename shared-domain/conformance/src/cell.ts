@@ -276,7 +276,9 @@ async function crashPhase(cell: Cell): Promise<boolean> {
       () => {}, // it left before it ever reached the point
     );
   const grace = term ? graceAfterTerm(a, cell.scenario.graceMs ?? STOP_GRACE_MS) : null;
-  const end = await drive(cell, a, { approveNow: point !== 'awaiting-approval' });
+  const end = await drive(cell, a, {
+    approveNow: point !== 'awaiting-approval' && !cell.scenario.approveAfterCrash,
+  });
   // Asked to stop, it may finish the run itself before it leaves: the grace decides when it goes.
   if (end.reason !== 'exit' && !(grace?.termed && end.reason === 'terminal')) await a.kill();
   const life = await a.exited;

@@ -38,6 +38,11 @@ export interface Scenario {
   killDelayMs?: number;
   /** Record the approval before worker A starts, so the run never waits for a person (timings). */
   approveAtStart?: boolean;
+  /**
+   * Give the approval only once worker A is gone, so a kill timed after the run reached its wait
+   * lands while it waits instead of after the run has ended (the first checkpoint's late δs).
+   */
+  approveAfterCrash?: boolean;
   /** Where its runtime departs from the crash rule (its runtime module's `crashDeviations`). */
   deviations: readonly CrashDeviation[];
   /** Where its runtime's approver inbox departs from one request (its module's `approverDeviations`); none when left out. */

@@ -94,7 +94,8 @@ export function windowScenario(rt: RuntimeInfo, series: WindowSeries, delayMs: n
     // Judged on its own ledger (measure.ts), not against a baseline.
     baselineId: scenarioId(series.runtime, series.variant, series.durability, null),
     faults: [],
-    approveAtStart: true,
+    // The first checkpoint: the run waits for a person until worker A is killed, however late δ is.
+    ...(series.step === 'start' ? { approveAfterCrash: true } : { approveAtStart: true }),
     deviations: rt.crashDeviations ?? [],
     window: { ...series, delayMs },
   };
