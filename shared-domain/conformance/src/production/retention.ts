@@ -3,7 +3,7 @@ import { type Footprint } from '../adapter.ts';
 import { type RunHandle } from '../adapter.ts';
 import { oneRequirement } from '../request.ts';
 import { WorkerProcess } from '@vendor-review/testbed';
-import { POLICIES, stopAll, supervise } from './supervisor.ts';
+import { POLICIES, reportWorkerGone, stopAll, supervise } from './supervisor.ts';
 import { HazardSkipped, type HazardOutcome, type HazardRunner } from './types.ts';
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
@@ -57,6 +57,11 @@ export const retentionHazard: HazardRunner = async (env, scenario) => {
     workers.push(...oldRun.workers, ...waitingRun.workers);
     // Nobody is waiting with the waiting run: it is only durable, the case a careless cleanup takes.
     await stopAll([...oldRun.workers, ...waitingRun.workers]);
+    // The old run's workers may be killed between recording its end and giving up its lease: a
+    // supervisor that saw them die says so, as it would in production.
+    for (const w of oldRun.workers) await reportWorkerGone(adapter, old, await w.exited);
+    // Its workers gone, whatever the runtime records of the old run's finish is recorded by now.
+    const oldStoppedAt = Date.now();
     if (oldRun.end.view?.status !== 'completed') throw new Error(`the old run did not complete (${oldRun.end.end})`);
 
     const young = await start('young');
@@ -76,9 +81,10 @@ export const retentionHazard: HazardRunner = async (env, scenario) => {
     const liveNow = (await adapter.status(live)).status;
     if (liveNow !== 'running') throw new Error(`the live run is ${liveNow}, not running`);
 
-    const olderThanMs = Date.now() - (oldRun.end.at + youngRun.end.at) / 2;
     const all = [old, young, waiting, live] as const;
     const before = await Promise.all(all.map((h) => drill.footprint(h)));
+    // Taken just before the purge, so the time spent measuring does not move the window towards `old`.
+    const olderThanMs = Date.now() - (oldStoppedAt + youngRun.end.at) / 2;
     const { removed } = await drill.purge({ olderThanMs, handles: all });
     const after = await Promise.all(all.map((h) => drill.footprint(h)));
     const statuses = await Promise.all([waiting, live].map((h) => adapter.status(h).then((v) => v.status)));
