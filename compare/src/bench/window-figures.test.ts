@@ -21,7 +21,7 @@ const row = (o: Partial<WindowRow> & Pick<WindowRow, 'runtime' | 'variant' | 'du
     lateMs: null,
     cpuBusy: null,
     startRuns: null,
-    figures: { lastRerunMs: null, noneFromMs: null, halfMs: null, points: [] },
+    figures: { lastRerunMs: null, noneFromMs: null, threeQuartersMs: null, halfMs: null, quarterMs: null, points: [] },
     outcomes: delays.map((d) => ({
       runId: 'r',
       status: 'completed',

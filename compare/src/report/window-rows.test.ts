@@ -73,9 +73,16 @@ describe("the window rows: each run's timer and CPU, the series' figures on ever
 
   it("every row carries its series' figures, from all its δs, and the report reads them there", () => {
     for (const r of rows)
-      expect(r.figures).toMatchObject({ lastRerunMs: 5, noneFromMs: 20, halfMs: 5, points: expect.any(Array) });
+      expect(r.figures).toMatchObject({
+        lastRerunMs: 5,
+        noneFromMs: 20,
+        threeQuartersMs: 2.5,
+        halfMs: 5,
+        quarterMs: 12.5,
+        points: expect.any(Array),
+      });
     const [line] = windowLines(rows);
-    expect(figuresText(line!)).toBe('last 5 · none from 20 · half 5');
+    expect(figuresText(line!)).toBe('last 5 · none from 20 · half 5 (quartiles 2.5–12.5)');
     expect(timerText(rows)).toBe(
       'timer late median 0.75 ms, max 2.00 ms (4 runs); CPU busy over δ median 38 %, max 100 % (4 runs)',
     );

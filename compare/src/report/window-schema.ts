@@ -68,11 +68,23 @@ export const WindowFiguresSchema = z
       .describe(
         'the smallest delay from which no run failed to keep it, there and at every larger delay tried; null: the largest still did',
       ),
+    threeQuartersMs: z
+      .number()
+      .nullable()
+      .describe(
+        "where the share of runs not keeping it falls through three quarters: the time to durable's first quartile; null as for halfMs",
+      ),
     halfMs: z
       .number()
       .nullable()
       .describe(
-        'where the share of runs not keeping it falls through one half (linear between the delays tried); null: no delay reached half, or the largest still did',
+        'where the share of runs not keeping it falls through one half: the median time to durable (the shares made non-increasing, adjacent delays that say otherwise pooled by their runs; linear between the delays tried); null: no delay reached half, or the largest still did',
+      ),
+    quarterMs: z
+      .number()
+      .nullable()
+      .describe(
+        "where the share of runs not keeping it falls through one quarter: the time to durable's third quartile; null as for halfMs",
       ),
     points: z
       .array(

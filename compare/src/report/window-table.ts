@@ -27,7 +27,11 @@ const ms = (x: number | null) => (x === null ? '—' : `${Number(x.toFixed(1))}`
 /** The series' window in the delays asked, from its figures (results.json's, conformance's windowSeriesFigures). */
 export function figuresText(l: WindowLine): string {
   const f = l.rows[0]!.figures;
-  return `last ${ms(f.lastRerunMs)} · none from ${ms(f.noneFromMs)} · half ${ms(f.halfMs)}`;
+  const quartiles =
+    f.threeQuartersMs !== null && f.quarterMs !== null
+      ? ` (quartiles ${ms(f.threeQuartersMs)}–${ms(f.quarterMs)})`
+      : '';
+  return `last ${ms(f.lastRerunMs)} · none from ${ms(f.noneFromMs)} · half ${ms(f.halfMs)}${quartiles}`;
 }
 
 /** The first checkpoint's own columns: the run held when worker A died, and a second run made by the retried start. */
@@ -118,7 +122,7 @@ export function windowSection(rows: WindowRow[], looks: readonly RuntimeLook[], 
         kind: 'paragraph',
         style: 'note',
         tone: 'muted',
-        text: '+δ: worker A was killed δ ms after the step’s work ended (0: at once, before the step returned; the first checkpoint: after the call that starts the run began, in the process that made it), then worker B resumed the run; each cell is the runs in which the finished step’s own call reached the world again, of the runs judged; a run the resumer could not go on with at all (nothing durable) counts as not kept, and “lost” means every run was. The delay as it really was, how late the timer fired and how busy the machine was over it are in each cell’s hover and on the chart. Each measured worker A ran with no other cell’s worker beside it (the servers and PostgreSQL are shared). not kept, asked δ: the series’ figures in results.json, on the delays asked: the last at which a run did not keep the step, the first from which none failed to, and where half stopped keeping it (— : none, or not within what was tried). start retried (the first checkpoint): runs whose run the runtime held when worker A died, and runs in which worker B’s start with the same id made a second run. time to durable: the step’s result was kept somewhere between the latest real delay at which a run still re-ran it and the earliest after which every run kept it, with the runs killed from then on; “>”: the latest kill still re-ran it.',
+        text: '+δ: worker A was killed δ ms after the step’s work ended (0: at once, before the step returned; the first checkpoint: after the call that starts the run began, in the process that made it), then worker B resumed the run; each cell is the runs in which the finished step’s own call reached the world again, of the runs judged; a run the resumer could not go on with at all (nothing durable) counts as not kept, and “lost” means every run was. The delay as it really was, how late the timer fired and how busy the machine was over it are in each cell’s hover and on the chart. Each measured δ ran with no other cell’s worker or harness work beside it, once the machine was idle (the servers and PostgreSQL are shared). not kept, asked δ: the series’ figures in results.json, on the delays asked: the last at which a run did not keep the step, the first from which none failed to, and where half stopped keeping it, with the quartiles around it (where three quarters and one quarter still had not; the shares made non-increasing first: — : none, or not within what was tried). start retried (the first checkpoint): runs whose run the runtime held when worker A died, and runs in which worker B’s start with the same id made a second run. time to durable: the step’s result was kept somewhere between the latest real delay at which a run still re-ran it and the earliest after which every run kept it, with the runs killed from then on; “>”: the latest kill still re-ran it.',
       },
     ],
   };

@@ -3,6 +3,7 @@ import {
   nextDelays,
   oneRequirement,
   runMatrix,
+  machineIdle,
   spanLock,
   windowOutcome,
   windowPoint,
@@ -86,8 +87,8 @@ async function sweep(o: WindowPlan, lanes: Lanes, observer: RunObserver): Promis
   const expectedMs = lanes.expectedMs(null);
   const points = new Map<string, WindowPoint[]>(o.series.map((s) => [windowSeriesId(s), []]));
   const all: CellObservation[] = [];
-  // One measured δ at a time, every other worker frozen, whatever --concurrency says.
-  const spans = spanLock();
+  // One measured δ at a time, every other worker frozen and the machine idle, whatever --concurrency says.
+  const spans = spanLock({ settle: () => machineIdle() });
   const label = (s: WindowScenario, repetition: number) => {
     const w = s.window;
     return `${lanes.labelOf(w.runtime)} ${w.variant}${w.durability ? ` ${w.durability}` : ''} ${WINDOW_STEP_POINTS[w.step].point} +${w.delayMs} ms #${repetition + 1}`;

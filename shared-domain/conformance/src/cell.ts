@@ -108,8 +108,14 @@ async function drive(cell: Cell, worker: WorkerProcess, opts: { approveNow: bool
       approve: opts.approveNow && cell.approvals.length === 0 ? () => approve(cell, worker.life.name) : false,
       cost: cell.harness,
       onView: (view, err) => noteView(cell, view, err),
+      gate: () => quiet(cell),
     }),
   );
+}
+
+/** Waits while another cell's measured δ runs (the window suite's spans); at once elsewhere. */
+async function quiet(cell: Cell): Promise<void> {
+  await cell.deps.spans?.quiet(cell.workers);
 }
 
 /**
@@ -325,6 +331,7 @@ async function resumePhase(cell: Cell): Promise<void> {
     cost: cell.harness,
     onView: (view, err) => noteView(cell, view, err),
     onWorker: (w) => track(cell, w),
+    gate: () => quiet(cell),
     approve: () => (cell.approvals.length === 0 ? approve(cell, 'B') : Promise.resolve()),
   });
   const b = run.workers.at(-1)!;
@@ -429,11 +436,15 @@ export async function runCell(scenario: Scenario, repetition: number, deps: Cell
     harness: { polls: 0, pollMs: 0, readMs: 0 },
   };
   try {
+    await quiet(cell);
     await startPhase(cell);
+    await quiet(cell);
     if (scenario.crashPoint === null) {
       await baselinePhase(cell);
     } else if (await crashPhase(cell)) {
+      await quiet(cell);
       await whileNobodyIsAlive(cell);
+      await quiet(cell);
       await resumePhase(cell);
     }
   } catch (err) {
@@ -442,5 +453,6 @@ export async function runCell(scenario: Scenario, repetition: number, deps: Cell
   } finally {
     await Promise.all(cell.workers.map((w) => w.kill()));
   }
+  await quiet(cell);
   return collect(cell, repetition, startedAt);
 }

@@ -47,6 +47,8 @@ export interface FollowOptions {
   cost?: HarnessCost;
   /** Status reads that may fail in a row before the wait gives up (STATUS_ERRORS_TOLERATED). */
   statusErrorsTolerated?: number;
+  /** Awaited before each poll: the window suite holds a cell's polls while another cell's δ is measured. */
+  gate?: () => Promise<void>;
 }
 
 /**
@@ -83,6 +85,7 @@ export async function followRun(o: FollowOptions): Promise<Followed> {
   const mailOut = async (view: RunView): Promise<boolean> =>
     !world || (await mailDelivered(world, o.handle.runId, view).catch(() => false));
   for (;;) {
+    await o.gate?.();
     const view = await read();
     if (view) {
       if (view.status === 'not-found') return { end: 'terminal', view, at: Date.now() };

@@ -96,7 +96,7 @@ export async function supervise(
     names?: readonly string[];
     /** Called for every worker as it starts (e.g. to freeze-and-restart around it). */
     onWorker?: (w: WorkerProcess) => void;
-  } & Pick<FollowOptions, 'approve' | 'stopWhen' | 'worldUrl' | 'onView' | 'cost' | 'pollMs'>,
+  } & Pick<FollowOptions, 'approve' | 'stopWhen' | 'worldUrl' | 'onView' | 'cost' | 'pollMs' | 'gate'>,
 ): Promise<Supervised> {
   const deadline = Date.now() + o.boundMs;
   const names = o.names ?? NAMES;
@@ -118,6 +118,7 @@ export async function supervise(
       ...(o.onView ? { onView: o.onView } : {}),
       ...(o.cost ? { cost: o.cost } : {}),
       ...(o.pollMs ? { pollMs: o.pollMs } : {}),
+      ...(o.gate ? { gate: o.gate } : {}),
     });
     if (end.end !== 'exited' || (end.view && isTerminal(end.view.status))) return { end, workers, restarts };
     const life = await w.exited;

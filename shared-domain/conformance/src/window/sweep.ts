@@ -46,11 +46,15 @@ export interface WindowSeriesFigures {
   /** The smallest δ from which no run failed to keep it, at that δ and every larger one tried; null while the largest still did. */
   noneFromMs: number | null;
   /**
-   * Where half the runs stopped keeping it: the δ at which the share not kept falls through one
-   * half, linear between the last δ at or above a half and the next one tried. Null when no δ
-   * reached a half (below the smallest δ tried), or the largest still did.
+   * Where the share of runs not keeping it falls through three quarters, one half and one quarter:
+   * the quartiles of the time to durable, in the delays asked. Read off the shares made
+   * non-increasing (a longer delay never keeps less: adjacent δs that say otherwise are pooled,
+   * weighted by their runs), linear between the δs tried. Null where no δ reached that share
+   * (below the smallest δ tried), or the largest still did.
    */
+  threeQuartersMs: number | null;
   halfMs: number | null;
+  quarterMs: number | null;
   /** Every δ tried, rising: its runs, and of the runs that say, how many did not keep the step. */
   points: { delayMs: number; runs: number; of: number; notKept: number }[];
 }
@@ -64,23 +68,40 @@ export function windowSeriesFigures(points: readonly WindowPoint[]): WindowSerie
     notKept: p.reran + p.lost,
   }));
   const notKept = counted.filter((p) => p.notKept > 0);
-  const said = counted.filter((p) => p.of > 0);
-  const share = (p: (typeof said)[number]) => p.notKept / p.of;
-  let lastHalf = -1;
-  said.forEach((p, i) => {
-    if (share(p) >= 0.5) lastHalf = i;
-  });
-  let halfMs: number | null = null;
-  if (lastHalf >= 0 && lastHalf < said.length - 1) {
-    const [a, b] = [said[lastHalf]!, said[lastHalf + 1]!];
-    halfMs = a.delayMs + ((share(a) - 0.5) / (share(a) - share(b))) * (b.delayMs - a.delayMs);
-  }
+  const fit = nonIncreasing(counted.filter((p) => p.of > 0));
   return {
     lastRerunMs: notKept.length ? notKept.at(-1)!.delayMs : null,
     noneFromMs: cleanFrom(points),
-    halfMs,
+    threeQuartersMs: fallsThrough(fit, 0.75),
+    halfMs: fallsThrough(fit, 0.5),
+    quarterMs: fallsThrough(fit, 0.25),
     points: counted,
   };
+}
+
+/** The share not kept at each δ, pooled where a longer δ kept less (pool-adjacent-violators, weighted by runs). */
+function nonIncreasing(points: readonly { delayMs: number; of: number; notKept: number }[]) {
+  const blocks: { notKept: number; of: number; delays: number[] }[] = [];
+  for (const p of points) {
+    blocks.push({ notKept: p.notKept, of: p.of, delays: [p.delayMs] });
+    while (blocks.length > 1) {
+      const [a, b] = blocks.slice(-2) as [(typeof blocks)[number], (typeof blocks)[number]];
+      if (a.notKept / a.of >= b.notKept / b.of) break;
+      blocks.splice(-2, 2, { notKept: a.notKept + b.notKept, of: a.of + b.of, delays: [...a.delays, ...b.delays] });
+    }
+  }
+  return blocks.flatMap((b) => b.delays.map((delayMs) => ({ delayMs, share: b.notKept / b.of })));
+}
+
+/** The δ at which the fitted share falls through `level`, linear between the last δ at or above it and the next. */
+function fallsThrough(fit: readonly { delayMs: number; share: number }[], level: number): number | null {
+  let last = -1;
+  fit.forEach((p, i) => {
+    if (p.share >= level) last = i;
+  });
+  if (last < 0 || last === fit.length - 1) return null;
+  const [a, b] = [fit[last]!, fit[last + 1]!];
+  return a.delayMs + ((a.share - level) / (a.share - b.share)) * (b.delayMs - a.delayMs);
 }
 
 /** One judged run: how late its worker really died, and whether the finished step ran again. */

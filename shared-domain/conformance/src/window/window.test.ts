@@ -230,7 +230,23 @@ describe("a series' figures, in the delays asked", () => {
   it('half is null below the smallest δ or past the largest, and nothing is never durable', () => {
     expect(windowSeriesFigures([p(0, 1), p(5, 0)]).halfMs).toBeNull();
     expect(windowSeriesFigures([p(0, 4), p(5, 3)])).toMatchObject({ halfMs: null, noneFromMs: null, lastRerunMs: 5 });
-    expect(windowSeriesFigures([])).toEqual({ lastRerunMs: null, noneFromMs: null, halfMs: null, points: [] });
+    expect(windowSeriesFigures([])).toEqual({
+      lastRerunMs: null,
+      noneFromMs: null,
+      threeQuartersMs: null,
+      halfMs: null,
+      quarterMs: null,
+      points: [],
+    });
+  });
+
+  it('the quartiles of the time to durable, from the shares made non-increasing', () => {
+    // 4/4 at 2 ms, then 2/5 at 3, 1/5 at 4, 3/5 at 5 (more than at 4: pooled with it, 2/5 each), 1/5 at 6, 0 at 7.
+    const f = windowSeriesFigures([p(2, 4), p(3, 2, 5), p(4, 1, 5), p(5, 3, 5), p(6, 1, 5), p(7, 0, 5)]);
+    expect(f.threeQuartersMs).toBeCloseTo(2 + 0.25 / 0.6, 6);
+    expect(f.halfMs).toBeCloseTo(2 + 0.5 / 0.6, 6);
+    // 2/5 until 5 ms, 1/5 at 6: a quarter at 5.75 ms.
+    expect(f.quarterMs).toBeCloseTo(5.75, 6);
   });
 });
 
@@ -290,5 +306,25 @@ describe('a measured worker A alone', () => {
     expect([b.got, gone.got]).toEqual([['SIGSTOP', 'SIGCONT'], []]);
     await lock.alone(b, async () => {});
     expect(a.got).toEqual(['SIGSTOP', 'SIGCONT']);
+  });
+
+  it("holds another cell's harness work for the span, never the holder's own", async () => {
+    const lock = spanLock();
+    const [a, b] = [worker('A'), worker('B')];
+    lock.track(a);
+    lock.track(b);
+    await lock.quiet([b]); // no span: at once
+    let end!: () => void;
+    const span = lock.alone(a, () => new Promise<void>((r) => (end = r)));
+    await new Promise((r) => setImmediate(r));
+    await lock.quiet([a]); // the holder's own cell goes on
+    let othersWent = false;
+    const others = lock.quiet([b]).then(() => (othersWent = true));
+    await new Promise((r) => setImmediate(r));
+    expect(othersWent).toBe(false);
+    end();
+    await span;
+    await others;
+    expect(othersWent).toBe(true);
   });
 });
