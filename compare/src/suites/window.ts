@@ -47,7 +47,7 @@ interface WindowPlan extends SuitePlan {
 export const windowSuite: Suite<WindowPlan, CellObservation, WindowRow> = {
   name: 'window',
   about:
-    'the commit window (how long after a step finishes a kill still runs it again, and the first checkpoint: about 10 minutes for five runtimes on the 2-core machine; each δ with every other worker frozen, the servers and PostgreSQL shared)',
+    'the commit window (how long after a step finishes a kill still runs it again, and the first checkpoint: about 10 minutes for five runtimes on the 2-core machine; each δ with every other worker frozen and the harness’s other work held, the servers and PostgreSQL shared)',
   byDefault: false,
   // Before the crash and hazard rows, not beside them: a machine kept busy by others lengthens the window.
   phase: 'alone',
