@@ -148,7 +148,7 @@ export async function crashTest(o: CrashTestOptions, log: (line: string) => void
       progress.started(cell.id, cell.label);
       const run = await driver.run({ id: cell.id, crash: cell.crash, mode });
       progress.finished(cell.id);
-      const f = findingOf(driver.runtime, run, cell.label, baseline.a, baseline.final!.state, o.prices);
+      const f = findingOf(driver.runtime, run, cell, baseline.a, baseline.final!.state, o.prices);
       progress.log(
         `${cell.label}: ${f.again.length ? `${f.again.map((r) => r.call).join(', ')} again` : 'nothing again'}${f.stuck ? ' (did not end)' : ''}`,
       );

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { WorkerEvent } from './events.ts';
+import type { CrashAt, WorkerEvent } from './events.ts';
+import type { PlannedCell } from './plan.ts';
 import type { CellRun } from './drivers/types.ts';
 import type { Runtime } from './load-app.ts';
 import { callsOf, countByKey, type RecordedCall } from './record.ts';
@@ -22,6 +23,7 @@ export interface Repeat {
 export interface Finding {
   id: string;
   label: string;
+  point: CrashAt;
   mode: 'replay' | 'live';
   reached: boolean;
   resumed: boolean;
@@ -31,6 +33,8 @@ export interface Finding {
   sameFinal: boolean | null;
   /** From worker A's death to the run's end. */
   resumeMs: number | null;
+  /** The steps that began more often than in the baseline. */
+  stepsAgain: string[];
   runtimeDid: string;
   bodyDiffers: string[];
   refused: string[];
@@ -77,13 +81,27 @@ function repeatsOf(cell: readonly RecordedCall[], baseline: readonly RecordedCal
   return repeats;
 }
 
-const stepsBegun = (events: readonly WorkerEvent[]): string[] =>
-  events.flatMap((e) => (e.e === 'step' ? [e.name] : []));
+/** The steps begun, one entry each (`key` their name), to count like calls. */
+const stepsBegun = (events: readonly WorkerEvent[]): { key: string }[] =>
+  events.flatMap((e) => (e.e === 'step' ? [{ key: e.name }] : []));
 
-function whatTheRuntimeDid(runtime: Runtime, run: CellRun): string {
+/**
+ * The steps that began more often in the cell's two workers than in the baseline: what the runtime
+ * ran again (a step A began and B began once more), not what B merely went on to.
+ */
+/**
+ * The steps that began more often in the cell's two workers than in the baseline: what the runtime
+ * ran again (a step A began and B began once more), not what B merely went on to.
+ */
+function stepsAgainOf(run: CellRun, baseline: readonly WorkerEvent[]): string[] {
+  const base = countByKey(stepsBegun(baseline));
+  return [...countByKey([...stepsBegun(run.a), ...stepsBegun(run.b)])]
+    .filter(([name, n]) => n > (base.get(name) ?? 0))
+    .map(([name]) => name);
+}
+
+function whatTheRuntimeDid(runtime: Runtime, run: CellRun, again: readonly string[]): string {
   if (run.aDiedAt === null) return 'the point was not reached (the run went another way)';
-  const began = new Set(stepsBegun(run.a));
-  const again = [...new Set(stepsBegun(run.b).filter((s) => began.has(s)))];
   const unit = runtime === 'temporal' ? 'activity' : runtime === 'functional' ? 'task' : 'node';
   if (again.length) return `re-ran the ${unit}${again.length > 1 ? 's' : ''} ${again.join(', ')}`;
   return runtime === 'temporal'
@@ -134,7 +152,7 @@ function adviceFor(runtime: Runtime, f: Omit<Finding, 'advice'>): string[] {
 export function findingOf(
   runtime: Runtime,
   run: CellRun,
-  label: string,
+  planned: PlannedCell,
   baselineEvents: readonly WorkerEvent[],
   baselineFinal: unknown,
   prices: Prices,
@@ -142,9 +160,11 @@ export function findingOf(
   const baseline = callsOf(baselineEvents);
   const cellCalls = [...callsOf(run.a), ...callsOf(run.b)];
   const again = repeatsOf(cellCalls, baseline, prices);
+  const stepsAgain = stepsAgainOf(run, baselineEvents);
   const f = {
-    id: run.spec.id,
-    label,
+    id: planned.id,
+    label: planned.label,
+    point: planned.crash,
     mode: run.spec.mode === 'live' ? ('live' as const) : ('replay' as const),
     reached: run.aDiedAt !== null,
     resumed: run.final !== null,
@@ -152,7 +172,8 @@ export function findingOf(
     again,
     sameFinal: run.final ? isDeepStrictEqual(run.final.state, baselineFinal) : null,
     resumeMs: run.aDiedAt !== null && run.endedAt !== null ? run.endedAt - run.aDiedAt : null,
-    runtimeDid: whatTheRuntimeDid(runtime, run),
+    stepsAgain,
+    runtimeDid: whatTheRuntimeDid(runtime, run, stepsAgain),
     bodyDiffers: [...new Set(cellCalls.filter((c) => c.bodyDiffers).map((c) => c.key))],
     refused: [...new Set(cellCalls.filter((c) => c.refused).map((c) => c.key))],
   };

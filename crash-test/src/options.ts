@@ -42,8 +42,9 @@ export const USAGE = `usage: pnpm crash-test <module> [options]
   --resume   <json>             LangGraph: answers each interrupt() with Command({ resume: <json> })
   --signal   name=<json>        Temporal: a signal sent after the start (repeatable)
   --durability sync|async|exit  LangGraph's durability mode (default: LangGraph's own)
-  --calls    host/path[,…]      only the cells at calls whose host/path contains one of these
-  --steps    name[,…]           only the cells at these steps (with --calls: both)
+  --calls    host/path[#n][,…]  only the cells at calls whose host/path contains one of these
+                                (#n: only its nth occurrence)
+  --steps    name[#n][,…]       only the cells at these steps (#n: its nth beginning; with --calls: both)
   --max-cells N                 at most N cells, spread over the run
   --stop     kill|term          how worker A leaves (default kill: SIGKILL; term: SIGTERM, SIGKILL after 5 s)
   --live                        send every call to the real endpoints (default: replay the baseline's answers)

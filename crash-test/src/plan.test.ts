@@ -60,6 +60,10 @@ describe('the crash plan, derived from the baseline', () => {
       'in-flight-post-api-test-b-2',
     ]);
     expect(narrow(cells, { steps: ['post'], calls: ['/a'] })).toHaveLength(3);
+    expect(narrow(cells, { calls: ['/b#2'], steps: ['fetch#1', 'post#2'] }).map((c) => c.id)).toEqual([
+      'step-fetch-1',
+      'in-flight-post-api-test-b-2',
+    ]);
     expect(narrow(cells, { maxCells: 3 }).map((c) => c.label)).toEqual([
       'as step fetch #1 begins',
       'as step post #1 begins',

@@ -62,17 +62,28 @@ export function deriveCells(baseline: readonly WorkerEvent[]): PlannedCell[] {
   return cells;
 }
 
+/** `name#n`: the name, and the occurrence when one is given. */
+function target(want: string): { name: string; occurrence: number | null } {
+  const m = /^(.*)#(\d+)$/.exec(want);
+  return m ? { name: m[1]!, occurrence: Number(m[2]) } : { name: want, occurrence: null };
+}
+
 /**
- * `--calls` and `--steps` keep the cells they name (either: the union); `--max-cells` keeps that
- * many, spread evenly over the run so that its start, middle and end are all tried.
+ * `--calls` and `--steps` keep the cells they name (either: the union), each at one occurrence when
+ * it ends in `#n`; `--max-cells` keeps that many, spread evenly over the run so that its start,
+ * middle and end are all tried.
  */
 export function narrow(cells: readonly PlannedCell[], n: Narrowing): PlannedCell[] {
   let kept = [...cells];
   if (n.calls?.length || n.steps?.length) {
-    kept = kept.filter((c) =>
-      c.crash.at === 'step'
-        ? (n.steps ?? []).includes(c.crash.step)
-        : (n.calls ?? []).some((want) => c.crash.at !== 'step' && c.crash.call.split(' ')[1]!.includes(want)),
+    const calls = (n.calls ?? []).map(target);
+    const steps = (n.steps ?? []).map(target);
+    const at = (want: { occurrence: number | null }, occurrence: number) =>
+      want.occurrence === null || want.occurrence === occurrence;
+    kept = kept.filter(({ crash: c }) =>
+      c.at === 'step'
+        ? steps.some((w) => w.name === c.step && at(w, c.occurrence))
+        : calls.some((w) => c.call.split(' ')[1]!.includes(w.name) && at(w, c.occurrence)),
     );
   }
   const max = n.maxCells;

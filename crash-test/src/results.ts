@@ -14,9 +14,16 @@ const Repeat = z.object({
   extraCostUsd: z.number().nullable(),
 });
 
+/** Where worker A was killed, as the plan named it: around the nth call to `call`, or as the nth `step` began. */
+const Point = z.discriminatedUnion('at', [
+  z.object({ at: z.enum(['after-call', 'in-flight']), call: z.string(), occurrence: z.number().int().positive() }),
+  z.object({ at: z.literal('step'), step: z.string(), occurrence: z.number().int().positive() }),
+]);
+
 export const FindingSchema = z.object({
   id: z.string(),
   label: z.string(),
+  point: Point,
   mode: z.enum(['replay', 'live']),
   reached: z.boolean(),
   resumed: z.boolean(),
@@ -24,6 +31,7 @@ export const FindingSchema = z.object({
   again: z.array(Repeat),
   sameFinal: z.boolean().nullable(),
   resumeMs: z.number().nullable(),
+  stepsAgain: z.array(z.string()),
   runtimeDid: z.string(),
   bodyDiffers: z.array(z.string()),
   refused: z.array(z.string()),

@@ -48,6 +48,7 @@ export {
   extraByKind,
   type CrashVerdict,
 } from './crash-check.ts';
+export { crashTestAgreementSpec, AGREEING_POINTS, type CrashTestAgreementOptions } from './crash-test-agreement.ts';
 export { crashSpec, runThroughAdapter, type CrashSpecOptions, type CrashSpecCells } from './crash-spec.ts';
 export { crashSpecOf, productionSpecOf } from './module-specs.ts';
 export * from './production/index.ts';
