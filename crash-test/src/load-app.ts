@@ -69,6 +69,12 @@ export async function graphOf(
     const built = await v(checkpointer);
     if (!isPregel(built))
       throw new UsageError('build(checkpointer) did not return a compiled graph', { seeHelp: false });
+    // A graph compiled without it (or with its own saver) would keep nothing worker B can resume from.
+    if ((built as { checkpointer?: unknown }).checkpointer !== checkpointer)
+      throw new UsageError(
+        'build(checkpointer) compiled the graph without the checkpointer it was given: pass it on, as compile({ checkpointer })',
+        { seeHelp: false },
+      );
     return built as never;
   }
   if (app.kind === 'builder') return (v.compile as (o: unknown) => never)({ checkpointer });

@@ -161,10 +161,16 @@ describe.concurrent('pnpm crash-test on the examples', () => {
       /^crash-test: module examples\/none\.ts does not exist|^crash-test: module .*none\.ts does not exist/,
     ],
     ['bad JSON', ['examples/langgraph/graph.ts', '--input', '{x'], /^crash-test: --input must be JSON/],
+    [
+      'a graph compiled without the checkpointer it was given',
+      ['test/fixtures/no-checkpointer.ts'],
+      /^crash-test: the baseline run did not end: build\(checkpointer\) compiled the graph without the checkpointer it was given/,
+    ],
   ])('%s: one line, exit 2', async (_what, args, line) => {
     const r = await crashTest(args);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n')[0]).toMatch(line);
+    // The error is the tool's last line (below its progress, where it got that far).
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(line);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
