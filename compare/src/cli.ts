@@ -50,7 +50,7 @@ export const USAGE = `usage: pnpm compare [options]
   (default: for every registered runtime, its default configuration and its hardened one against every crash
   point, killed with SIGKILL, once each, and one production hazard per lesson (--hazard below): about 2.5
   minutes with five runtimes and plain on the 2-core machine measured; --full adds the rest: 7 minutes there
-  with four runtimes, before the window suite, which adds about 10 more)
+  with four runtimes, before the window suite, which adds about 13 more)
   --full                                 every durability mode, --stop kill,term, every suite (granularity too), and
                                          the cells and hazard rows whose outcome depends on timing ${VARYING_REPEATS} times, to show
                                          their distribution
@@ -89,8 +89,8 @@ ${wrap(
                                          counted and priced by the world: model from OPENAI_MODEL, key from OPENAI_API_KEY
   --clean                                remove what earlier runs left in DATABASE_URL's database (only that), then exit
   --concurrency N                        cells run at once (default: two per CPU core, 4 to 16: ${defaultConcurrency()} here); in the
-                                         window suite each δ runs alone whatever N: every other worker is frozen from
-                                         the δ's start to worker A's kill (servers and PostgreSQL stay shared)
+                                         window suite each worker A runs alone whatever N: every other worker is frozen
+                                         from A's start to its kill (servers and PostgreSQL stay shared)
   --bound S                              seconds before a waiting phase is declared stuck (default: 90)
   --json                                 print only the results JSON on stdout (progress on stderr)
   --report-dir DIR                       where results.json, results.md, report.html go (default: ./report)

@@ -1,13 +1,6 @@
 import { sleep } from '@vendor-review/worker-io';
 import { type Decision, type RunView, isTerminal, type ReviewRequestInput } from '@vendor-review/pipeline';
-import {
-  CRASH_HOLD_ENV,
-  HOLD_GO_SIGNAL,
-  HOLD_LINE,
-  parseCrashLine,
-  START_AGAIN_ENV,
-  STOP_GRACE_MS,
-} from '@vendor-review/instrument';
+import { parseCrashLine, START_AGAIN_ENV, STOP_GRACE_MS } from '@vendor-review/instrument';
 import { type RunHandle, type RuntimeAdapter } from './adapter.ts';
 import { WorkerProcess, type WorkerLife } from '@vendor-review/testbed';
 import { worldClient, type LedgerEntry } from '@vendor-review/world';
@@ -30,7 +23,7 @@ export interface CellDeps {
   /** Bound of one waiting phase (A until the crash, B until done). */
   boundMs: number;
   pollMs?: number;
-  /** The window suite's: every worker tracked, worker A's δ measured with the others frozen (window/alone.ts). */
+  /** The window suite's: every worker tracked, worker A's whole life measured with the others frozen (window/alone.ts). */
   spans?: SpanLock;
 }
 
@@ -260,27 +253,23 @@ export function graceAfterTerm(w: WorkerProcess, graceMs: number) {
  * asked to stop there. True when it died or was stopped there.
  */
 async function crashPhase(cell: Cell): Promise<boolean> {
+  // Measured alone (the window suite): worker A's whole life, from its start to its death, runs
+  // with every other cell's worker frozen, so that nothing but A and the servers touched the
+  // machine (its caches) between A's first step and its δ.
+  const spans = cell.deps.spans && cell.scenario.killDelayMs !== undefined ? cell.deps.spans : null;
+  return spans ? spans.alone(cell.workers, () => workerALife(cell)) : workerALife(cell);
+}
+
+async function workerALife(cell: Cell): Promise<boolean> {
   const point = cell.scenario.crashPoint!;
   const occurrence = cell.scenario.crashOccurrence ?? 1;
   const term = cell.scenario.stop === 'term';
   const delay = cell.scenario.killDelayMs;
-  // Measured alone (the window suite): A waits at its point for the machine, then its δ runs.
-  const measured = cell.deps.spans && delay !== undefined ? cell.deps.spans : null;
   const a = startWorker(
     cell,
     'A',
     `${point}${occurrence > 1 ? `@${occurrence}` : ''}${delay !== undefined ? `+${delay}` : ''}${term ? ':term' : ''}`,
-    measured ? { [CRASH_HOLD_ENV]: '1' } : {},
   );
-  if (measured)
-    void a.waitForLine(HOLD_LINE, 24 * 3600_000).then(
-      () =>
-        measured.alone(a, async () => {
-          a.signal(HOLD_GO_SIGNAL);
-          await a.exited;
-        }),
-      () => {}, // it left before it ever reached the point
-    );
   const grace = term ? graceAfterTerm(a, cell.scenario.graceMs ?? STOP_GRACE_MS) : null;
   const end = await drive(cell, a, {
     approveNow: point !== 'awaiting-approval' && !cell.scenario.approveAfterCrash,

@@ -1,7 +1,6 @@
 import { parseCrashPlan, formatCrashLine, type CrashLine, type CrashPlanEntry } from './plan.ts';
 import type { CrashPointName } from './points.ts';
 import { busyBetween, cpuTimes } from './cpu.ts';
-import { CRASH_HOLD_ENV, formatHoldLine, HOLD_GO_SIGNAL } from './hold.ts';
 
 /**
  * The plan armed in this process, how often each point has been reached, and the act itself. Only
@@ -53,21 +52,11 @@ function announce(a: Arrival, detail: string, delayMs?: number, cpu?: CrashLine[
  * no finally blocks, no flushing, what a lost machine looks like — or SIGSTOP ourselves and carry
  * on once continued, or SIGTERM ourselves and carry on at once (whatever the runtime does on
  * SIGTERM runs beside the work in flight). A delayed kill returns at once and lands `delayMs`
- * later, inside whatever the runtime does next with the result; held (hold.ts), it first waits
- * for the harness's go, and the delay counts from there.
+ * later, inside whatever the runtime does next with the result.
  */
 export async function act(a: Arrival, detail = ''): Promise<void> {
   const { entry } = a;
   if (entry.delayMs !== undefined) {
-    // Held: the step waits here until the harness has the machine to itself; δ starts then.
-    if (process.env[CRASH_HOLD_ENV] === '1') {
-      // A signal listener does not keep a process alive: the timer does, until the go.
-      const alive = setInterval(() => {}, 60_000);
-      const go = new Promise((resolve) => process.once(HOLD_GO_SIGNAL, resolve));
-      process.stderr.write(`${formatHoldLine(entry.point, a.occurrence)}\n`);
-      await go;
-      clearInterval(alive);
-    }
     // Node's timers may fire a fraction of a millisecond early by the monotonic clock; the plan
     // promises at least the delay it names, so an early timer waits out the rest. How busy the
     // machine was over the delay: read once here and once where the timer fires.

@@ -5,5 +5,4 @@ export { watchCall, type CallWatch } from './calls.ts';
 export { installHttpWatch } from './http.ts';
 export { stepBegins, startCalled, commitWritten, runWaits, waitArmed, watchForWait } from './sites.ts';
 export { installCrashPoints, CRASH_PLAN_ENV, START_AGAIN_ENV } from './install.ts';
-export { CRASH_HOLD_ENV, HOLD_GO_SIGNAL, HOLD_LINE } from './hold.ts';
 export { busyBetween, cpuTimes, type CpuTimes } from './cpu.ts';

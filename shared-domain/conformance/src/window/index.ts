@@ -21,4 +21,4 @@ export {
   type WindowPoint,
   type WindowRun,
 } from './sweep.ts';
-export { machineIdle, spanLock, type SpanLock } from './alone.ts';
+export { spanLock, type SpanLock } from './alone.ts';

@@ -270,21 +270,25 @@ describe('a measured worker A alone', () => {
     for (const w of [a, b, c]) lock.track(w);
     const order: string[] = [];
     let endFirst!: () => void;
-    const first = lock.alone(a, async () => {
+    // A's cell: its workers, read live (one it starts during its span runs too).
+    const cellOfA = [a];
+    const first = lock.alone(cellOfA, async () => {
       order.push('A go');
-      a.signal('SIGUSR2');
       await new Promise<void>((r) => (endFirst = r));
     });
-    const second = lock.alone(c, async () => {
+    const second = lock.alone([c], async () => {
       order.push('C go');
     });
     await new Promise((r) => setImmediate(r));
     // B and C are frozen while A's span runs, A is not; C's turn waits.
-    expect([a.got, b.got, c.got, order]).toEqual([['SIGUSR2'], ['SIGSTOP'], ['SIGSTOP'], ['A go']]);
-    // A worker started during the span is frozen at once.
+    expect([a.got, b.got, c.got, order]).toEqual([[], ['SIGSTOP'], ['SIGSTOP'], ['A go']]);
+    // A worker another cell starts during the span is frozen at once; one of A's own cell is not.
     const d = worker('D');
     lock.track(d);
-    expect(d.got).toEqual(['SIGSTOP']);
+    const a2 = worker('A2');
+    cellOfA.push(a2);
+    lock.track(a2);
+    expect([d.got, a2.got]).toEqual([['SIGSTOP'], []]);
     endFirst();
     await first;
     await second;
@@ -292,7 +296,7 @@ describe('a measured worker A alone', () => {
     expect(b.got).toEqual(['SIGSTOP', 'SIGCONT', 'SIGSTOP', 'SIGCONT']);
     // C was woken after A's span, and not frozen during its own; A was frozen during C's.
     expect(c.got).toEqual(['SIGSTOP', 'SIGCONT']);
-    expect(a.got).toEqual(['SIGUSR2', 'SIGSTOP', 'SIGCONT']);
+    expect(a.got).toEqual(['SIGSTOP', 'SIGCONT']);
   });
 
   it('leaves alone a worker that has left, and a span that fails still wakes the others', async () => {
@@ -302,9 +306,9 @@ describe('a measured worker A alone', () => {
     lock.track(b);
     const untrack = lock.track(gone);
     untrack();
-    await expect(lock.alone(a, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(lock.alone([a], () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect([b.got, gone.got]).toEqual([['SIGSTOP', 'SIGCONT'], []]);
-    await lock.alone(b, async () => {});
+    await lock.alone([b], async () => {});
     expect(a.got).toEqual(['SIGSTOP', 'SIGCONT']);
   });
 
@@ -315,9 +319,10 @@ describe('a measured worker A alone', () => {
     lock.track(b);
     await lock.quiet([b]); // no span: at once
     let end!: () => void;
-    const span = lock.alone(a, () => new Promise<void>((r) => (end = r)));
+    const cellOfA = [a];
+    const span = lock.alone(cellOfA, () => new Promise<void>((r) => (end = r)));
     await new Promise((r) => setImmediate(r));
-    await lock.quiet([a]); // the holder's own cell goes on
+    await lock.quiet(cellOfA); // the holder's own cell goes on
     let othersWent = false;
     const others = lock.quiet([b]).then(() => (othersWent = true));
     await new Promise((r) => setImmediate(r));
