@@ -89,10 +89,6 @@ const stepsBegun = (events: readonly WorkerEvent[]): { key: string }[] =>
  * The steps that began more often in the cell's two workers than in the baseline: what the runtime
  * ran again (a step A began and B began once more), not what B merely went on to.
  */
-/**
- * The steps that began more often in the cell's two workers than in the baseline: what the runtime
- * ran again (a step A began and B began once more), not what B merely went on to.
- */
 function stepsAgainOf(run: CellRun, baseline: readonly WorkerEvent[]): string[] {
   const base = countByKey(stepsBegun(baseline));
   return [...countByKey([...stepsBegun(run.a), ...stepsBegun(run.b)])]

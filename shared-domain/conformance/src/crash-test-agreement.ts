@@ -9,7 +9,7 @@ import type { Durability, Variant } from '@vendor-review/pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runThroughAdapter } from './crash-spec.ts';
-import { computeEvidence, executed } from './evidence.ts';
+import { computeEvidence, countBy, executed } from './evidence.ts';
 import type { CellObservation } from './observation.ts';
 import type { RuntimeModule } from './runtime-module.ts';
 import { scenarioFor } from './scenarios.ts';
@@ -79,11 +79,7 @@ const withoutHost = (call: string) => {
 
 /** Compare's side: the calls a cell made beyond its baseline, per method and path, from the world's ledger. */
 function againAtTheWorld(cell: CellObservation, baseline: CellObservation): Record<string, number> {
-  const count = (o: CellObservation) => {
-    const m = new Map<string, number>();
-    for (const e of executed(o.ledger)) m.set(`${e.method} ${e.path}`, (m.get(`${e.method} ${e.path}`) ?? 0) + 1);
-    return m;
-  };
+  const count = (o: CellObservation) => countBy(executed(o.ledger), (e) => `${e.method} ${e.path}`);
   const base = count(baseline);
   return Object.fromEntries(
     [...count(cell)].filter(([k, n]) => n > (base.get(k) ?? 0)).map(([k, n]) => [k, n - (base.get(k) ?? 0)]),
@@ -100,9 +96,9 @@ function findingAt(findings: readonly Finding[], point: AgreeingPoint, extractSt
   return findings.find(({ point: p }) => {
     if (site.kind === 'step') return p.at === 'step' && p.step === extractStep && p.occurrence === 1;
     if (site.kind !== 'call' || p.at === 'step' || p.occurrence !== 1) return false;
-    const [method, where] = p.call.split(' ') as [string, string];
+    const [method, path] = withoutHost(p.call).split(' ') as [string, string];
     const moment = p.at === 'after-call' ? 'after' : 'in-flight';
-    return site.moment === moment && callKindOf(method, where.slice(where.indexOf('/'))) === site.call;
+    return site.moment === moment && callKindOf(method, path) === site.call;
   });
 }
 
@@ -157,6 +153,9 @@ export function crashTestAgreementSpec(o: CrashTestAgreementOptions): void {
           .join(','),
         '--steps',
         `${o.extractStep}#1`,
+        // Its cells mostly wait (a lease, a heartbeat timeout): four at once cost little CPU.
+        '--concurrency',
+        '4',
       ];
       // Side by side: the compare cells and the crash test are separate runs against the same world.
       const [observed, found] = await Promise.all([
