@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { cellRequest, crashTestAgreementSpec } from '@vendor-review/conformance';
 import { runtime } from '../harness/module.ts';
+import { TEMPORAL_SERVER, type TemporalServer } from '../harness/server/spec.ts';
 import { approveSignal, type ApprovalDecision, type VendorReviewInput } from '../src/definitions.ts';
 
 const file = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
@@ -29,4 +30,6 @@ crashTestAgreementSpec({
     ];
   },
   extractStep: 'extract',
+  // crash-test reaches the dev server compare's cells run on, as a team points it at its own.
+  serverEnv: (under) => (under.servers.get(TEMPORAL_SERVER.id)!.connection as TemporalServer).workerEnv,
 });

@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { callKindOf, POINT_SITES, type CallKind, type CrashPointName } from '@vendor-review/instrument';
+import { callKindOf, POINT_SITES, type CrashPointName } from '@vendor-review/instrument';
 import type { Durability, Variant } from '@vendor-review/pipeline';
+import { POSTED_PATHS } from '@vendor-review/world';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runThroughAdapter } from './crash-spec.ts';
@@ -36,12 +36,11 @@ export const AGREEING_POINTS = [
 ] as const satisfies readonly CrashPointName[];
 type AgreeingPoint = (typeof AGREEING_POINTS)[number];
 
-/** The world's route for each of the pipeline's posted calls, as `--calls` narrows to it. */
-const WORLD_PATHS: Record<Exclude<CallKind, 'page'>, string> = {
-  model: '/v1/chat/completions',
-  tracker: '/tracker/notes',
-  mail: '/mail/send',
-};
+/** The world's routes of the calls the agreeing points are at, as `--calls` narrows to them. */
+const NARROWED_PATHS = [POSTED_PATHS.model, POSTED_PATHS.tracker, POSTED_PATHS.mail];
+
+/** The checkout's root, where a team runs `pnpm crash-test`. */
+const WORKSPACE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 export interface CrashTestAgreementOptions {
   module: RuntimeModule;
@@ -54,6 +53,11 @@ export interface CrashTestAgreementOptions {
   app(worldUrl: string): string[];
   /** What crash-test sees begin as EXTRACT: the node, or the activity type. */
   extractStep: string;
+  /**
+   * The environment that points crash-test at the servers already started for compare's cells
+   * (the way a team points it at its own), so it starts none of its own beside them.
+   */
+  serverEnv?(under: RuntimeUnderTest): Record<string, string>;
 }
 
 const Finding = z.object({
@@ -105,16 +109,6 @@ function findingAt(findings: readonly Finding[], point: AgreeingPoint, extractSt
 /** The names a runtime gives a step ("SAVE_PROGRESS", "saveProgress"), compared as one. */
 const stepName = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-function workspaceRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'pnpm-workspace.yaml'))) {
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error('no pnpm-workspace.yaml above the conformance package');
-    dir = up;
-  }
-  return dir;
-}
-
 /** `pnpm crash-test` as a team runs it, from the checkout's root; its results.json. */
 async function crashTest(args: string[], env: NodeJS.ProcessEnv): Promise<Finding[]> {
   const dir = await mkdtemp(path.join(tmpdir(), 'crash-test-agreement-'));
@@ -123,7 +117,7 @@ async function crashTest(args: string[], env: NodeJS.ProcessEnv): Promise<Findin
       execFile(
         'pnpm',
         ['crash-test', ...args, '--report-dir', dir],
-        { cwd: workspaceRoot(), env: { ...process.env, ...env }, maxBuffer: 1 << 24 },
+        { cwd: WORKSPACE_ROOT, env: { ...process.env, ...env }, maxBuffer: 1 << 24 },
         (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, output: stdout + stderr }),
       ),
     );
@@ -148,9 +142,7 @@ export function crashTestAgreementSpec(o: CrashTestAgreementOptions): void {
       const scenarios = [null, ...AGREEING_POINTS].map((p) => scenarioFor(info, o.configuration, p));
       const narrowing = [
         '--calls',
-        Object.values(WORLD_PATHS)
-          .map((p) => `${p}#1`)
-          .join(','),
+        NARROWED_PATHS.map((p) => `${p}#1`).join(','),
         '--steps',
         `${o.extractStep}#1`,
         // Its cells mostly wait (a lease, a heartbeat timeout): four at once cost little CPU.
@@ -161,6 +153,7 @@ export function crashTestAgreementSpec(o: CrashTestAgreementOptions): void {
       const [observed, found] = await Promise.all([
         runThroughAdapter(() => under!.env(), { concurrency: 3 })(scenarios),
         crashTest([...o.app(under.world.url), ...narrowing], {
+          ...o.serverEnv?.(under),
           WORLD_URL: under.world.url,
           DATABASE_URL: under.databaseUrl,
         }),

@@ -44,6 +44,14 @@ export function apiError(status: number, message: string, code: string, extra: P
   return json(status, { error: { message, type, code } }, extra);
 }
 
+/** The route each posted call takes: the world serves these, and a tool narrowing to one of them names it from here. */
+export const POSTED_PATHS = {
+  model: '/v1/chat/completions',
+  tracker: '/tracker/notes',
+  approver: '/approver/notify',
+  mail: '/mail/send',
+} as const;
+
 export function kindOf(path: string): LedgerKind {
   if (path.startsWith('/v1/')) return 'model';
   if (path.startsWith('/tracker/')) return 'tracker';

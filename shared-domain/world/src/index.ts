@@ -1,6 +1,7 @@
 export { startWorld, createWorldServer, type World, type WorldOptions } from './server.ts';
 export { worldClient, type WorldClient, type DeliveryView } from './client.ts';
 export { ROUTES, type WorldConfig } from './control.ts';
+export { POSTED_PATHS } from './answer.ts';
 export {
   LedgerEntrySchema,
   type LedgerEntry,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiError, json, type Answer, type RouteRequest } from './answer.ts';
+import { apiError, json, POSTED_PATHS, type Answer, type RouteRequest } from './answer.ts';
 import type { DeliveryStore } from './deliveries.ts';
 
 const NoteSchema = z.object({
@@ -52,7 +52,7 @@ function receiverRoute<T extends Record<string, unknown>>(
 /** POST /tracker/notes */
 export function trackerRoute(req: RouteRequest, notes: DeliveryStore): Answer {
   return receiverRoute(req, notes, {
-    path: '/tracker/notes',
+    path: POSTED_PATHS.tracker,
     receiver: 'tracker',
     schema: NoteSchema,
     needs: 'a note needs runId and text',
@@ -63,7 +63,7 @@ export function trackerRoute(req: RouteRequest, notes: DeliveryStore): Answer {
 /** POST /approver/notify: the approver's inbox, a receiver of its own (not a mail, not a note). */
 export function approverRoute(req: RouteRequest, inbox: DeliveryStore): Answer {
   return receiverRoute(req, inbox, {
-    path: '/approver/notify',
+    path: POSTED_PATHS.approver,
     receiver: 'approver',
     schema: AskSchema,
     needs: 'an approval request needs runId, vendor and summary',
@@ -74,7 +74,7 @@ export function approverRoute(req: RouteRequest, inbox: DeliveryStore): Answer {
 /** POST /mail/send */
 export function mailRoute(req: RouteRequest, outbox: DeliveryStore): Answer {
   return receiverRoute(req, outbox, {
-    path: '/mail/send',
+    path: POSTED_PATHS.mail,
     receiver: 'mail',
     schema: MailSchema,
     needs: 'a mail needs to, subject and body',
