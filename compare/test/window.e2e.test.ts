@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { observedBy, type RunCompareResult } from '../src/run-compare.ts';
 import { windowSuite } from '../src/suites/window.ts';
 import { windowRows } from '../src/report/results.ts';
-import { windowLines } from '../src/report/window-rows.ts';
+import { windowLines, windowRuns } from '../src/report/window-rows.ts';
 import { WindowRowSchema } from '../src/report/window-schema.ts';
 import { compareForTest } from './user-database.ts';
 
@@ -116,7 +116,7 @@ describe('the commit window, measured', () => {
     const rows = windowRows(run.results);
     for (const r of rows) {
       const mine = rows.filter((x) => x.variant === r.variant && x.durability === r.durability && x.step === r.step);
-      expect(r.figures).toEqual(windowSeriesFigures(mine));
+      expect(r.figures).toEqual(windowSeriesFigures(mine, mine.flatMap(windowRuns)));
       expect(r.lateMs?.n ?? 0).toBe(r.outcomes.filter((o) => o.lateMs !== null).length);
     }
   });

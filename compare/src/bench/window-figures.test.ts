@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { windowSeriesFigures } from '@vendor-review/conformance';
 import type { WindowRow } from '../report/window-schema.ts';
 import { windowFigures } from './window-figures.ts';
 
@@ -21,7 +22,7 @@ const row = (o: Partial<WindowRow> & Pick<WindowRow, 'runtime' | 'variant' | 'du
     lateMs: null,
     cpuBusy: null,
     startRuns: null,
-    figures: { lastRerunMs: null, noneFromMs: null, threeQuartersMs: null, halfMs: null, quarterMs: null, points: [] },
+    figures: windowSeriesFigures([]),
     outcomes: delays.map((d) => ({
       runId: 'r',
       status: 'completed',

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { windowSeriesId, type WindowStep } from '@vendor-review/conformance';
 import { windowLines } from '../report/window-rows.ts';
 import { WindowRowSchema, type WindowRow } from '../report/window-schema.ts';
-import { durableText } from '../report/window-table.ts';
+import { closedText } from '../report/window-table.ts';
 
 /**
  * Time to durable beside the cost per step: the window suite's figures (`pnpm compare --suite
@@ -53,7 +53,7 @@ function figuresOf(rows: WindowRow[], source: string, measuredAt: string): Windo
     const mode = l.variant === 'hardened' ? 'hardened' : (l.durability ?? 'naive');
     const of = (step: WindowStep) => {
       const line = lines.find((x) => x.id === windowSeriesId({ ...l, step }));
-      return line ? durableText(line).replace(/ · .*$/, '') : '—';
+      return line ? closedText(line).replace(/ · .*$/, '') : '—';
     };
     byRow[`${l.runtime}:${mode}`] = `${of('model')} / ${of('note')}`;
   }

@@ -9,7 +9,7 @@ import {
 import type { LedgerEntry } from '@vendor-review/world';
 import { buildWindowRows, spread, windowLines } from './window-rows.ts';
 import { WindowRowSchema } from './window-schema.ts';
-import { figuresText, timerText } from './window-table.ts';
+import { durableText, figuresText, timerText } from './window-table.ts';
 
 const info: RuntimeInfo = {
   name: 'db',
@@ -79,10 +79,13 @@ describe("the window rows: each run's timer and CPU, the series' figures on ever
         threeQuartersMs: 2.5,
         halfMs: 5,
         quarterMs: 12.5,
+        // Each run at its real delay: the last re-run at 5.5 ms, kept from 7 ms on.
+        onRealDelays: { threeQuartersMs: 5.875, halfMs: 6.25, quarterMs: 6.625 },
         points: expect.any(Array),
       });
     const [line] = windowLines(rows);
     expect(figuresText(line!)).toBe('last 5 · none from 20 · half 5 (quartiles 2.5–12.5)');
+    expect(durableText(line!)).toMatch(/^half 6\.3 \(quartiles 5\.9–6\.6\) · 5\.5–7\.0 ms · \d+ kept$/);
     expect(timerText(rows)).toBe(
       'timer late median 0.75 ms, max 2.00 ms (4 runs); CPU busy over δ median 38 %, max 100 % (4 runs)',
     );

@@ -8,7 +8,7 @@ import {
   windowSeriesId,
   WINDOW_STEPS,
   type CellObservation,
-  type WindowPoint,
+  type WindowRun,
   type WindowScenario,
   type WindowSeries,
 } from '@vendor-review/conformance';
@@ -64,10 +64,13 @@ export function buildWindowRows(
       figures: windowSeriesFigures([]), // the series' own, once all its rows are in (below)
     });
   }
-  // Every row of a series carries the series' figures, from all its delays.
-  const series = new Map<string, WindowPoint[]>();
+  // Every row of a series carries the series' figures, from all its delays and runs.
+  const series = new Map<string, WindowRow[]>();
   for (const r of rows) series.set(windowSeriesId(r), [...(series.get(windowSeriesId(r)) ?? []), r]);
-  for (const r of rows) r.figures = windowSeriesFigures(series.get(windowSeriesId(r))!);
+  for (const r of rows) {
+    const mine = series.get(windowSeriesId(r))!;
+    r.figures = windowSeriesFigures(mine, mine.flatMap(windowRuns));
+  }
   const runtimes = [...new Set(rows.map((r) => r.runtime))];
   const key = (r: WindowRow) => [
     WINDOW_STEPS.indexOf(r.step),
@@ -113,19 +116,17 @@ export function windowLines(rows: readonly WindowRow[]): WindowLine[] {
     line.rows.push(r);
     lines.set(id, line);
   }
-  for (const l of lines.values())
-    l.durable = timeToDurable(
-      l.rows.flatMap((r) =>
-        // A lost run kept nothing, the step's result least of all.
-        r.outcomes.flatMap((o) =>
-          (o.reran !== null || o.lost) && o.realDelayMs !== null
-            ? [{ realDelayMs: o.realDelayMs, reran: o.reran === true || o.lost }]
-            : [],
-        ),
-      ),
-    );
+  for (const l of lines.values()) l.durable = timeToDurable(l.rows.flatMap(windowRuns));
   return [...lines.values()];
 }
+
+/** A row's runs that say either way, at their real delays; a lost run kept nothing, the step's result least of all. */
+export const windowRuns = (r: Pick<WindowRow, 'outcomes'>): WindowRun[] =>
+  r.outcomes.flatMap((o) =>
+    (o.reran !== null || o.lost) && o.realDelayMs !== null
+      ? [{ realDelayMs: o.realDelayMs, reran: o.reran === true || o.lost }]
+      : [],
+  );
 
 export const lineLabel = (l: Pick<WindowLine, 'runtimeLabel' | 'variant' | 'durability'>): string =>
   `${l.runtimeLabel} ${l.variant}${l.durability ? ` ${l.durability}` : ''}`;

@@ -55,7 +55,21 @@ const SpreadSchema = z
   .nullable()
   .describe('over the runs that have the figure: how many, their median and their maximum; null: none has it');
 
-/** A series' window in the delays asked, as conformance window/sweep.ts windowSeriesFigures computes it. */
+const quartile = (which: string) =>
+  z
+    .number()
+    .nullable()
+    .describe(
+      `where the share of runs not keeping the step falls through ${which} (the shares made non-increasing, adjacent delays that say otherwise pooled by their runs; linear between the delays); null: no delay reached that share, or the largest still did`,
+    );
+
+const DurableQuartilesSchema = z.object({
+  threeQuartersMs: quartile("three quarters: the time to durable's first quartile"),
+  halfMs: quartile('one half: the median time to durable'),
+  quarterMs: quartile("one quarter: the time to durable's third quartile"),
+});
+
+/** A series' window, as conformance window/sweep.ts windowSeriesFigures computes it. */
 export const WindowFiguresSchema = z
   .object({
     lastRerunMs: z
@@ -68,24 +82,10 @@ export const WindowFiguresSchema = z
       .describe(
         'the smallest delay from which no run failed to keep it, there and at every larger delay tried; null: the largest still did',
       ),
-    threeQuartersMs: z
-      .number()
-      .nullable()
-      .describe(
-        "where the share of runs not keeping it falls through three quarters: the time to durable's first quartile; null as for halfMs",
-      ),
-    halfMs: z
-      .number()
-      .nullable()
-      .describe(
-        'where the share of runs not keeping it falls through one half: the median time to durable (the shares made non-increasing, adjacent delays that say otherwise pooled by their runs; linear between the delays tried); null: no delay reached half, or the largest still did',
-      ),
-    quarterMs: z
-      .number()
-      .nullable()
-      .describe(
-        "where the share of runs not keeping it falls through one quarter: the time to durable's third quartile; null as for halfMs",
-      ),
+    ...DurableQuartilesSchema.shape,
+    onRealDelays: DurableQuartilesSchema.describe(
+      'the same quartiles with each run at its real delay (from the step’s end to worker A’s death, as its timer measured it) instead of the delay asked; a timer that fired late moves these less',
+    ),
     points: z
       .array(
         z.object({

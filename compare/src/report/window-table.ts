@@ -1,4 +1,4 @@
-import { WINDOW_STEP_POINTS, WINDOW_STEPS } from '@vendor-review/conformance';
+import { WINDOW_STEP_POINTS, WINDOW_STEPS, type DurableQuartiles } from '@vendor-review/conformance';
 import type { Column, Row, Section } from './document.ts';
 import type { RuntimeLook } from './svg.ts';
 import { renderWindowChart } from './window-chart.ts';
@@ -12,26 +12,33 @@ import { lineLabel, notKept, realDelays, spread, windowLines, type WindowLine, t
 export const WINDOW_LESSON =
   "A step is not safe when its work ends but once the runtime has kept its result: a kill inside that window runs the finished step again (and pays for it again), however durable the runtime. The window is each runtime's commit, measured.";
 
+/** Time to durable: where half the runs stopped keeping the step on the real delays, then `closedText`. */
 export function durableText(l: WindowLine): string {
+  const real = l.rows[0]!.figures.onRealDelays;
+  const closed = closedText(l);
+  return real.halfMs !== null ? `half ${ms(real.halfMs)}${quartilesText(real)} · ${closed}` : closed;
+}
+
+/** Between the latest real delay that still re-ran the step and the earliest after which every run kept it. */
+export function closedText(l: WindowLine): string {
   if (l.rows.every((r) => r.judged === 0) && l.rows.some((r) => r.lost)) return 'never: the run was lost';
   if (!l.durable) {
     const latest = Math.max(0, ...l.rows.flatMap(realDelays));
     return `> ${latest.toFixed(1)} ms`;
   }
-  const { ms, lastRerunMs, keptLater } = l.durable;
-  return `${lastRerunMs.toFixed(1)}–${ms.toFixed(1)} ms · ${keptLater} kept`;
+  const { ms: from, lastRerunMs, keptLater } = l.durable;
+  return `${lastRerunMs.toFixed(1)}–${from.toFixed(1)} ms · ${keptLater} kept`;
 }
 
 const ms = (x: number | null) => (x === null ? '—' : `${Number(x.toFixed(1))}`);
 
+const quartilesText = (q: DurableQuartiles) =>
+  q.threeQuartersMs !== null && q.quarterMs !== null ? ` (quartiles ${ms(q.threeQuartersMs)}–${ms(q.quarterMs)})` : '';
+
 /** The series' window in the delays asked, from its figures (results.json's, conformance's windowSeriesFigures). */
 export function figuresText(l: WindowLine): string {
   const f = l.rows[0]!.figures;
-  const quartiles =
-    f.threeQuartersMs !== null && f.quarterMs !== null
-      ? ` (quartiles ${ms(f.threeQuartersMs)}–${ms(f.quarterMs)})`
-      : '';
-  return `last ${ms(f.lastRerunMs)} · none from ${ms(f.noneFromMs)} · half ${ms(f.halfMs)}${quartiles}`;
+  return `last ${ms(f.lastRerunMs)} · none from ${ms(f.noneFromMs)} · half ${ms(f.halfMs)}${quartilesText(f)}`;
 }
 
 /** The first checkpoint's own columns: the run held when worker A died, and a second run made by the retried start. */
@@ -65,7 +72,7 @@ function table(lines: WindowLine[]) {
     ...delays.map((d) => ({ title: `+${d}`, numeric: true, width: 5 })),
     { title: 'not kept, asked δ (ms)', width: 34 },
     ...(start ? [{ title: 'start retried', width: 24 }] : []),
-    { title: 'time to durable', width: 24 },
+    { title: 'time to durable', width: 40 },
   ];
   const rows: Row[] = lines.map((l) => ({
     data: { series: l.id },
@@ -122,7 +129,7 @@ export function windowSection(rows: WindowRow[], looks: readonly RuntimeLook[], 
         kind: 'paragraph',
         style: 'note',
         tone: 'muted',
-        text: '+δ: worker A was killed δ ms after the step’s work ended (0: at once, before the step returned; the first checkpoint: after the call that starts the run began, in the process that made it), then worker B resumed the run; each cell is the runs in which the finished step’s own call reached the world again, of the runs judged; a run the resumer could not go on with at all (nothing durable) counts as not kept, and “lost” means every run was. The delay as it really was, how late the timer fired and how busy the machine was over it are in each cell’s hover and on the chart. Each measured worker A ran, from its start to its kill, with no other cell’s worker or harness work beside it (the servers and PostgreSQL are shared). not kept, asked δ: the series’ figures in results.json, on the delays asked: the last at which a run did not keep the step, the first from which none failed to, and where half stopped keeping it, with the quartiles around it (where three quarters and one quarter still had not; the shares made non-increasing first: — : none, or not within what was tried). start retried (the first checkpoint): runs whose run the runtime held when worker A died, and runs in which worker B’s start with the same id made a second run. time to durable: the step’s result was kept somewhere between the latest real delay at which a run still re-ran it and the earliest after which every run kept it, with the runs killed from then on; “>”: the latest kill still re-ran it.',
+        text: '+δ: worker A was killed δ ms after the step’s work ended (0: at once, before the step returned; the first checkpoint: after the call that starts the run began, in the process that made it), then worker B resumed the run; each cell is the runs in which the finished step’s own call reached the world again, of the runs judged; a run the resumer could not go on with at all (nothing durable) counts as not kept, and “lost” means every run was. The delay as it really was, how late the timer fired and how busy the machine was over it are in each cell’s hover and on the chart. Each measured worker A ran, from its start to its kill, with no other cell’s worker or harness work beside it (the servers and PostgreSQL are shared). not kept, asked δ: the series’ figures in results.json, on the delays asked: the last at which a run did not keep the step, the first from which none failed to, and where half stopped keeping it, with the quartiles around it (where three quarters and one quarter still had not; the shares made non-increasing first: — : none, or not within what was tried). start retried (the first checkpoint): runs whose run the runtime held when worker A died, and runs in which worker B’s start with the same id made a second run. time to durable, on the real delays (each run where its worker really died, so that a timer that fired late moves it less): where half stopped keeping the step, with the quartiles, read as in the column before; then between the latest real delay at which a run still re-ran it and the earliest after which every run kept it, with the runs killed from then on; “>”: the latest kill still re-ran it.',
       },
     ],
   };

@@ -17,6 +17,7 @@ export {
   timeToDurable,
   windowSeriesFigures,
   windowPoint,
+  type DurableQuartiles,
   type WindowSeriesFigures,
   type WindowPoint,
   type WindowRun,

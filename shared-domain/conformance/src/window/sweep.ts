@@ -36,30 +36,41 @@ function cleanFrom(points: readonly WindowPoint[]): number | null {
 }
 
 /**
- * A series' window in the δs asked, from the runs at each one, as results.json and the report give
- * it. A run that did not keep the step ran it again or lost the run; only runs that say either way
- * count (`of`).
+ * Where the share of runs not keeping the step falls through three quarters, one half and one
+ * quarter: the quartiles of the time to durable. Read off the shares made non-increasing (a longer
+ * delay never keeps less: adjacent delays that say otherwise are pooled, weighted by their runs),
+ * linear between the delays. Null where no delay reached that share (below the smallest), or the
+ * largest still did.
  */
-export interface WindowSeriesFigures {
+export interface DurableQuartiles {
+  threeQuartersMs: number | null;
+  halfMs: number | null;
+  quarterMs: number | null;
+}
+
+/**
+ * A series' window, from the runs at each δ, as results.json and the report give it. A run that
+ * did not keep the step ran it again or lost the run; only runs that say either way count (`of`).
+ */
+export interface WindowSeriesFigures extends DurableQuartiles {
   /** The largest δ at which a run did not keep the step; null when none did at any δ. */
   lastRerunMs: number | null;
   /** The smallest δ from which no run failed to keep it, at that δ and every larger one tried; null while the largest still did. */
   noneFromMs: number | null;
   /**
-   * Where the share of runs not keeping it falls through three quarters, one half and one quarter:
-   * the quartiles of the time to durable, in the delays asked. Read off the shares made
-   * non-increasing (a longer delay never keeps less: adjacent δs that say otherwise are pooled,
-   * weighted by their runs), linear between the δs tried. Null where no δ reached that share
-   * (below the smallest δ tried), or the largest still did.
+   * The quartiles this extends are in the delays asked; these are the same with each run at its
+   * real delay, where its worker really died: a timer that fired late, under load, moves them less.
    */
-  threeQuartersMs: number | null;
-  halfMs: number | null;
-  quarterMs: number | null;
+  onRealDelays: DurableQuartiles;
   /** Every δ tried, rising: its runs, and of the runs that say, how many did not keep the step. */
   points: { delayMs: number; runs: number; of: number; notKept: number }[];
 }
 
-export function windowSeriesFigures(points: readonly WindowPoint[]): WindowSeriesFigures {
+/** `runs`: the series' judged runs (and lost ones, which did not keep the step), for `onRealDelays`. */
+export function windowSeriesFigures(
+  points: readonly WindowPoint[],
+  runs: readonly WindowRun[] = [],
+): WindowSeriesFigures {
   const sorted = [...points].sort((a, b) => a.delayMs - b.delayMs);
   const counted = sorted.map((p) => ({
     delayMs: p.delayMs,
@@ -68,14 +79,25 @@ export function windowSeriesFigures(points: readonly WindowPoint[]): WindowSerie
     notKept: p.reran + p.lost,
   }));
   const notKept = counted.filter((p) => p.notKept > 0);
-  const fit = nonIncreasing(counted.filter((p) => p.of > 0));
+  // Each run a point of its own; at equal delays the one that re-ran first, so a tie is not a violation.
+  const eachRun = [...runs]
+    .sort((a, b) => a.realDelayMs - b.realDelayMs || Number(b.reran) - Number(a.reran))
+    .map((r) => ({ delayMs: r.realDelayMs, of: 1, notKept: r.reran ? 1 : 0 }));
   return {
     lastRerunMs: notKept.length ? notKept.at(-1)!.delayMs : null,
     noneFromMs: cleanFrom(points),
+    ...durableQuartiles(counted),
+    onRealDelays: durableQuartiles(eachRun),
+    points: counted,
+  };
+}
+
+function durableQuartiles(points: readonly { delayMs: number; of: number; notKept: number }[]): DurableQuartiles {
+  const fit = nonIncreasing(points.filter((p) => p.of > 0));
+  return {
     threeQuartersMs: fallsThrough(fit, 0.75),
     halfMs: fallsThrough(fit, 0.5),
     quarterMs: fallsThrough(fit, 0.25),
-    points: counted,
   };
 }
 
@@ -104,7 +126,7 @@ function fallsThrough(fit: readonly { delayMs: number; share: number }[], level:
   return a.delayMs + ((a.share - level) / (a.share - b.share)) * (b.delayMs - a.delayMs);
 }
 
-/** One judged run: how late its worker really died, and whether the finished step ran again. */
+/** One judged run: how late its worker really died, and whether the finished step ran again (or the run was lost). */
 export interface WindowRun {
   realDelayMs: number;
   reran: boolean;

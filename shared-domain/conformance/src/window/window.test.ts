@@ -236,8 +236,24 @@ describe("a series' figures, in the delays asked", () => {
       threeQuartersMs: null,
       halfMs: null,
       quarterMs: null,
+      onRealDelays: { threeQuartersMs: null, halfMs: null, quarterMs: null },
       points: [],
     });
+  });
+
+  it('the same quartiles with each run at its real delay: a timer that fired late moves them less', () => {
+    const run = (realDelayMs: number, reran: boolean) => ({ realDelayMs, reran });
+    // Asked 4 ms twice: one died at 4.2 and re-ran, one at 7.8 (its timer late) and kept it.
+    const points = [p(2, 2, 2), p(4, 1, 2), p(6, 0, 2)];
+    const runs = [run(2.1, true), run(2.3, true), run(4.2, true), run(7.8, false), run(6.1, false), run(6.4, false)];
+    const f = windowSeriesFigures(points, runs);
+    expect(f.halfMs).toBeCloseTo(4, 6);
+    // Re-ran up to 4.2 ms, kept from 6.1 ms: the crossings lie between those two runs.
+    expect(f.onRealDelays.threeQuartersMs).toBeCloseTo(4.2 + 0.25 * 1.9, 6);
+    expect(f.onRealDelays.halfMs).toBeCloseTo(4.2 + 0.5 * 1.9, 6);
+    expect(f.onRealDelays.quarterMs).toBeCloseTo(4.2 + 0.75 * 1.9, 6);
+    // A tie at one real delay, one run re-running and one keeping it: the crossings lie at that delay.
+    expect(windowSeriesFigures([], [run(3, false), run(3, true), run(5, false)]).onRealDelays.halfMs).toBeCloseTo(3, 6);
   });
 
   it('the quartiles of the time to durable, from the shares made non-increasing', () => {
