@@ -11,7 +11,7 @@ import { z } from 'zod';
  * production-schema.ts, granularity-schema.ts, window-schema.ts), told apart by `suite`, and the
  * contract is the suites' row schemas under one envelope (`resultsSchema`).
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** A zod enum that keeps the literal types of a readonly list. */
 export const oneOf = <T extends string>(values: readonly T[]) => z.enum(values as unknown as [T, ...T[]]);
