@@ -70,9 +70,9 @@ function table(lines: WindowLine[]) {
   const columns: Column[] = [
     { title: 'runtime configuration', width: 22 },
     ...delays.map((d) => ({ title: `+${d}`, numeric: true, width: 5 })),
-    { title: 'not kept, asked δ (ms)', width: 34 },
-    ...(start ? [{ title: 'start retried', width: 24 }] : []),
-    { title: 'time to durable', width: 40 },
+    { title: 'not kept, asked δ (ms)', width: 56 },
+    ...(start ? [{ title: 'start retried', width: 26 }] : []),
+    { title: 'time to durable', width: 60 },
   ];
   const rows: Row[] = lines.map((l) => ({
     data: { series: l.id },
