@@ -67,10 +67,8 @@ export function buildWindowRows(
   // Every row of a series carries the series' figures, from all its delays and runs.
   const series = new Map<string, WindowRow[]>();
   for (const r of rows) series.set(windowSeriesId(r), [...(series.get(windowSeriesId(r)) ?? []), r]);
-  for (const r of rows) {
-    const mine = series.get(windowSeriesId(r))!;
-    r.figures = windowSeriesFigures(mine, mine.flatMap(windowRuns));
-  }
+  const figures = new Map([...series].map(([id, mine]) => [id, windowSeriesFigures(mine, mine.flatMap(windowRuns))]));
+  for (const r of rows) r.figures = figures.get(windowSeriesId(r))!;
   const runtimes = [...new Set(rows.map((r) => r.runtime))];
   const key = (r: WindowRow) => [
     WINDOW_STEPS.indexOf(r.step),
@@ -133,7 +131,6 @@ export const lineLabel = (l: Pick<WindowLine, 'runtimeLabel' | 'variant' | 'dura
 
 /** The real delays of the runs that say something (judged, or lost), earliest first. */
 export const realDelays = (r: WindowRow): number[] =>
-  r.outcomes
-    .filter((o) => (o.reran !== null || o.lost) && o.realDelayMs !== null)
-    .map((o) => o.realDelayMs!)
+  windowRuns(r)
+    .map((x) => x.realDelayMs)
     .sort((a, b) => a - b);
